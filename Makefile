@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Top-level build of the software MRC for Linux.
+#   make            kernel module (net/mrc/mrc.ko) + userspace (build/bin/)
+#   make check      every test suite, ending with "N passed, N failed"
+#   make demo       the demo: VM, module, multi-plane fabric, failure
+#   make install    modules_install + depmod (real machine)
+
+# Debian's packaged kernel headers, not the running kernel: this build
+# machine's own kernel is not the target (see Documentation/admin-guide).
+KDIR ?= $(firstword $(wildcard /lib/modules/*-amd64/build))
+KVER ?= $(notdir $(patsubst %/build,%,$(KDIR)))
+BUILD ?= build
+JOBS ?= $(shell nproc)
+
+.PHONY: all module userspace check unit selftests fuzz demo install clean bench
+
+all: module userspace
+
+module:
+	@test -n "$(KDIR)" || { echo "no kernel headers: run tools/deps.sh" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror modules
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+userspace: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+check: all
+	tools/check.sh
+
+demo: all
+	tools/demo.sh
+
+bench: all
+	tools/bench/run-all.sh
+
+install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(KVER)
+	install -D -m 0755 $(BUILD)/bin/mrcctl $(DESTDIR)/usr/local/sbin/mrcctl
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf $(BUILD)

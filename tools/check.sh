@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Run every test suite and print one summed "N passed, N failed" line.
+# Each suite is a command whose output ends with its own such line.
+# MRC_SKIP_VM=1 skips the VM selftests (e.g. on a machine without QEMU).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+logdir=${MRC_LOGDIR:-build/logs}
+mkdir -p "$logdir"
+
+suites=(
+	"unit:tools/testing/run-unit.sh"
+	"fuzz:tools/testing/run-fuzz.sh"
+)
+[ "${MRC_SKIP_VM:-0}" = 1 ] || suites+=("selftests:tools/vm/run --timeout 1500 -- selftests/mrc/run.sh")
+
+total_pass=0
+total_fail=0
+for s in "${suites[@]}"; do
+	name=${s%%:*}
+	cmd=${s#*:}
+	echo "=== suite $name: $cmd"
+	start=$(date +%s)
+	bash -c "$cmd" 2>&1 | tee "$logdir/$name.log"
+	rc=${PIPESTATUS[0]}
+	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$logdir/$name.log" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "=== suite $name: no summary line (exit $rc): counted as 1 failure"
+		total_fail=$((total_fail + 1))
+		continue
+	fi
+	p=$(sed -E 's/^([A-Za-z]+: )?([0-9]+) passed, ([0-9]+) failed.*/\2/' <<<"$line")
+	f=$(sed -E 's/^([A-Za-z]+: )?([0-9]+) passed, ([0-9]+) failed.*/\3/' <<<"$line")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "=== suite $name: exit $rc with no failed test: counted as 1 failure"
+		f=1
+	fi
+	echo "=== suite $name: $p passed, $f failed ($(( $(date +%s) - start )) s)"
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+done
+
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
+/*
+ * Generic netlink family "mrc": configuration and state of the software
+ * MRC (Multipath Reliable Connection) RDMA transport.
+ *
+ * Documentation/netlink/specs/mrc.yaml describes the same family in YNL
+ * form; keep the two in step.
+ */
+#ifndef _UAPI_LINUX_MRC_H
+#define _UAPI_LINUX_MRC_H
+
+#define MRC_GENL_NAME		"mrc"
+#define MRC_GENL_VERSION	1
+#define MRC_GENL_MCGRP_EVENTS	"events"
+
+/* Planes are numbered 1..MRC_MAX_PLANES; plane 1 is the netdev given to
+ * "rdma link add ... type mrc netdev X".
+ */
+#define MRC_MAX_PLANES		16
+
+/* Default UDP destination port (RoCEv2's). */
+#define MRC_UDP_PORT_DEFAULT	4791
+
+enum mrc_cmd {
+	MRC_CMD_UNSPEC,
+	MRC_CMD_DEV_GET,	/* do: one instance; dump: all in the netns */
+	MRC_CMD_PLANE_ADD,	/* needs CAP_NET_ADMIN */
+	MRC_CMD_PLANE_DEL,	/* needs CAP_NET_ADMIN */
+	MRC_CMD_PLANE_SET,	/* needs CAP_NET_ADMIN */
+	MRC_CMD_PLANE_GET,	/* do: one plane; dump: all, or one instance's */
+	MRC_CMD_EVENT,		/* multicast on "events"; see enum mrc_event */
+
+	__MRC_CMD_MAX,
+	MRC_CMD_MAX = __MRC_CMD_MAX - 1
+};
+
+/* Device capability bits (MRC_A_DEV_CAPS). */
+enum mrc_dev_cap {
+	MRC_CAP_TRIM_NACK	= 1 << 0, /* responder NACKs trimmed packets */
+	MRC_CAP_DYNAMIC_MPR	= 1 << 1, /* reorder window set per QP */
+	MRC_CAP_SVC_TIME	= 1 << 2, /* ACKs report responder service time */
+	MRC_CAP_EV_UDP		= 1 << 3, /* EV format UDP */
+	MRC_CAP_EV_STEV		= 1 << 4, /* EV format STEV */
+	MRC_CAP_EV_SRV6		= 1 << 5, /* EV format SRV6 */
+};
+
+/* Event types (MRC_A_EVENT_TYPE in MRC_CMD_EVENT messages). */
+enum mrc_event {
+	MRC_EVENT_UNSPEC,
+	MRC_EVENT_PLANE_ADD,
+	MRC_EVENT_PLANE_DEL,
+	MRC_EVENT_PLANE_UP,	/* admin and oper both up */
+	MRC_EVENT_PLANE_DOWN,	/* admin or oper went down */
+	MRC_EVENT_DEV_ADD,
+	MRC_EVENT_DEV_DEL,
+
+	__MRC_EVENT_MAX,
+	MRC_EVENT_MAX = __MRC_EVENT_MAX - 1
+};
+
+/*
+ * Attributes. Requests name the instance by MRC_A_DEV_NAME or
+ * MRC_A_DEV_INDEX and the plane by MRC_A_PLANE_ID; the netdev of a new
+ * plane by MRC_A_PLANE_IFNAME or MRC_A_PLANE_IFINDEX.
+ */
+enum mrc_attr {
+	MRC_A_UNSPEC,
+	MRC_A_DEV_INDEX,	/* u32: ib_device index */
+	MRC_A_DEV_NAME,		/* string: ib_device name, e.g. "mrc0" */
+	MRC_A_DEV_CAPS,		/* u32: enum mrc_dev_cap bits */
+	MRC_A_DEV_MAX_PLANES,	/* u32 */
+	MRC_A_DEV_UDP_PORT,	/* u16: UDP destination port */
+	MRC_A_DEV_PLANES,	/* nest: MRC_A_PLANE entries */
+	MRC_A_PLANE,		/* nest: MRC_A_PLANE_* attributes */
+	MRC_A_PLANE_ID,		/* u32: 1..MRC_MAX_PLANES */
+	MRC_A_PLANE_IFINDEX,	/* u32 */
+	MRC_A_PLANE_IFNAME,	/* string */
+	MRC_A_PLANE_ADMIN_UP,	/* u8: 0 down, 1 up */
+	MRC_A_PLANE_OPER_UP,	/* u8: admin up and netdev carrier up */
+	MRC_A_EVENT_TYPE,	/* u32: enum mrc_event */
+	MRC_A_PAD,
+
+	__MRC_A_MAX,
+	MRC_A_MAX = __MRC_A_MAX - 1
+};
+
+#endif /* _UAPI_LINUX_MRC_H */

@@ -13,7 +13,7 @@ KVER ?= $(notdir $(patsubst %/build,%,$(KDIR)))
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all module userspace check unit selftests fuzz demo install clean bench
+.PHONY: all deps module userspace check demo install clean bench
 
 all: module userspace
 
@@ -27,10 +27,17 @@ $(BUILD)/CMakeCache.txt:
 userspace: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
-check: all
+deps:
+	tools/deps.sh
+
+# check and demo install what they need first, then build in a fresh make
+# (KDIR is only known once linux-headers-amd64 is installed).
+check: deps
+	$(MAKE) all
 	tools/check.sh
 
-demo: all
+demo: deps
+	$(MAKE) all
 	tools/demo.sh
 
 bench: all

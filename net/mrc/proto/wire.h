@@ -205,6 +205,16 @@ struct mrc_pkt {
 /* Decode options. */
 #define MRC_DECODE_NO_ICRC	0x1	/* caller verified the ICRC itself */
 
+/* Zero @pkt and set the current version and @opcode. */
+void mrc_pkt_init(struct mrc_pkt *pkt, u8 opcode);
+
+/*
+ * Semantic validation of a decoded view, shared by encoder and decoder:
+ * version, opcode, flags, QPNs, planes, reasons, offsets and lengths.
+ * Returns 0 or a negative MRC_WIRE_E*.
+ */
+int mrc_pkt_check(const struct mrc_pkt *pkt);
+
 /* Extension header length of @opcode, or negative if unknown. */
 int mrc_ext_hdr_len(u8 opcode);
 /* Common + extension header length, or negative if unknown. */

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "attrs.hpp"
+
+#include <cstring>
+
+#include <linux/mrc.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+
+namespace mrcctl {
+
+namespace {
+
+// Accessors that check the payload length instead of trusting the type:
+// a malformed attribute is ignored rather than read out of bounds.
+std::optional<std::uint32_t> get_u32(const nlattr *a)
+{
+	if (nla_len(a) < 4)
+		return std::nullopt;
+	return nla_get_u32(const_cast<nlattr *>(a));
+}
+
+std::optional<std::uint16_t> get_u16(const nlattr *a)
+{
+	if (nla_len(a) < 2)
+		return std::nullopt;
+	return nla_get_u16(const_cast<nlattr *>(a));
+}
+
+std::optional<bool> get_flag_u8(const nlattr *a)
+{
+	if (nla_len(a) < 1)
+		return std::nullopt;
+	return nla_get_u8(const_cast<nlattr *>(a)) != 0;
+}
+
+std::optional<std::string> get_string(const nlattr *a)
+{
+	const char *p = static_cast<const char *>(nla_data(a));
+	int len = nla_len(a);
+	if (len <= 0)
+		return std::string();
+	return std::string(p, strnlen(p, static_cast<std::size_t>(len)));
+}
+
+template <typename F> void for_each_attr(nlattr *head, int len, F f)
+{
+	nlattr *pos;
+	int rem;
+	nla_for_each_attr(pos, head, len, rem) f(pos);
+}
+
+template <typename F> void for_each_nested(nlattr *nest, F f)
+{
+	nlattr *pos;
+	int rem;
+	nla_for_each_nested(pos, nest, rem) f(pos);
+}
+
+// Plane attributes; returns false for attributes that are not.
+bool plane_attr(Plane &p, const nlattr *a)
+{
+	switch (nla_type(a)) {
+	case MRC_A_PLANE_ID: p.id = get_u32(a); return true;
+	case MRC_A_PLANE_IFINDEX: p.ifindex = get_u32(a); return true;
+	case MRC_A_PLANE_IFNAME: p.netdev = get_string(a); return true;
+	case MRC_A_PLANE_ADMIN_UP: p.admin_up = get_flag_u8(a); return true;
+	case MRC_A_PLANE_OPER_UP: p.oper_up = get_flag_u8(a); return true;
+	default: return false;
+	}
+}
+
+Plane decode_plane_nest(nlattr *nest)
+{
+	Plane p;
+	for_each_nested(nest, [&](nlattr *a) { plane_attr(p, a); });
+	return p;
+}
+
+nlattr *attrs_of(nl_msg *msg, int *len)
+{
+	nlmsghdr *h = nlmsg_hdr(msg);
+	*len = genlmsg_attrlen(static_cast<genlmsghdr *>(nlmsg_data(h)), 0);
+	return genlmsg_attrdata(static_cast<genlmsghdr *>(nlmsg_data(h)), 0);
+}
+
+// Plane fields of a plane or event message, flat or nested.
+void decode_plane_into(nl_msg *msg, Plane &p)
+{
+	int len;
+	nlattr *head = attrs_of(msg, &len);
+	for_each_attr(head, len, [&](nlattr *a) {
+		switch (nla_type(a)) {
+		case MRC_A_DEV_NAME: p.dev = get_string(a); break;
+		case MRC_A_DEV_INDEX: p.dev_index = get_u32(a); break;
+		case MRC_A_PLANE: {
+			Plane n = decode_plane_nest(a);
+			p.id = n.id ? n.id : p.id;
+			p.ifindex = n.ifindex ? n.ifindex : p.ifindex;
+			p.netdev = n.netdev ? n.netdev : p.netdev;
+			p.admin_up = n.admin_up ? n.admin_up : p.admin_up;
+			p.oper_up = n.oper_up ? n.oper_up : p.oper_up;
+			break;
+		}
+		default: plane_attr(p, a); break;
+		}
+	});
+}
+
+} // namespace
+
+std::string attr_name(std::uint32_t type)
+{
+	switch (type) {
+	case MRC_A_DEV_INDEX: return "dev_index";
+	case MRC_A_DEV_NAME: return "dev_name";
+	case MRC_A_DEV_CAPS: return "dev_caps";
+	case MRC_A_DEV_MAX_PLANES: return "dev_max_planes";
+	case MRC_A_DEV_UDP_PORT: return "dev_udp_port";
+	case MRC_A_DEV_PLANES: return "dev_planes";
+	case MRC_A_PLANE: return "plane";
+	case MRC_A_PLANE_ID: return "plane_id";
+	case MRC_A_PLANE_IFINDEX: return "plane_ifindex";
+	case MRC_A_PLANE_IFNAME: return "plane_ifname";
+	case MRC_A_PLANE_ADMIN_UP: return "plane_admin_up";
+	case MRC_A_PLANE_OPER_UP: return "plane_oper_up";
+	case MRC_A_EVENT_TYPE: return "event_type";
+	default: return "attribute " + std::to_string(type);
+	}
+}
+
+std::string attr_at_offset(nl_msg *req, std::uint32_t offset)
+{
+	nlmsghdr *h = nlmsg_hdr(req);
+	int len;
+	nlattr *head = attrs_of(req, &len);
+	std::string name;
+	for_each_attr(head, len, [&](nlattr *a) {
+		auto off = reinterpret_cast<const char *>(a) -
+			   reinterpret_cast<const char *>(h);
+		if (off == static_cast<std::ptrdiff_t>(offset))
+			name = attr_name(static_cast<std::uint32_t>(nla_type(a)));
+	});
+	return name;
+}
+
+Dev decode_dev(nl_msg *msg)
+{
+	Dev d;
+	int len;
+	nlattr *head = attrs_of(msg, &len);
+	for_each_attr(head, len, [&](nlattr *a) {
+		switch (nla_type(a)) {
+		case MRC_A_DEV_NAME: d.name = get_string(a); break;
+		case MRC_A_DEV_INDEX: d.index = get_u32(a); break;
+		case MRC_A_DEV_CAPS: d.caps = get_u32(a); break;
+		case MRC_A_DEV_MAX_PLANES: d.max_planes = get_u32(a); break;
+		case MRC_A_DEV_UDP_PORT: d.udp_port = get_u16(a); break;
+		case MRC_A_DEV_PLANES:
+			// Each entry is a plane nest, whatever its type.
+			for_each_nested(a, [&](nlattr *p) {
+				d.planes.push_back(decode_plane_nest(p));
+			});
+			break;
+		default: break;
+		}
+	});
+	return d;
+}
+
+Plane decode_plane(nl_msg *msg)
+{
+	Plane p;
+	decode_plane_into(msg, p);
+	return p;
+}
+
+Event decode_event(nl_msg *msg)
+{
+	Event e;
+	int len;
+	nlattr *head = attrs_of(msg, &len);
+	for_each_attr(head, len, [&](nlattr *a) {
+		if (nla_type(a) == MRC_A_EVENT_TYPE)
+			e.type = get_u32(a).value_or(0);
+	});
+	decode_plane_into(msg, e.plane);
+	e.dev = e.plane.dev;
+	e.dev_index = e.plane.dev_index;
+	e.plane.dev.reset();
+	e.plane.dev_index.reset();
+	return e;
+}
+
+} // namespace mrcctl

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Translation between the "mrc" family's attributes (include/uapi/linux/
+// mrc.h) and the model. Decoding is lenient on purpose: attributes it does
+// not know are skipped and plane attributes are accepted both at the top
+// level and inside an MRC_A_PLANE nest, so that mrcctl keeps working while
+// the family grows.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <netlink/msg.h>
+
+#include "model.hpp"
+
+namespace mrcctl {
+
+// "plane_id" for MRC_A_PLANE_ID, "attribute N" when unknown.
+std::string attr_name(std::uint32_t type);
+
+// The name of the top-level attribute of `req` that starts at byte
+// `offset` of its netlink message (extack's NLMSGERR_ATTR_OFFS), or "".
+std::string attr_at_offset(nl_msg *req, std::uint32_t offset);
+
+// Decoders of one genetlink message of the family.
+Dev decode_dev(nl_msg *msg);
+Plane decode_plane(nl_msg *msg);
+Event decode_event(nl_msg *msg);
+
+} // namespace mrcctl

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli.hpp"
+
+#include <limits>
+
+namespace mrcctl {
+
+namespace {
+
+// Linux limits; longer names can never exist, so refusing them here gives a
+// clearer message than the kernel's policy error would.
+constexpr std::size_t kIfNameMax = 15;	// IFNAMSIZ - 1
+constexpr std::size_t kIbNameMax = 63;	// IB_DEVICE_NAME_MAX - 1
+
+enum Object { O_DEV, O_PLANE, O_MONITOR, O_HELP };
+constexpr Keyword kObjects[] = {
+	{"dev", O_DEV},
+	{"plane", O_PLANE},
+	{"monitor", O_MONITOR},
+	{"help", O_HELP},
+};
+
+enum Action { A_SHOW, A_ADD, A_DEL, A_SET, A_HELP };
+constexpr Keyword kDevActions[] = {
+	{"show", A_SHOW}, {"list", A_SHOW}, {"help", A_HELP},
+};
+constexpr Keyword kPlaneActions[] = {
+	{"show", A_SHOW}, {"list", A_SHOW}, {"add", A_ADD}, {"del", A_DEL},
+	{"delete", A_DEL}, {"set", A_SET}, {"help", A_HELP},
+};
+
+enum Key { K_DEV, K_NETDEV, K_ID, K_UP, K_DOWN, K_HELP };
+constexpr Keyword kAllKeys[] = {
+	{"dev", K_DEV}, {"netdev", K_NETDEV}, {"id", K_ID},
+	{"up", K_UP},	{"down", K_DOWN},     {"help", K_HELP},
+};
+
+class Cursor {
+public:
+	explicit Cursor(std::span<const std::string_view> a) : args_(a) {}
+	bool done() const { return pos_ >= args_.size(); }
+	std::string_view peek() const { return args_[pos_]; }
+	std::string_view next() { return args_[pos_++]; }
+
+private:
+	std::span<const std::string_view> args_;
+	std::size_t pos_ = 0;
+};
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+std::string name_value(Cursor &c, std::string_view key, std::size_t max,
+		       const std::string &topic)
+{
+	if (c.done())
+		throw UsageError(std::string(key) + " needs a name", topic);
+	std::string_view v = c.next();
+	if (v.empty())
+		throw UsageError(std::string(key) + " name is empty", topic);
+	if (v.size() > max)
+		throw UsageError(std::string(key) + " name " + quoted(v) +
+					 " is longer than " + std::to_string(max) +
+					 " characters",
+				 topic);
+	return std::string(v);
+}
+
+// Parse KEY VALUE / WORD arguments of one action. `allowed` lists the
+// keys the action takes; the others are reported as not taking part here
+// rather than as unknown words, which reads better for typos like
+// "plane del ... netdev x".
+bool parse_keys(Cursor &c, Request &r, std::initializer_list<Key> allowed,
+		const std::string &topic)
+{
+	std::vector<Keyword> table;
+	for (const auto &k : kAllKeys)
+		for (Key a : allowed)
+			if (k.id == a)
+				table.push_back(k);
+	table.push_back({"help", K_HELP});
+
+	while (!c.done()) {
+		std::string_view w = c.next();
+		auto dup = [&](bool given, const char *what) {
+			if (given)
+				throw UsageError(std::string(what) +
+							 " given twice",
+						 topic);
+		};
+		int key = match_keyword(w, table, topic);
+		switch (key) {
+		case K_HELP:
+			r = Request{};
+			r.cmd = Cmd::Help;
+			r.topic = topic;
+			return false;
+		case K_DEV:
+			dup(r.dev.has_value(), "dev");
+			r.dev = name_value(c, "dev", kIbNameMax, topic);
+			break;
+		case K_NETDEV:
+			dup(r.netdev.has_value(), "netdev");
+			r.netdev = name_value(c, "netdev", kIfNameMax, topic);
+			break;
+		case K_ID: {
+			dup(r.id.has_value(), "id");
+			if (c.done())
+				throw UsageError("id needs a number", topic);
+			std::string_view v = c.next();
+			r.id = parse_u32(v);
+			if (!r.id)
+				throw UsageError("invalid id " + quoted(v) +
+							 ": expected a decimal "
+							 "number",
+						 topic);
+			break;
+		}
+		case K_UP:
+		case K_DOWN:
+			dup(r.up.has_value(), "up/down");
+			r.up = key == K_UP;
+			break;
+		}
+	}
+	return true;
+}
+
+void require(bool present, const char *what, const std::string &topic)
+{
+	if (!present)
+		throw UsageError(std::string("missing ") + what, topic);
+}
+
+Request parse_dev(Cursor &c)
+{
+	Request r;
+	std::string topic = "dev";
+	int action = A_SHOW;
+	if (!c.done())
+		action = match_keyword(c.next(), kDevActions, topic);
+	if (action == A_HELP) {
+		r.topic = topic;
+		return r;
+	}
+	r.cmd = Cmd::DevShow;
+	parse_keys(c, r, {K_DEV}, "dev show");
+	return r;
+}
+
+Request parse_plane(Cursor &c)
+{
+	Request r;
+	std::string topic = "plane";
+	int action = A_SHOW;
+	if (!c.done())
+		action = match_keyword(c.next(), kPlaneActions, topic);
+	switch (action) {
+	case A_HELP:
+		r.topic = topic;
+		return r;
+	case A_SHOW:
+		r.cmd = Cmd::PlaneShow;
+		parse_keys(c, r, {K_DEV, K_ID}, "plane show");
+		return r;
+	case A_ADD:
+		r.cmd = Cmd::PlaneAdd;
+		if (parse_keys(c, r, {K_DEV, K_NETDEV, K_ID}, "plane add")) {
+			require(r.dev.has_value(), "'dev NAME'", "plane add");
+			require(r.netdev.has_value(), "'netdev NAME'",
+				"plane add");
+		}
+		return r;
+	case A_DEL:
+		r.cmd = Cmd::PlaneDel;
+		if (parse_keys(c, r, {K_DEV, K_ID}, "plane del")) {
+			require(r.dev.has_value(), "'dev NAME'", "plane del");
+			require(r.id.has_value(), "'id ID'", "plane del");
+		}
+		return r;
+	default:
+		r.cmd = Cmd::PlaneSet;
+		if (parse_keys(c, r, {K_DEV, K_ID, K_UP, K_DOWN},
+			       "plane set")) {
+			require(r.dev.has_value(), "'dev NAME'", "plane set");
+			require(r.id.has_value(), "'id ID'", "plane set");
+			require(r.up.has_value(), "'up' or 'down'",
+				"plane set");
+		}
+		return r;
+	}
+}
+
+Request parse_monitor(Cursor &c)
+{
+	Request r;
+	r.cmd = Cmd::Monitor;
+	parse_keys(c, r, {K_DEV}, "monitor");
+	return r;
+}
+
+// Global options precede the object, as in ip(8). Short flags may be
+// combined ("-jp").
+bool parse_option(std::string_view a, Invocation &inv)
+{
+	if (a == "--json") {
+		inv.opts.json = true;
+	} else if (a == "--pretty") {
+		inv.opts.pretty = true;
+	} else if (a == "--stats") {
+		inv.opts.stats = true;
+	} else if (a == "--help") {
+		return false;
+	} else if (a == "--version") {
+		inv.req.cmd = Cmd::Version;
+	} else if (a.size() >= 2 && a[0] == '-' && a[1] != '-') {
+		for (char f : a.substr(1)) {
+			switch (f) {
+			case 'j': inv.opts.json = true; break;
+			case 'p': inv.opts.pretty = true; break;
+			case 's': inv.opts.stats = true; break;
+			case 'h': return false;
+			case 'V': inv.req.cmd = Cmd::Version; break;
+			default:
+				throw UsageError("unknown option " +
+							 quoted(std::string("-") + f),
+						 "");
+			}
+		}
+	} else {
+		throw UsageError("unknown option " + quoted(a), "");
+	}
+	return true;
+}
+
+} // namespace
+
+int match_keyword(std::string_view word, std::span<const Keyword> table,
+		  const std::string &topic)
+{
+	const Keyword *found = nullptr;
+	bool ambiguous = false;
+	std::string candidates;
+
+	if (!word.empty()) {
+		for (const auto &k : table) {
+			if (k.word == word)
+				return k.id;
+			if (!k.word.starts_with(word))
+				continue;
+			candidates += (candidates.empty() ? "" : ", ") +
+				      std::string(k.word);
+			if (found && found->id != k.id)
+				ambiguous = true;
+			found = found ? found : &k;
+		}
+	}
+	if (ambiguous)
+		throw UsageError(quoted(word) + " is ambiguous (" + candidates +
+					 ")",
+				 topic);
+	if (!found) {
+		std::string expected;
+		for (const auto &k : table)
+			expected += (expected.empty() ? "" : ", ") +
+				    std::string(k.word);
+		throw UsageError("unknown " +
+					 (word.empty() ? std::string("empty word")
+						       : "word " + quoted(word)) +
+					 " (expected one of: " + expected + ")",
+				 topic);
+	}
+	return found->id;
+}
+
+std::optional<std::uint32_t> parse_u32(std::string_view s)
+{
+	if (s.empty() || s.size() > 10)
+		return std::nullopt;
+	std::uint64_t v = 0;
+	for (char ch : s) {
+		if (ch < '0' || ch > '9')
+			return std::nullopt;
+		v = v * 10 + static_cast<unsigned>(ch - '0');
+	}
+	if (v > std::numeric_limits<std::uint32_t>::max())
+		return std::nullopt;
+	return static_cast<std::uint32_t>(v);
+}
+
+Invocation parse_args(std::span<const std::string_view> args)
+{
+	Invocation inv;
+	std::size_t i = 0;
+
+	for (; i < args.size() && args[i].starts_with('-'); i++) {
+		if (args[i] == "--") {
+			i++;
+			break;
+		}
+		if (!parse_option(args[i], inv)) {
+			inv.req = Request{};
+			return inv;
+		}
+	}
+	if (inv.opts.pretty)
+		inv.opts.json = true;
+	if (inv.req.cmd == Cmd::Version)
+		return inv;
+
+	Cursor c(args.subspan(i));
+	if (c.done())
+		throw UsageError("no command given", "");
+	switch (match_keyword(c.next(), kObjects, "")) {
+	case O_DEV:
+		inv.req = parse_dev(c);
+		break;
+	case O_PLANE:
+		inv.req = parse_plane(c);
+		break;
+	case O_MONITOR:
+		inv.req = parse_monitor(c);
+		break;
+	default: {
+		// "mrcctl help plane add" is "mrcctl plane add help": parse
+		// it that way so that abbreviations work the same.
+		std::vector<std::string_view> rest;
+		while (!c.done())
+			rest.push_back(c.next());
+		if (rest.empty() ||
+		    match_keyword(rest[0], kObjects, "") == O_HELP) {
+			inv.req = Request{};
+			break;
+		}
+		rest.push_back("help");
+		Invocation sub = parse_args(rest);
+		if (sub.req.cmd != Cmd::Help)
+			throw UsageError("no help on that", "");
+		inv.req = sub.req;
+		break;
+	}
+	}
+	return inv;
+}
+
+} // namespace mrcctl

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Command-line grammar of mrcctl (iproute2 style):
+//
+//   mrcctl [OPTIONS] OBJECT [ACTION] [KEY VALUE | WORD]...
+//
+// Every keyword may be abbreviated to any unique prefix ("pl a d mrc0 n
+// veth1"). The parser only checks the shape of a request (required keys,
+// numbers that are numbers); what the kernel judges (id ranges, unknown
+// names) is left to the kernel so that its extack message reaches the user.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mrcctl {
+
+// A malformed command line: exit status 2. `topic` names the help page
+// that the hint points at ("plane add").
+class UsageError : public std::runtime_error {
+public:
+	UsageError(const std::string &msg, std::string topic)
+		: std::runtime_error(msg), topic_(std::move(topic))
+	{
+	}
+	const std::string &topic() const { return topic_; }
+
+private:
+	std::string topic_;
+};
+
+struct Options {
+	bool json = false;
+	bool pretty = false;	// implies json
+	bool stats = false;
+};
+
+enum class Cmd {
+	Help,		// print help_text(topic)
+	Version,
+	DevShow,
+	PlaneAdd,
+	PlaneDel,
+	PlaneSet,
+	PlaneShow,
+	Monitor,
+};
+
+struct Request {
+	Cmd cmd = Cmd::Help;
+	std::string topic;	// Help: "", "dev", "plane", "plane add", ...
+	std::optional<std::string> dev;
+	std::optional<std::string> netdev;
+	std::optional<std::uint32_t> id;
+	std::optional<bool> up;
+};
+
+struct Invocation {
+	Options opts;
+	Request req;
+};
+
+struct Keyword {
+	std::string_view word;
+	int id;
+};
+
+// The id of the keyword that `word` names exactly or is the unique prefix
+// of; aliases with the same id do not count as ambiguous. Throws
+// UsageError (with `topic`) otherwise.
+int match_keyword(std::string_view word, std::span<const Keyword> table,
+		  const std::string &topic);
+
+// A plane id or other u32: decimal digits only, no sign, no overflow.
+std::optional<std::uint32_t> parse_u32(std::string_view s);
+
+// argv without argv[0].
+Invocation parse_args(std::span<const std::string_view> args);
+
+// The help page of a topic ("" = top level); ends with a newline.
+std::string help_text(std::string_view topic);
+
+} // namespace mrcctl

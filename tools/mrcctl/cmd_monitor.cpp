@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// mrcctl monitor [dev NAME]: print the family's multicast events.
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <poll.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <linux/mrc.h>
+
+#include "attrs.hpp"
+#include "commands.hpp"
+#include "format.hpp"
+#include "nl.hpp"
+
+namespace mrcctl {
+
+namespace {
+
+// SIGINT/SIGTERM arrive through a descriptor polled beside the socket, so
+// that the exit is an ordinary return (destructors run, stdout flushed)
+// and no handler races with libnl.
+class SignalFd {
+public:
+	SignalFd()
+	{
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, SIGINT);
+		sigaddset(&set, SIGTERM);
+		if (sigprocmask(SIG_BLOCK, &set, nullptr) < 0)
+			throw Failure(std::string("sigprocmask: ") +
+				      std::strerror(errno));
+		fd_ = signalfd(-1, &set, SFD_CLOEXEC);
+		if (fd_ < 0)
+			throw Failure(std::string("signalfd: ") +
+				      std::strerror(errno));
+	}
+	~SignalFd() { close(fd_); }
+	SignalFd(const SignalFd &) = delete;
+	SignalFd &operator=(const SignalFd &) = delete;
+	int fd() const { return fd_; }
+
+private:
+	int fd_;
+};
+
+void print_event(const Options &o, const Event &e)
+{
+	if (o.json) {
+		JsonWriter w(std::cout, o.pretty);
+		event_json(w, e);
+	} else {
+		std::cout << event_text(e);
+	}
+	// Scripts tail the output while we run: one flush per event.
+	std::cout << '\n' << std::flush;
+	if (!std::cout)
+		throw Failure("cannot write to standard output");
+}
+
+} // namespace
+
+int cmd_monitor(const Invocation &inv)
+{
+	SignalFd sig;
+	GenlSocket sk;
+	sk.subscribe(MRC_GENL_MCGRP_EVENTS);
+	sk.prepare_events();
+
+	auto on_event = [&](nl_msg *m) {
+		if (genlmsg_hdr(nlmsg_hdr(m))->cmd != MRC_CMD_EVENT)
+			return;
+		Event e = decode_event(m);
+		if (inv.req.dev && e.dev && *e.dev != *inv.req.dev)
+			return;
+		print_event(inv.opts, e);
+	};
+
+	pollfd fds[2] = {{sk.fd(), POLLIN, 0}, {sig.fd(), POLLIN, 0}};
+	for (;;) {
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			throw Failure(std::string("poll: ") +
+				      std::strerror(errno));
+		}
+		if (fds[1].revents)
+			return 0;
+		if (fds[0].revents && !sk.read_events(on_event))
+			std::cerr << "mrcctl: events were lost (receive "
+				     "buffer overflow)\n";
+	}
+}
+
+} // namespace mrcctl

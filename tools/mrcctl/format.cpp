@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "format.hpp"
+
+#include <string_view>
+#include <type_traits>
+
+#include <linux/mrc.h>
+
+namespace mrcctl {
+
+namespace {
+
+const char *updown(bool up) { return up ? "up" : "down"; }
+
+void add_word(std::string &s, const std::string &w)
+{
+	if (!s.empty())
+		s += ' ';
+	s += w;
+}
+
+template <typename T>
+void add_kv(std::string &s, const char *k, const std::optional<T> &v)
+{
+	if (!v)
+		return;
+	if constexpr (std::is_same_v<T, std::string>)
+		add_word(s, std::string(k) + ' ' + *v);
+	else
+		add_word(s, std::string(k) + ' ' + std::to_string(*v));
+}
+
+// The plane's own fields; "dev" belongs to the caller's context.
+void plane_fields_text(std::string &s, const Plane &p)
+{
+	add_kv(s, "id", p.id);
+	add_kv(s, "netdev", p.netdev);
+	add_kv(s, "ifindex", p.ifindex);
+	if (p.admin_up)
+		add_word(s, std::string("admin ") + updown(*p.admin_up));
+	if (p.oper_up)
+		add_word(s, std::string("oper ") + updown(*p.oper_up));
+}
+
+template <typename T>
+void json_opt(JsonWriter &w, const char *k, const std::optional<T> &v)
+{
+	if (v)
+		w.field(k, *v);
+}
+
+void plane_fields_json(JsonWriter &w, const Plane &p)
+{
+	json_opt(w, "id", p.id);
+	json_opt(w, "netdev", p.netdev);
+	json_opt(w, "ifindex", p.ifindex);
+	if (p.admin_up)
+		w.field("admin_state", updown(*p.admin_up));
+	if (p.oper_up)
+		w.field("oper_state", updown(*p.oper_up));
+}
+
+struct EventInfo {
+	const char *object;	// text: first word
+	const char *action;	// text: second word
+	const char *json;	// JSON "event" value
+};
+
+EventInfo event_info(std::uint32_t type)
+{
+	switch (type) {
+	case MRC_EVENT_PLANE_ADD: return {"plane", "add", "plane_add"};
+	case MRC_EVENT_PLANE_DEL: return {"plane", "del", "plane_del"};
+	case MRC_EVENT_PLANE_UP: return {"plane", "up", "plane_up"};
+	case MRC_EVENT_PLANE_DOWN: return {"plane", "down", "plane_down"};
+	case MRC_EVENT_DEV_ADD: return {"dev", "add", "dev_add"};
+	case MRC_EVENT_DEV_DEL: return {"dev", "del", "dev_del"};
+	default: return {nullptr, nullptr, nullptr};
+	}
+}
+
+} // namespace
+
+std::vector<std::string> caps_words(std::uint32_t caps)
+{
+	static const struct {
+		std::uint32_t bit;
+		const char *word;
+	} names[] = {
+		{MRC_CAP_TRIM_NACK, "trim_nack"},
+		{MRC_CAP_DYNAMIC_MPR, "dynamic_mpr"},
+		{MRC_CAP_SVC_TIME, "svc_time"},
+		{MRC_CAP_EV_UDP, "ev_udp"},
+		{MRC_CAP_EV_STEV, "ev_stev"},
+		{MRC_CAP_EV_SRV6, "ev_srv6"},
+	};
+	std::vector<std::string> out;
+	for (const auto &n : names) {
+		if (caps & n.bit) {
+			out.emplace_back(n.word);
+			caps &= ~n.bit;
+		}
+	}
+	for (unsigned b = 0; b < 32; b++)
+		if (caps & (1u << b))
+			out.push_back("bit" + std::to_string(b));
+	return out;
+}
+
+std::string event_name(std::uint32_t type)
+{
+	EventInfo i = event_info(type);
+	return i.json ? i.json : "event_" + std::to_string(type);
+}
+
+std::string plane_text(const Plane &p)
+{
+	std::string s;
+	add_kv(s, "dev", p.dev);
+	plane_fields_text(s, p);
+	return s;
+}
+
+void plane_json(JsonWriter &w, const Plane &p)
+{
+	w.begin_object();
+	json_opt(w, "dev", p.dev);
+	json_opt(w, "dev_index", p.dev_index);
+	plane_fields_json(w, p);
+	w.end_object();
+}
+
+std::string dev_text(const Dev &d)
+{
+	std::string s = d.name.value_or("?") + ':';
+	add_kv(s, "index", d.index);
+	if (d.caps) {
+		std::string c;
+		for (const auto &word : caps_words(*d.caps))
+			c += (c.empty() ? "" : ",") + word;
+		add_word(s, "caps " + (c.empty() ? std::string("none") : c));
+	}
+	add_kv(s, "max_planes", d.max_planes);
+	add_kv(s, "udp_port", d.udp_port);
+	std::size_t up = 0;
+	for (const auto &p : d.planes)
+		up += p.oper_up.value_or(false);
+	add_word(s, "planes " + std::to_string(d.planes.size()) + " (" +
+			    std::to_string(up) + " up)");
+	s += '\n';
+	for (const auto &p : d.planes) {
+		std::string line = "plane";
+		plane_fields_text(line, p);
+		s += "    " + line + '\n';
+	}
+	return s;
+}
+
+void dev_json(JsonWriter &w, const Dev &d)
+{
+	w.begin_object();
+	json_opt(w, "name", d.name);
+	json_opt(w, "index", d.index);
+	if (d.caps) {
+		w.key("caps");
+		w.begin_array();
+		for (const auto &word : caps_words(*d.caps))
+			w.value(word);
+		w.end_array();
+	}
+	json_opt(w, "max_planes", d.max_planes);
+	if (d.udp_port)
+		w.field("udp_port", static_cast<std::uint32_t>(*d.udp_port));
+	w.key("planes");
+	w.begin_array();
+	for (const auto &p : d.planes) {
+		w.begin_object();
+		plane_fields_json(w, p);
+		w.end_object();
+	}
+	w.end_array();
+	w.end_object();
+}
+
+std::string event_text(const Event &e)
+{
+	EventInfo i = event_info(e.type);
+	std::string s;
+	if (i.object)
+		s = std::string(i.object) + ' ' + i.action;
+	else
+		s = "event " + std::to_string(e.type);
+	add_kv(s, "dev", e.dev);
+	if (!i.object || std::string_view(i.object) == "plane")
+		plane_fields_text(s, e.plane);
+	else
+		add_kv(s, "index", e.dev_index);
+	return s;
+}
+
+void event_json(JsonWriter &w, const Event &e)
+{
+	w.begin_object();
+	w.field("event", event_name(e.type));
+	json_opt(w, "dev", e.dev);
+	json_opt(w, "dev_index", e.dev_index);
+	plane_fields_json(w, e.plane);
+	w.end_object();
+}
+
+} // namespace mrcctl

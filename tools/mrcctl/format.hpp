@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Text and JSON rendering of devices, planes and events. Pure functions of
+// the model (model.hpp), so the exact output is unit-tested.
+//
+// Text lines use the command grammar's own words ("dev mrc0 id 2 netdev
+// veth1"), so what show and monitor print can be pasted back as arguments.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "json.hpp"
+#include "model.hpp"
+
+namespace mrcctl {
+
+// Capability bits as words ("trim_nack", ...); unknown bits as "bitN".
+std::vector<std::string> caps_words(std::uint32_t caps);
+
+// "add", "del", "up", "down", "dev_add"... ; unknown types as "event_N".
+std::string event_name(std::uint32_t type);
+
+std::string plane_text(const Plane &p);
+void plane_json(JsonWriter &w, const Plane &p);
+
+// One header line, then one indented line per plane.
+std::string dev_text(const Dev &d);
+void dev_json(JsonWriter &w, const Dev &d);
+
+std::string event_text(const Event &e);
+void event_json(JsonWriter &w, const Event &e);
+
+} // namespace mrcctl

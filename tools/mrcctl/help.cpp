@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The help pages of every level. Kept beside each other so that they read
+// as one synopsis; Documentation/mrcctl.rst says the same at length.
+#include "cli.hpp"
+
+namespace mrcctl {
+
+namespace {
+
+constexpr std::string_view kTop =
+	"Usage: mrcctl [OPTIONS] OBJECT { COMMAND | help }\n"
+	"       mrcctl help [OBJECT [COMMAND]]\n"
+	"where  OBJECT := { dev | plane | monitor }\n"
+	"       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -V[ersion] |\n"
+	"                    -h[elp] }\n"
+	"\n"
+	"  -j, --json     JSON output (an array of objects; monitor: one\n"
+	"                 object per line)\n"
+	"  -p, --pretty   pretty-printed JSON (implies -j)\n"
+	"  -s, --stats    accepted for iproute2 habits; this version of the\n"
+	"                 \"mrc\" family reports no counters yet\n"
+	"  -V, --version  print the version and exit\n"
+	"  -h, --help     this help\n"
+	"\n"
+	"Keywords may be abbreviated to any unique prefix.\n"
+	"Exit status: 0 success, 1 the kernel refused or failed, 2 usage "
+	"error.\n";
+
+constexpr std::string_view kDev =
+	"Usage: mrcctl dev show [ dev NAME ]\n"
+	"\n"
+	"Show MRC instances (created by \"rdma link add NAME type mrc netdev "
+	"X\")\n"
+	"of this network namespace: index, capabilities, maximum planes, UDP\n"
+	"port and planes.\n";
+
+constexpr std::string_view kPlane =
+	"Usage: mrcctl plane add dev NAME netdev IFNAME [ id ID ]\n"
+	"       mrcctl plane del dev NAME id ID\n"
+	"       mrcctl plane set dev NAME id ID { up | down }\n"
+	"       mrcctl plane show [ dev NAME ] [ id ID ]\n"
+	"\n"
+	"A plane is one netdev attached to an MRC instance as plane ID\n"
+	"(1..16); plane 1 is the netdev of \"rdma link add\". Changes need\n"
+	"CAP_NET_ADMIN; show does not.\n";
+
+constexpr std::string_view kPlaneAdd =
+	"Usage: mrcctl plane add dev NAME netdev IFNAME [ id ID ]\n"
+	"\n"
+	"Attach netdev IFNAME (in this network namespace) to instance NAME.\n"
+	"Without id the kernel picks the lowest free plane id.\n";
+
+constexpr std::string_view kPlaneDel =
+	"Usage: mrcctl plane del dev NAME id ID\n"
+	"\n"
+	"Detach plane ID from instance NAME. Plane 1 can only go when it is\n"
+	"the last plane (it goes with \"rdma link del NAME\").\n";
+
+constexpr std::string_view kPlaneSet =
+	"Usage: mrcctl plane set dev NAME id ID { up | down }\n"
+	"\n"
+	"Set the administrative state of a plane. A plane carries traffic\n"
+	"(oper up) when it is admin up and its netdev has carrier.\n";
+
+constexpr std::string_view kPlaneShow =
+	"Usage: mrcctl plane show [ dev NAME ] [ id ID ]\n"
+	"\n"
+	"List planes: instance, id, netdev and its ifindex, admin and\n"
+	"operational state. With dev and id, ask the kernel for that one\n"
+	"plane.\n";
+
+constexpr std::string_view kMonitor =
+	"Usage: mrcctl monitor [ dev NAME ]\n"
+	"\n"
+	"Print one line per event of the \"events\" multicast group (plane\n"
+	"add, del, up, down; instance add, del) until SIGINT or SIGTERM.\n"
+	"With -j each event is one JSON object on its own line.\n";
+
+} // namespace
+
+std::string help_text(std::string_view topic)
+{
+	if (topic.empty())
+		return std::string(kTop);
+	if (topic == "dev" || topic == "dev show")
+		return std::string(kDev);
+	if (topic == "plane")
+		return std::string(kPlane);
+	if (topic == "plane add")
+		return std::string(kPlaneAdd);
+	if (topic == "plane del")
+		return std::string(kPlaneDel);
+	if (topic == "plane set")
+		return std::string(kPlaneSet);
+	if (topic == "plane show")
+		return std::string(kPlaneShow);
+	if (topic == "monitor")
+		return std::string(kMonitor);
+	return {};
+}
+
+} // namespace mrcctl

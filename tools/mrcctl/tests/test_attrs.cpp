@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Decoding of the family's messages, built here with libnl as the kernel
+// would send them (no socket involved).
+#include <gtest/gtest.h>
+#include <linux/mrc.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+
+#include "attrs.hpp"
+#include "nl.hpp"
+
+using namespace mrcctl;
+
+namespace {
+
+MsgPtr message(std::uint8_t cmd)
+{
+	MsgPtr m(nlmsg_alloc());
+	genlmsg_put(m.get(), 0, 0, 0x20, 0, 0, cmd, MRC_GENL_VERSION);
+	return m;
+}
+
+void put_plane_attrs(nl_msg *m, std::uint32_t id, const char *netdev,
+		     std::uint32_t ifindex, bool admin, bool oper)
+{
+	nla_put_u32(m, MRC_A_PLANE_ID, id);
+	nla_put_string(m, MRC_A_PLANE_IFNAME, netdev);
+	nla_put_u32(m, MRC_A_PLANE_IFINDEX, ifindex);
+	nla_put_u8(m, MRC_A_PLANE_ADMIN_UP, admin);
+	nla_put_u8(m, MRC_A_PLANE_OPER_UP, oper);
+}
+
+TEST(Attrs, FlatPlane)
+{
+	MsgPtr m = message(MRC_CMD_PLANE_GET);
+	nla_put_u32(m.get(), MRC_A_DEV_INDEX, 3);
+	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
+	put_plane_attrs(m.get(), 2, "veth1", 7, true, false);
+	Plane p = decode_plane(m.get());
+	EXPECT_EQ(p.dev, "mrc0");
+	EXPECT_EQ(p.dev_index, 3u);
+	EXPECT_EQ(p.id, 2u);
+	EXPECT_EQ(p.netdev, "veth1");
+	EXPECT_EQ(p.ifindex, 7u);
+	EXPECT_EQ(p.admin_up, true);
+	EXPECT_EQ(p.oper_up, false);
+}
+
+TEST(Attrs, NestedPlane)
+{
+	MsgPtr m = message(MRC_CMD_PLANE_GET);
+	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
+	nlattr *n = nla_nest_start(m.get(), MRC_A_PLANE);
+	put_plane_attrs(m.get(), 4, "p4", 11, false, false);
+	nla_nest_end(m.get(), n);
+	Plane p = decode_plane(m.get());
+	EXPECT_EQ(p.dev, "mrc0");
+	EXPECT_EQ(p.id, 4u);
+	EXPECT_EQ(p.netdev, "p4");
+	EXPECT_EQ(p.admin_up, false);
+}
+
+TEST(Attrs, DevWithPlanes)
+{
+	MsgPtr m = message(MRC_CMD_DEV_GET);
+	nla_put_u32(m.get(), MRC_A_DEV_INDEX, 3);
+	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
+	nla_put_u32(m.get(), MRC_A_DEV_CAPS, MRC_CAP_EV_UDP);
+	nla_put_u32(m.get(), MRC_A_DEV_MAX_PLANES, 16);
+	nla_put_u16(m.get(), MRC_A_DEV_UDP_PORT, 4791);
+	nlattr *planes = nla_nest_start(m.get(), MRC_A_DEV_PLANES);
+	for (std::uint32_t id = 1; id <= 2; id++) {
+		nlattr *p = nla_nest_start(m.get(), MRC_A_PLANE);
+		put_plane_attrs(m.get(), id, id == 1 ? "p1" : "p2", 4 + id,
+				true, id == 1);
+		nla_nest_end(m.get(), p);
+	}
+	nla_nest_end(m.get(), planes);
+	nla_put_u32(m.get(), 200, 1); // unknown attribute: skipped
+
+	Dev d = decode_dev(m.get());
+	EXPECT_EQ(d.name, "mrc0");
+	EXPECT_EQ(d.index, 3u);
+	EXPECT_EQ(d.caps, static_cast<std::uint32_t>(MRC_CAP_EV_UDP));
+	EXPECT_EQ(d.max_planes, 16u);
+	EXPECT_EQ(d.udp_port, 4791);
+	ASSERT_EQ(d.planes.size(), 2u);
+	EXPECT_EQ(d.planes[1].id, 2u);
+	EXPECT_EQ(d.planes[1].netdev, "p2");
+	EXPECT_EQ(d.planes[1].oper_up, false);
+}
+
+TEST(Attrs, Event)
+{
+	MsgPtr m = message(MRC_CMD_EVENT);
+	nla_put_u32(m.get(), MRC_A_EVENT_TYPE, MRC_EVENT_PLANE_ADD);
+	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
+	nla_put_u32(m.get(), MRC_A_PLANE_ID, 2);
+	nla_put_string(m.get(), MRC_A_PLANE_IFNAME, "veth1");
+	Event e = decode_event(m.get());
+	EXPECT_EQ(e.type, static_cast<std::uint32_t>(MRC_EVENT_PLANE_ADD));
+	EXPECT_EQ(e.dev, "mrc0");
+	EXPECT_FALSE(e.plane.dev) << "the instance is the event's, not the plane's";
+	EXPECT_EQ(e.plane.id, 2u);
+	EXPECT_EQ(e.plane.netdev, "veth1");
+}
+
+TEST(Attrs, ShortAttributesAreIgnored)
+{
+	MsgPtr m = message(MRC_CMD_PLANE_GET);
+	std::uint8_t one = 1;
+	nla_put(m.get(), MRC_A_PLANE_ID, 1, &one); // u32 with 1 byte
+	nla_put(m.get(), MRC_A_PLANE_OPER_UP, 0, nullptr);
+	Plane p = decode_plane(m.get());
+	EXPECT_FALSE(p.id);
+	EXPECT_FALSE(p.oper_up);
+}
+
+TEST(Attrs, Names)
+{
+	EXPECT_EQ(attr_name(MRC_A_PLANE_IFNAME), "plane_ifname");
+	EXPECT_EQ(attr_name(MRC_A_DEV_NAME), "dev_name");
+	EXPECT_EQ(attr_name(999), "attribute 999");
+}
+
+TEST(Attrs, AttributeAtOffset)
+{
+	MsgPtr m = message(MRC_CMD_PLANE_ADD);
+	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0"); // 4 + 5 -> 12 bytes
+	nla_put_u32(m.get(), MRC_A_PLANE_ID, 17);
+	// nlmsghdr (16) + genlmsghdr (4) = 20: the first attribute.
+	EXPECT_EQ(attr_at_offset(m.get(), 20), "dev_name");
+	EXPECT_EQ(attr_at_offset(m.get(), 32), "plane_id");
+	EXPECT_EQ(attr_at_offset(m.get(), 24), "");
+}
+
+} // namespace

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cli.hpp"
+
+using namespace mrcctl;
+
+namespace {
+
+Invocation parse(std::initializer_list<std::string_view> a)
+{
+	std::vector<std::string_view> v(a);
+	return parse_args(v);
+}
+
+// The message of the UsageError that parsing throws ("" if none).
+std::string usage_error(std::initializer_list<std::string_view> a,
+			std::string *topic = nullptr)
+{
+	try {
+		parse(a);
+	} catch (const UsageError &e) {
+		if (topic)
+			*topic = e.topic();
+		return e.what();
+	}
+	return "";
+}
+
+TEST(Cli, PlaneAddFull)
+{
+	auto inv = parse({"plane", "add", "dev", "mrc0", "netdev", "veth1",
+			  "id", "2"});
+	EXPECT_EQ(inv.req.cmd, Cmd::PlaneAdd);
+	EXPECT_EQ(inv.req.dev, "mrc0");
+	EXPECT_EQ(inv.req.netdev, "veth1");
+	EXPECT_EQ(inv.req.id, 2u);
+	EXPECT_FALSE(inv.opts.json);
+}
+
+TEST(Cli, PlaneAddWithoutIdAnyOrder)
+{
+	auto inv = parse({"plane", "add", "netdev", "veth1", "dev", "mrc0"});
+	EXPECT_EQ(inv.req.cmd, Cmd::PlaneAdd);
+	EXPECT_EQ(inv.req.netdev, "veth1");
+	EXPECT_FALSE(inv.req.id.has_value());
+}
+
+TEST(Cli, UniquePrefixes)
+{
+	auto inv = parse({"pl", "a", "de", "mrc0", "n", "veth1", "i", "3"});
+	EXPECT_EQ(inv.req.cmd, Cmd::PlaneAdd);
+	EXPECT_EQ(inv.req.dev, "mrc0");
+	EXPECT_EQ(inv.req.netdev, "veth1");
+	EXPECT_EQ(inv.req.id, 3u);
+
+	inv = parse({"p", "se", "dev", "mrc0", "id", "2", "do"});
+	EXPECT_EQ(inv.req.cmd, Cmd::PlaneSet);
+	EXPECT_EQ(inv.req.up, false);
+
+	inv = parse({"m"});
+	EXPECT_EQ(inv.req.cmd, Cmd::Monitor);
+
+	inv = parse({"d"});
+	EXPECT_EQ(inv.req.cmd, Cmd::DevShow);
+}
+
+TEST(Cli, AliasesAreNotAmbiguous)
+{
+	// "de" is a prefix of both "del" and "delete": the same action.
+	EXPECT_EQ(parse({"plane", "de", "dev", "m", "id", "2"}).req.cmd,
+		  Cmd::PlaneDel);
+	EXPECT_EQ(parse({"plane", "delete", "dev", "m", "id", "2"}).req.cmd,
+		  Cmd::PlaneDel);
+	EXPECT_EQ(parse({"plane", "list"}).req.cmd, Cmd::PlaneShow);
+}
+
+TEST(Cli, AmbiguousPrefix)
+{
+	std::string topic;
+	// "s" is both "show" and "set".
+	EXPECT_NE(usage_error({"plane", "s"}, &topic).find("ambiguous"),
+		  std::string::npos);
+	// In plane set, "d" is both "dev" and "down".
+	std::string msg = usage_error(
+		{"plane", "set", "d", "mrc0", "id", "2", "up"}, &topic);
+	EXPECT_NE(msg.find("'d' is ambiguous (dev, down)"), std::string::npos);
+	EXPECT_EQ(topic, "plane set");
+}
+
+TEST(Cli, DefaultActionIsShow)
+{
+	EXPECT_EQ(parse({"plane"}).req.cmd, Cmd::PlaneShow);
+	EXPECT_EQ(parse({"dev"}).req.cmd, Cmd::DevShow);
+	auto inv = parse({"plane", "show", "dev", "mrc1", "id", "4"});
+	EXPECT_EQ(inv.req.dev, "mrc1");
+	EXPECT_EQ(inv.req.id, 4u);
+}
+
+TEST(Cli, Options)
+{
+	auto inv = parse({"-j", "plane", "show"});
+	EXPECT_TRUE(inv.opts.json);
+	EXPECT_FALSE(inv.opts.pretty);
+	inv = parse({"-p", "dev", "show"});
+	EXPECT_TRUE(inv.opts.json) << "-p implies -j";
+	EXPECT_TRUE(inv.opts.pretty);
+	inv = parse({"-jps", "plane"});
+	EXPECT_TRUE(inv.opts.json && inv.opts.pretty && inv.opts.stats);
+	inv = parse({"--json", "--pretty", "monitor"});
+	EXPECT_TRUE(inv.opts.pretty);
+	EXPECT_EQ(parse({"-V"}).req.cmd, Cmd::Version);
+	EXPECT_EQ(parse({"--version"}).req.cmd, Cmd::Version);
+	EXPECT_EQ(parse({"-h"}).req.cmd, Cmd::Help);
+	EXPECT_EQ(parse({"--help", "plane"}).req.cmd, Cmd::Help);
+	EXPECT_NE(usage_error({"-x", "plane"}), "");
+	EXPECT_NE(usage_error({"--frobnicate", "plane"}), "");
+}
+
+TEST(Cli, HelpAtEveryLevel)
+{
+	auto inv = parse({"help"});
+	EXPECT_EQ(inv.req.cmd, Cmd::Help);
+	EXPECT_EQ(inv.req.topic, "");
+	EXPECT_EQ(parse({"plane", "help"}).req.topic, "plane");
+	EXPECT_EQ(parse({"dev", "help"}).req.topic, "dev");
+	EXPECT_EQ(parse({"monitor", "help"}).req.topic, "monitor");
+	EXPECT_EQ(parse({"plane", "add", "help"}).req.topic, "plane add");
+	EXPECT_EQ(parse({"plane", "set", "dev", "x", "help"}).req.topic,
+		  "plane set");
+	EXPECT_EQ(parse({"plane", "del", "help"}).req.cmd, Cmd::Help);
+	EXPECT_EQ(parse({"help", "pl", "a"}).req.topic, "plane add");
+	EXPECT_EQ(parse({"help", "plane"}).req.topic, "plane");
+	EXPECT_EQ(parse({"help", "help"}).req.topic, "");
+	for (const char *t : {"", "dev", "dev show", "plane", "plane add",
+			      "plane del", "plane set", "plane show",
+			      "monitor"})
+		EXPECT_FALSE(help_text(t).empty()) << t;
+	EXPECT_TRUE(help_text("nonsense").empty());
+}
+
+TEST(Cli, HelpWordAsAValueIsAValue)
+{
+	// A device may be called "help"; in value position it is a name.
+	auto inv = parse({"plane", "show", "dev", "help"});
+	EXPECT_EQ(inv.req.cmd, Cmd::PlaneShow);
+	EXPECT_EQ(inv.req.dev, "help");
+}
+
+TEST(Cli, MissingArguments)
+{
+	std::string topic;
+	EXPECT_EQ(usage_error({}), "no command given");
+	EXPECT_EQ(usage_error({"plane", "add", "dev", "mrc0"}, &topic),
+		  "missing 'netdev NAME'");
+	EXPECT_EQ(topic, "plane add");
+	EXPECT_EQ(usage_error({"plane", "add", "netdev", "v"}),
+		  "missing 'dev NAME'");
+	EXPECT_EQ(usage_error({"plane", "del", "dev", "mrc0"}),
+		  "missing 'id ID'");
+	EXPECT_EQ(usage_error({"plane", "set", "dev", "mrc0", "id", "2"}),
+		  "missing 'up' or 'down'");
+	EXPECT_EQ(usage_error({"plane", "add", "dev"}), "dev needs a name");
+	EXPECT_EQ(usage_error({"plane", "del", "dev", "m", "id"}),
+		  "id needs a number");
+}
+
+TEST(Cli, ExtraAndRepeatedArguments)
+{
+	std::string topic;
+	EXPECT_NE(usage_error({"plane", "del", "dev", "m", "id", "2", "bogus"},
+			      &topic)
+			  .find("unknown word 'bogus'"),
+		  std::string::npos);
+	EXPECT_EQ(topic, "plane del");
+	// netdev is a word of plane add, not of plane del.
+	EXPECT_NE(usage_error({"plane", "del", "dev", "m", "id", "2", "netdev",
+			       "v"})
+			  .find("unknown word 'netdev'"),
+		  std::string::npos);
+	EXPECT_EQ(usage_error({"plane", "del", "dev", "a", "dev", "b", "id",
+			       "2"}),
+		  "dev given twice");
+	EXPECT_EQ(usage_error({"plane", "set", "dev", "a", "id", "2", "up",
+			       "down"}),
+		  "up/down given twice");
+	EXPECT_NE(usage_error({"bogus"}), "");
+	EXPECT_NE(usage_error({"plane", "frob"}), "");
+	EXPECT_NE(usage_error({"dev", "show", "mrc0"}), "");
+}
+
+TEST(Cli, BadIds)
+{
+	for (const char *bad : {"abc", "-1", "1x", "0x2", "", " 2", "+2",
+				"4294967296", "99999999999"}) {
+		std::string msg = usage_error({"plane", "del", "dev", "m",
+					       "id", bad});
+		EXPECT_NE(msg.find("invalid id"), std::string::npos) << bad;
+	}
+	// Range is the kernel's business: 0 and 17 reach it.
+	EXPECT_EQ(parse({"plane", "del", "dev", "m", "id", "0"}).req.id, 0u);
+	EXPECT_EQ(parse({"plane", "del", "dev", "m", "id", "17"}).req.id, 17u);
+	EXPECT_EQ(parse({"plane", "del", "dev", "m", "id", "4294967295"}).req.id,
+		  4294967295u);
+}
+
+TEST(Cli, BadNames)
+{
+	EXPECT_NE(usage_error({"plane", "add", "dev", "m", "netdev",
+			       "sixteen-chars-xx"})
+			  .find("longer than 15"),
+		  std::string::npos);
+	EXPECT_EQ(parse({"plane", "add", "dev", "m", "netdev",
+			 "fifteen-chars-x"})
+			  .req.netdev,
+		  "fifteen-chars-x");
+	EXPECT_NE(usage_error({"plane", "add", "dev", "", "netdev", "v"})
+			  .find("empty"),
+		  std::string::npos);
+	EXPECT_NE(usage_error({"plane", "show", "dev", std::string(64, 'a')}),
+		  "");
+}
+
+TEST(Cli, ParseU32)
+{
+	EXPECT_EQ(parse_u32("0"), 0u);
+	EXPECT_EQ(parse_u32("007"), 7u);
+	EXPECT_EQ(parse_u32("4294967295"), 4294967295u);
+	EXPECT_FALSE(parse_u32("4294967296"));
+	EXPECT_FALSE(parse_u32(""));
+	EXPECT_FALSE(parse_u32("1.5"));
+}
+
+TEST(Cli, MatchKeyword)
+{
+	const Keyword t[] = {{"show", 1}, {"set", 2}, {"list", 1}};
+	EXPECT_EQ(match_keyword("show", t, ""), 1);
+	EXPECT_EQ(match_keyword("sh", t, ""), 1);
+	EXPECT_EQ(match_keyword("se", t, ""), 2);
+	EXPECT_EQ(match_keyword("l", t, ""), 1);
+	EXPECT_THROW(match_keyword("s", t, ""), UsageError);
+	EXPECT_THROW(match_keyword("", t, ""), UsageError);
+	EXPECT_THROW(match_keyword("shows", t, ""), UsageError);
+	// An exact match wins over being a prefix of a longer word.
+	const Keyword u[] = {{"del", 1}, {"delta", 2}};
+	EXPECT_EQ(match_keyword("del", u, ""), 1);
+}
+
+} // namespace

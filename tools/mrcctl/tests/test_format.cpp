@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <linux/mrc.h>
+
+#include "format.hpp"
+
+using namespace mrcctl;
+
+namespace {
+
+Plane plane(std::uint32_t id, const char *netdev, std::uint32_t ifindex,
+	    bool admin, bool oper)
+{
+	Plane p;
+	p.id = id;
+	p.netdev = netdev;
+	p.ifindex = ifindex;
+	p.admin_up = admin;
+	p.oper_up = oper;
+	return p;
+}
+
+template <typename F> std::string json(F f, bool pretty = false)
+{
+	std::ostringstream os;
+	JsonWriter w(os, pretty);
+	f(w);
+	return os.str();
+}
+
+TEST(Format, CapsWords)
+{
+	EXPECT_TRUE(caps_words(0).empty());
+	auto w = caps_words(MRC_CAP_TRIM_NACK | MRC_CAP_EV_UDP | MRC_CAP_EV_SRV6);
+	EXPECT_EQ(w, (std::vector<std::string>{"trim_nack", "ev_udp", "ev_srv6"}));
+	w = caps_words(MRC_CAP_SVC_TIME | (1u << 31));
+	EXPECT_EQ(w, (std::vector<std::string>{"svc_time", "bit31"}));
+}
+
+TEST(Format, PlaneText)
+{
+	Plane p = plane(2, "veth1", 7, true, false);
+	p.dev = "mrc0";
+	EXPECT_EQ(plane_text(p),
+		  "dev mrc0 id 2 netdev veth1 ifindex 7 admin up oper down");
+	Plane partial;
+	partial.id = 3;
+	EXPECT_EQ(plane_text(partial), "id 3");
+}
+
+TEST(Format, PlaneJson)
+{
+	Plane p = plane(1, "p1", 5, true, true);
+	p.dev = "mrc0";
+	p.dev_index = 3;
+	EXPECT_EQ(json([&](JsonWriter &w) { plane_json(w, p); }),
+		  "{\"dev\":\"mrc0\",\"dev_index\":3,\"id\":1,\"netdev\":\"p1\","
+		  "\"ifindex\":5,\"admin_state\":\"up\",\"oper_state\":\"up\"}");
+}
+
+TEST(Format, DevTextAndJson)
+{
+	Dev d;
+	d.name = "mrc0";
+	d.index = 3;
+	d.caps = MRC_CAP_TRIM_NACK | MRC_CAP_EV_UDP;
+	d.max_planes = 16;
+	d.udp_port = 4791;
+	d.planes = {plane(1, "p1", 5, true, true), plane(2, "p2", 6, false, false)};
+	EXPECT_EQ(dev_text(d),
+		  "mrc0: index 3 caps trim_nack,ev_udp max_planes 16 udp_port "
+		  "4791 planes 2 (1 up)\n"
+		  "    plane id 1 netdev p1 ifindex 5 admin up oper up\n"
+		  "    plane id 2 netdev p2 ifindex 6 admin down oper down\n");
+	EXPECT_EQ(json([&](JsonWriter &w) { dev_json(w, d); }),
+		  "{\"name\":\"mrc0\",\"index\":3,\"caps\":[\"trim_nack\","
+		  "\"ev_udp\"],\"max_planes\":16,\"udp_port\":4791,\"planes\":["
+		  "{\"id\":1,\"netdev\":\"p1\",\"ifindex\":5,\"admin_state\":"
+		  "\"up\",\"oper_state\":\"up\"},{\"id\":2,\"netdev\":\"p2\","
+		  "\"ifindex\":6,\"admin_state\":\"down\",\"oper_state\":"
+		  "\"down\"}]}");
+}
+
+TEST(Format, DevWithoutCaps)
+{
+	Dev d;
+	d.name = "mrc1";
+	d.caps = 0;
+	EXPECT_EQ(dev_text(d), "mrc1: caps none planes 0 (0 up)\n");
+	EXPECT_EQ(json([&](JsonWriter &w) { dev_json(w, d); }),
+		  "{\"name\":\"mrc1\",\"caps\":[],\"planes\":[]}");
+}
+
+TEST(Format, EventText)
+{
+	Event e;
+	e.type = MRC_EVENT_PLANE_ADD;
+	e.dev = "mrc0";
+	e.plane.id = 2;
+	e.plane.netdev = "veth1";
+	EXPECT_EQ(event_text(e), "plane add dev mrc0 id 2 netdev veth1");
+
+	Event down;
+	down.type = MRC_EVENT_PLANE_DOWN;
+	down.dev = "mrc0";
+	down.plane.id = 2;
+	EXPECT_EQ(event_text(down), "plane down dev mrc0 id 2");
+	down.plane.admin_up = true;
+	down.plane.oper_up = false;
+	EXPECT_EQ(event_text(down),
+		  "plane down dev mrc0 id 2 admin up oper down");
+
+	Event up = down;
+	up.type = MRC_EVENT_PLANE_UP;
+	up.plane.oper_up = true;
+	EXPECT_EQ(event_text(up), "plane up dev mrc0 id 2 admin up oper up");
+
+	Event del;
+	del.type = MRC_EVENT_PLANE_DEL;
+	del.dev = "mrc0";
+	del.plane.id = 4;
+	EXPECT_EQ(event_text(del), "plane del dev mrc0 id 4");
+
+	Event dev;
+	dev.type = MRC_EVENT_DEV_ADD;
+	dev.dev = "mrc1";
+	dev.dev_index = 9;
+	EXPECT_EQ(event_text(dev), "dev add dev mrc1 index 9");
+	dev.type = MRC_EVENT_DEV_DEL;
+	EXPECT_EQ(event_text(dev), "dev del dev mrc1 index 9");
+
+	Event odd;
+	odd.type = 99;
+	odd.dev = "mrc0";
+	EXPECT_EQ(event_text(odd), "event 99 dev mrc0");
+}
+
+TEST(Format, EventJson)
+{
+	Event e;
+	e.type = MRC_EVENT_PLANE_DOWN;
+	e.dev = "mrc0";
+	e.dev_index = 3;
+	e.plane.id = 2;
+	e.plane.oper_up = false;
+	EXPECT_EQ(json([&](JsonWriter &w) { event_json(w, e); }),
+		  "{\"event\":\"plane_down\",\"dev\":\"mrc0\",\"dev_index\":3,"
+		  "\"id\":2,\"oper_state\":\"down\"}");
+	EXPECT_EQ(event_name(MRC_EVENT_PLANE_ADD), "plane_add");
+	EXPECT_EQ(event_name(MRC_EVENT_DEV_DEL), "dev_del");
+	EXPECT_EQ(event_name(1234), "event_1234");
+}
+
+} // namespace

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The ib_device of an MRC instance: "rdma link add NAME type mrc netdev X"
+ * creates it with X as plane 1; its single RDMA port is a RoCEv2 (UDP
+ * encapsulated) port whose GIDs the RDMA core derives from X's addresses.
+ *
+ * The device speaks the rxe user ABI (driver_id RDMA_DRIVER_RXE) so that the
+ * stock rdma-core rxe provider opens it.  Only what exists is offered: user
+ * contexts and protection domains.  Verbs without an op (QP, CQ, MR, ...)
+ * are refused by the core with EOPNOTSUPP, and the attributes report zero
+ * for the objects that cannot be created yet.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/etherdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/addrconf.h>
+#include <rdma/ib_mad.h>
+#include <rdma/rdma_netlink.h>
+
+#include "mrc.h"
+
+/*
+ * The user ABI version of the rxe provider (drivers/infiniband/sw/rxe/rxe.h,
+ * not exported in a header).
+ */
+#define MRC_RXE_UVERBS_ABI_VERSION	2
+
+struct mrc_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+struct mrc_pd {
+	struct ib_pd ibpd;
+};
+
+/* Plane 1's netdev; the caller holds mrc_cfg_lock or the RCU read lock. */
+static struct net_device *mrc_dev_link_ndev(struct mrc_dev *mdev)
+{
+	struct mrc_plane *plane;
+
+	plane = rcu_dereference_check(mdev->planes[1],
+				      lockdep_is_held(&mrc_cfg_lock));
+	return plane ? plane->ndev : NULL;
+}
+
+static int mrc_query_device(struct ib_device *ibdev,
+			    struct ib_device_attr *attr, struct ib_udata *uhw)
+{
+	/* No vendor extension exists: refuse unknown input or output. */
+	if (uhw->inlen || uhw->outlen)
+		return -EINVAL;
+
+	*attr = to_mdev(ibdev)->attr;
+	return 0;
+}
+
+/* RDMA path MTU: the netdev MTU minus the worst-case MRC headers. */
+static enum ib_mtu mrc_path_mtu(unsigned int ndev_mtu)
+{
+	int payload = (int)ndev_mtu - MRC_MAX_HDR_LEN;
+
+	if (payload < 256)
+		return IB_MTU_256;
+	return min_t(enum ib_mtu, ib_mtu_int_to_enum(payload), IB_MTU_4096);
+}
+
+static int mrc_query_port(struct ib_device *ibdev, u32 port,
+			  struct ib_port_attr *attr)
+{
+	struct mrc_dev *mdev = to_mdev(ibdev);
+	struct net_device *ndev;
+	bool active;
+
+	/* The caller zeroed *attr. */
+	active = READ_ONCE(mdev->port_active);
+	attr->state = active ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	attr->phys_state = active ? IB_PORT_PHYS_STATE_LINK_UP :
+				    IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = IB_MTU_256;
+	attr->gid_tbl_len = MRC_GID_TBL_LEN;
+	attr->pkey_tbl_len = 1;
+	/* No messages can be sent until the data path exists. */
+	attr->max_msg_sz = 0;
+
+	rcu_read_lock();
+	ndev = mrc_dev_link_ndev(mdev);
+	if (ndev)
+		attr->active_mtu = mrc_path_mtu(READ_ONCE(ndev->mtu));
+	rcu_read_unlock();
+
+	/* Speed and width of plane 1's netdev, via ethtool (takes RTNL). */
+	return ib_get_eth_speed(ibdev, port, &attr->active_speed,
+				&attr->active_width);
+}
+
+static int mrc_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			  u16 *pkey)
+{
+	/* RoCE has a single, full-membership default partition. */
+	if (index)
+		return -EINVAL;
+	*pkey = IB_DEFAULT_PKEY_FULL;
+	return 0;
+}
+
+static enum rdma_link_layer mrc_get_link_layer(struct ib_device *ibdev,
+					       u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static int mrc_get_port_immutable(struct ib_device *ibdev, u32 port,
+				  struct ib_port_immutable *immutable)
+{
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	immutable->pkey_tbl_len = 1;
+	immutable->gid_tbl_len = MRC_GID_TBL_LEN;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+static int mrc_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibuc->device);
+
+	if (atomic_inc_return(&mdev->nr_ucontext) > MRC_MAX_UCONTEXT) {
+		atomic_dec(&mdev->nr_ucontext);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void mrc_dealloc_ucontext(struct ib_ucontext *ibuc)
+{
+	atomic_dec(&to_mdev(ibuc->device)->nr_ucontext);
+}
+
+static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibpd->device);
+
+	if (atomic_inc_return(&mdev->nr_pd) > MRC_MAX_PD) {
+		atomic_dec(&mdev->nr_pd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	atomic_dec(&to_mdev(ibpd->device)->nr_pd);
+	return 0;
+}
+
+static int mrc_enable_driver(struct ib_device *ibdev)
+{
+	struct mrc_dev *mdev = to_mdev(ibdev);
+
+	/* The port state is known now; announce it to the core's clients. */
+	mutex_lock(&mrc_cfg_lock);
+	mrc_dev_update_port(mdev);
+	mutex_unlock(&mrc_cfg_lock);
+	return 0;
+}
+
+/*
+ * The single teardown path of an instance (see mrc.h).  Called by the core
+ * in process context after every client is gone, or by ib_dealloc_device()
+ * when registration failed.
+ */
+static void mrc_dealloc_driver(struct ib_device *ibdev)
+{
+	struct mrc_dev *mdev = to_mdev(ibdev);
+	struct mrc_plane *plane;
+	bool announce;
+	u32 id;
+
+	mutex_lock(&mrc_cfg_lock);
+	announce = mdev->registered;
+	mdev->registered = false;
+	mdev->dying = true;
+	list_del_init(&mdev->node);
+	for (id = MRC_MAX_PLANES; id >= 1; id--) {
+		plane = mrc_plane_get_locked(mdev, id);
+		if (!plane)
+			continue;
+		if (announce)
+			mrc_genl_event_plane(plane, MRC_EVENT_PLANE_DEL);
+		RCU_INIT_POINTER(mdev->planes[id], NULL);
+		mdev->nr_planes--;
+		mrc_plane_release(plane);
+	}
+	if (announce)
+		mrc_genl_event_dev(mdev, MRC_EVENT_DEV_DEL);
+	mutex_unlock(&mrc_cfg_lock);
+}
+
+static const struct ib_device_ops mrc_dev_ops = {
+	.owner = THIS_MODULE,
+	/* The rdma-core rxe provider binds by this id; see conflict.c. */
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = MRC_RXE_UVERBS_ABI_VERSION,
+
+	.alloc_pd = mrc_alloc_pd,
+	.alloc_ucontext = mrc_alloc_ucontext,
+	.dealloc_driver = mrc_dealloc_driver,
+	.dealloc_pd = mrc_dealloc_pd,
+	.dealloc_ucontext = mrc_dealloc_ucontext,
+	.enable_driver = mrc_enable_driver,
+	.get_link_layer = mrc_get_link_layer,
+	.get_port_immutable = mrc_get_port_immutable,
+	.query_device = mrc_query_device,
+	.query_pkey = mrc_query_pkey,
+	.query_port = mrc_query_port,
+
+	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, mrc_ucontext, ibuc),
+};
+
+static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
+{
+	struct ib_device_attr *attr = &mdev->attr;
+	struct ib_device *ibdev = &mdev->ibdev;
+
+	/* IEEE "no vendor", as soft-RoCE reports. */
+	attr->vendor_id = 0xffffff;
+	attr->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
+				 IB_DEVICE_SYS_IMAGE_GUID;
+	/* "rdma link del" may remove the device. */
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	attr->max_pd = MRC_MAX_PD;
+	attr->max_pkeys = 1;
+	attr->atomic_cap = IB_ATOMIC_NONE;
+	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
+			    ndev->dev_addr);
+
+	strscpy(ibdev->node_desc, "mrc", sizeof(ibdev->node_desc));
+	ibdev->node_type = RDMA_NODE_IB_CA;
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = 1;
+	ibdev->local_dma_lkey = 0;
+	ibdev->node_guid = attr->sys_image_guid;
+	ib_set_device_ops(ibdev, &mrc_dev_ops);
+}
+
+/*
+ * Recompute the RDMA port state: active while at least one plane is
+ * operationally up (MRC keeps connections alive over any surviving plane).
+ * Caller holds mrc_cfg_lock.
+ */
+void mrc_dev_update_port(struct mrc_dev *mdev)
+{
+	struct mrc_plane *plane;
+	struct ib_event ev = {};
+	bool active = false;
+	u32 id;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	for (id = 1; id <= MRC_MAX_PLANES; id++) {
+		plane = mrc_plane_get_locked(mdev, id);
+		if (plane && plane->oper_up)
+			active = true;
+	}
+	if (active == mdev->port_active)
+		return;
+	WRITE_ONCE(mdev->port_active, active);
+	if (!mdev->registered)
+		return;
+
+	ev.device = &mdev->ibdev;
+	ev.element.port_num = 1;
+	ev.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
+	ib_dispatch_event(&ev);
+}
+
+/*
+ * A registered instance of namespace @mn by ib_device name, or by index
+ * when @name is NULL.  Caller holds mrc_cfg_lock.
+ */
+struct mrc_dev *mrc_dev_find(struct mrc_net *mn, const char *name, u32 index)
+{
+	struct mrc_dev *mdev;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	list_for_each_entry(mdev, &mn->devs, node) {
+		if (!mdev->registered)
+			continue;
+		if (name ? !strcmp(mrc_dev_name(mdev), name) :
+			   mdev->ibdev.index == index)
+			return mdev;
+	}
+	return NULL;
+}
+
+static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct mrc_dev *mdev;
+	bool dying;
+	int err;
+
+	mdev = ib_alloc_device(mrc_dev, ibdev);
+	if (!mdev)
+		return -ENOMEM;
+	mdev->mnet = mrc_net(dev_net(ndev));
+	INIT_LIST_HEAD(&mdev->node);
+	mrc_dev_init_attr(mdev, ndev);
+
+	/*
+	 * Under RTNL the netdev cannot go away unseen: either it is still
+	 * registered here, or our notifier will see its NETDEV_UNREGISTER
+	 * and find the instance on the list.
+	 */
+	rtnl_lock();
+	mutex_lock(&mrc_cfg_lock);
+	err = mrc_plane_add(mdev, ndev, 1, NULL);
+	if (!err)
+		list_add_tail(&mdev->node, &mdev->mnet->devs);
+	mutex_unlock(&mrc_cfg_lock);
+	rtnl_unlock();
+	if (err)
+		goto err_dealloc;
+
+	err = ib_device_set_netdev(&mdev->ibdev, ndev, 1);
+	if (err)
+		goto err_dealloc;
+
+	/* Keeps @mdev's memory ours if "rdma link del" races with us. */
+	get_device(&mdev->ibdev.dev);
+	err = ib_register_device(&mdev->ibdev, ibdev_name, NULL);
+	if (err) {
+		put_device(&mdev->ibdev.dev);
+		pr_err("%s: cannot register RDMA device: %d\n", ibdev_name, err);
+		goto err_dealloc;
+	}
+
+	mutex_lock(&mrc_cfg_lock);
+	dying = mdev->dying;
+	if (!dying) {
+		mdev->registered = true;
+		mrc_genl_event_dev(mdev, MRC_EVENT_DEV_ADD);
+		mrc_genl_event_plane(mrc_plane_get_locked(mdev, 1),
+				     MRC_EVENT_PLANE_ADD);
+		mrc_dev_update_port(mdev);
+	}
+	mutex_unlock(&mrc_cfg_lock);
+
+	if (dying) {
+		/* The netdev went away during registration. */
+		ib_unregister_device(&mdev->ibdev);
+		err = -ENODEV;
+	} else {
+		dev_info(&mdev->ibdev.dev, "created on %s\n", netdev_name(ndev));
+	}
+	put_device(&mdev->ibdev.dev);
+	return err;
+
+err_dealloc:
+	ib_dealloc_device(&mdev->ibdev);
+	return err;
+}
+
+static struct rdma_link_ops mrc_link_ops = {
+	.type = "mrc",
+	.newlink = mrc_newlink,
+};
+
+/*
+ * Unregister every instance of @mn and wait until each one's teardown has
+ * run (see mrc_net_exit()).
+ */
+void mrc_dev_unregister_all(struct mrc_net *mn)
+{
+	struct mrc_dev *mdev;
+
+	for (;;) {
+		mutex_lock(&mrc_cfg_lock);
+		mdev = list_first_entry_or_null(&mn->devs, struct mrc_dev, node);
+		if (mdev)
+			get_device(&mdev->ibdev.dev);
+		mutex_unlock(&mrc_cfg_lock);
+		if (!mdev)
+			return;
+		/*
+		 * Fenced against a concurrent (queued) unregistration by the
+		 * core: when this returns, dealloc_driver has run.
+		 */
+		ib_unregister_device(&mdev->ibdev);
+		put_device(&mdev->ibdev.dev);
+	}
+}
+
+int mrc_device_init(void)
+{
+	rdma_link_register(&mrc_link_ops);
+	return 0;
+}
+
+void mrc_device_exit(void)
+{
+	/* No newlink runs after this returns (the core's link_ops_rwsem). */
+	rdma_link_unregister(&mrc_link_ops);
+	/* Every RDMA_DRIVER_RXE device is ours: rdma_rxe cannot be loaded. */
+	ib_unregister_driver(RDMA_DRIVER_RXE);
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Software MRC (Multipath Reliable Connection): private definitions of the
+ * kernel glue.
+ *
+ * Locking, in the order it must be taken:
+ *
+ *   rtnl_lock        netdev lookups and the netdevice notifier; held by every
+ *                    control-plane path that binds or unbinds a netdev so that
+ *                    a plane can never be created on a netdev whose
+ *                    NETDEV_UNREGISTER already ran.
+ *   mrc_cfg_lock     (mutex) every control-plane object below: the
+ *                    per-netns instance lists, the plane tables, the
+ *                    instance and plane state flags.  Netlink dumps take it
+ *                    alone.
+ *   RCU              the future datapath reads mrc_dev.planes[] and the
+ *                    planes' admin state without locks.
+ *
+ * Lifetime: an instance (struct mrc_dev) is embedded in its ib_device; the
+ * RDMA core owns the memory.  The single teardown path is
+ * mrc_dev_dealloc_driver() (ib_device_ops.dealloc_driver), reached from
+ * "rdma link del", from the netdev going away (queued unregistration), from
+ * netns teardown, from rmmod (ib_unregister_driver) and from a failed
+ * registration (ib_dealloc_device).
+ */
+#ifndef _NET_MRC_MRC_H
+#define _NET_MRC_MRC_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_verbs.h>
+#include <linux/mrc.h>
+
+#include "compat.h"
+
+/* Limits the verbs layer reports today: only contexts and PDs exist. */
+#define MRC_MAX_PD		0xffff
+#define MRC_MAX_UCONTEXT	512
+#define MRC_GID_TBL_LEN		1024
+
+/*
+ * Worst-case bytes a packet carries besides the payload: IPv6 (40), UDP (8),
+ * BTH (12), RETH (16), ICRC (4).  Subtracted from the netdev MTU to get the
+ * RDMA path MTU.
+ */
+#define MRC_MAX_HDR_LEN		(40 + 8 + 12 + 16 + 4)
+
+extern struct mutex mrc_cfg_lock;
+extern unsigned short mrc_udp_port;
+
+/* One netdev attached to an instance as plane @id. */
+struct mrc_plane {
+	struct mrc_dev *mdev;		/* const */
+	struct net_device *ndev;	/* const; reference held (ndev_tracker) */
+	netdevice_tracker ndev_tracker;
+	u32 id;				/* const, 1..MRC_MAX_PLANES */
+	bool admin_up;			/* mrc_cfg_lock; READ_ONCE() elsewhere */
+	bool oper_up;			/* mrc_cfg_lock; last announced state */
+	struct rcu_head rcu;
+};
+
+/* One "rdma link add ... type mrc" instance. */
+struct mrc_dev {
+	struct ib_device ibdev;		/* must stay first: the core frees it */
+	struct mrc_net *mnet;		/* const; the netns of plane 1 */
+	struct list_head node;		/* in mnet->devs; mrc_cfg_lock */
+
+	/*
+	 * Indexed by plane id; [0] unused.  Written under mrc_cfg_lock with
+	 * rcu_assign_pointer(), read under RCU or mrc_cfg_lock.
+	 */
+	struct mrc_plane __rcu *planes[MRC_MAX_PLANES + 1];
+	unsigned int nr_planes;		/* mrc_cfg_lock */
+
+	bool registered;		/* mrc_cfg_lock: ib_register_device done */
+	bool dying;			/* mrc_cfg_lock: plane 1 netdev is gone */
+	bool port_active;		/* mrc_cfg_lock; READ_ONCE() in verbs */
+
+	struct ib_device_attr attr;	/* const after mrc_newlink() */
+	atomic_t nr_pd;			/* PDs allocated, <= MRC_MAX_PD */
+	atomic_t nr_ucontext;		/* user contexts, <= MRC_MAX_UCONTEXT */
+};
+
+/* Per network namespace state. */
+struct mrc_net {
+	struct net *net;		/* const */
+	struct list_head devs;		/* struct mrc_dev.node; mrc_cfg_lock */
+};
+
+static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct mrc_dev, ibdev);
+}
+
+static inline const char *mrc_dev_name(const struct mrc_dev *mdev)
+{
+	return dev_name(&mdev->ibdev.dev);
+}
+
+/* Plane table access for holders of mrc_cfg_lock. */
+static inline struct mrc_plane *mrc_plane_get_locked(struct mrc_dev *mdev,
+						     u32 id)
+{
+	return rcu_dereference_protected(mdev->planes[id],
+					 lockdep_is_held(&mrc_cfg_lock));
+}
+
+/* conflict.c */
+int mrc_conflict_init(void);
+void mrc_conflict_exit(void);
+
+/* pernet.c */
+int mrc_pernet_init(void);
+void mrc_pernet_exit(void);
+struct mrc_net *mrc_net(const struct net *net);
+
+/* device.c */
+int mrc_device_init(void);
+void mrc_device_exit(void);
+void mrc_dev_update_port(struct mrc_dev *mdev);
+struct mrc_dev *mrc_dev_find(struct mrc_net *mn, const char *name, u32 index);
+void mrc_dev_unregister_all(struct mrc_net *mn);
+
+/* plane.c */
+int mrc_plane_add(struct mrc_dev *mdev, struct net_device *ndev, u32 id,
+		  struct netlink_ext_ack *extack);
+int mrc_plane_del(struct mrc_dev *mdev, u32 id,
+		  struct netlink_ext_ack *extack);
+int mrc_plane_set_admin(struct mrc_dev *mdev, u32 id, bool up,
+			struct netlink_ext_ack *extack);
+void mrc_plane_release(struct mrc_plane *plane);
+bool mrc_plane_refresh(struct mrc_plane *plane);
+struct mrc_plane *mrc_plane_find_ndev(struct mrc_net *mn,
+				      const struct net_device *ndev);
+bool mrc_plane_ndev_ok(const struct net_device *ndev,
+		       struct netlink_ext_ack *extack);
+
+/* netdev.c */
+int mrc_netdev_init(void);
+void mrc_netdev_exit(void);
+
+/* netlink.c */
+int mrc_genl_init(void);
+void mrc_genl_exit(void);
+void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type);
+void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type);
+
+#endif /* _NET_MRC_MRC_H */

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Generic netlink family "mrc" (include/uapi/linux/mrc.h,
+ * Documentation/netlink/specs/mrc.yaml): instances and their planes.
+ *
+ * A request only sees the instances of the caller's network namespace.
+ * Mutations need CAP_NET_ADMIN in that namespace (GENL_UNS_ADMIN_PERM);
+ * reads do not.  Every refusal carries an extack message.
+ *
+ * Message layout:
+ *   DEV_GET reply:    DEV_INDEX, DEV_NAME, DEV_CAPS, DEV_MAX_PLANES,
+ *                     DEV_UDP_PORT, DEV_PLANES { PLANE { PLANE_* } ... }
+ *   PLANE_GET reply:  DEV_INDEX, DEV_NAME, PLANE { PLANE_* }
+ *   EVENT:            EVENT_TYPE, DEV_INDEX, DEV_NAME[, PLANE { PLANE_* }]
+ * where PLANE_* is PLANE_ID, PLANE_IFINDEX, PLANE_IFNAME, PLANE_ADMIN_UP,
+ * PLANE_OPER_UP.
+ */
+
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
+#include "mrc.h"
+
+static const struct nla_policy mrc_genl_policy[MRC_A_MAX + 1] = {
+	[MRC_A_DEV_INDEX]	= { .type = NLA_U32 },
+	[MRC_A_DEV_NAME]	= { .type = NLA_STRING,
+				    .len = IB_DEVICE_NAME_MAX - 1 },
+	[MRC_A_PLANE_ID]	= NLA_POLICY_RANGE(NLA_U32, 1, MRC_MAX_PLANES),
+	[MRC_A_PLANE_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_PLANE_IFNAME]	= { .type = NLA_STRING, .len = IFNAMSIZ - 1 },
+	[MRC_A_PLANE_ADMIN_UP]	= NLA_POLICY_MAX(NLA_U8, 1),
+	/* Everything else is output only: strict validation rejects it. */
+};
+
+static const struct genl_multicast_group mrc_genl_mcgrps[] = {
+	{ .name = MRC_GENL_MCGRP_EVENTS },
+};
+
+static struct genl_family mrc_genl_family;
+
+/* Put @plane's attributes as one MRC_A_PLANE nest. */
+static int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, MRC_A_PLANE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_PLANE_ID, plane->id) ||
+	    nla_put_u32(skb, MRC_A_PLANE_IFINDEX, plane->ndev->ifindex) ||
+	    nla_put_string(skb, MRC_A_PLANE_IFNAME, netdev_name(plane->ndev)) ||
+	    nla_put_u8(skb, MRC_A_PLANE_ADMIN_UP, plane->admin_up) ||
+	    nla_put_u8(skb, MRC_A_PLANE_OPER_UP, plane->oper_up)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int mrc_nl_put_dev_id(struct sk_buff *skb, const struct mrc_dev *mdev)
+{
+	if (nla_put_u32(skb, MRC_A_DEV_INDEX, mdev->ibdev.index) ||
+	    nla_put_string(skb, MRC_A_DEV_NAME, mrc_dev_name(mdev)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int mrc_nl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
+			   u32 portid, u32 seq, int flags)
+{
+	struct mrc_plane *plane;
+	struct nlattr *planes;
+	void *hdr;
+	u32 id;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
+			  MRC_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	/*
+	 * Capabilities are protocol features of the data path; none is
+	 * implemented yet, so none is claimed.
+	 */
+	if (mrc_nl_put_dev_id(skb, mdev) ||
+	    nla_put_u32(skb, MRC_A_DEV_CAPS, 0) ||
+	    nla_put_u32(skb, MRC_A_DEV_MAX_PLANES, MRC_MAX_PLANES) ||
+	    nla_put_u16(skb, MRC_A_DEV_UDP_PORT, mrc_udp_port))
+		goto cancel;
+
+	planes = nla_nest_start(skb, MRC_A_DEV_PLANES);
+	if (!planes)
+		goto cancel;
+	for (id = 1; id <= MRC_MAX_PLANES; id++) {
+		plane = mrc_plane_get_locked(mdev, id);
+		if (plane && mrc_nl_put_plane(skb, plane))
+			goto cancel;
+	}
+	nla_nest_end(skb, planes);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int mrc_nl_fill_plane(struct sk_buff *skb, struct mrc_plane *plane,
+			     u32 portid, u32 seq, int flags, u8 cmd)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (mrc_nl_put_dev_id(skb, plane->mdev) ||
+	    mrc_nl_put_plane(skb, plane)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/*
+ * The instance a request names by MRC_A_DEV_NAME and/or MRC_A_DEV_INDEX in
+ * namespace @net.  Caller holds mrc_cfg_lock.
+ */
+static struct mrc_dev *mrc_nl_find_dev(struct net *net, struct nlattr **attrs,
+				       struct netlink_ext_ack *extack)
+{
+	struct nlattr *nla_name = attrs[MRC_A_DEV_NAME];
+	struct nlattr *nla_index = attrs[MRC_A_DEV_INDEX];
+	struct mrc_net *mn = mrc_net(net);
+	char name[IB_DEVICE_NAME_MAX];
+	struct mrc_dev *mdev;
+
+	if (nla_name) {
+		nla_strscpy(name, nla_name, sizeof(name));
+		mdev = mrc_dev_find(mn, name, 0);
+	} else if (nla_index) {
+		mdev = mrc_dev_find(mn, NULL, nla_get_u32(nla_index));
+	} else {
+		NL_SET_ERR_MSG(extack,
+			       "missing device: give its name (MRC_A_DEV_NAME) or index (MRC_A_DEV_INDEX)");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!mdev) {
+		NL_SET_ERR_MSG_ATTR(extack, nla_name ?: nla_index,
+				    "no such MRC device in this network namespace");
+		return ERR_PTR(-ENODEV);
+	}
+	if (nla_name && nla_index &&
+	    mdev->ibdev.index != nla_get_u32(nla_index)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla_index,
+				    "device name and index name different devices");
+		return ERR_PTR(-EINVAL);
+	}
+	return mdev;
+}
+
+/* The plane a request names by MRC_A_PLANE_ID.  Caller holds mrc_cfg_lock. */
+static struct mrc_plane *mrc_nl_find_plane(struct mrc_dev *mdev,
+					   struct genl_info *info)
+{
+	struct mrc_plane *plane;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
+		NL_SET_ERR_MSG(info->extack, "missing plane id (MRC_A_PLANE_ID)");
+		return ERR_PTR(-EINVAL);
+	}
+	plane = mrc_plane_get_locked(mdev,
+				     nla_get_u32(info->attrs[MRC_A_PLANE_ID]));
+	if (!plane) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_PLANE_ID],
+				    "no such plane");
+		return ERR_PTR(-ENOENT);
+	}
+	return plane;
+}
+
+static int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	int err;
+
+	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev))
+		err = PTR_ERR(mdev);
+	else
+		err = mrc_nl_fill_dev(msg, mdev, info->snd_portid,
+				      info->snd_seq, 0);
+	mutex_unlock(&mrc_cfg_lock);
+
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int mrc_nl_dev_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
+	long idx = 0, start = cb->args[0];
+	struct mrc_dev *mdev;
+	int err = 0;
+
+	mutex_lock(&mrc_cfg_lock);
+	list_for_each_entry(mdev, &mn->devs, node) {
+		if (!mdev->registered)
+			continue;
+		if (idx++ < start)
+			continue;
+		err = mrc_nl_fill_dev(skb, mdev, NETLINK_CB(cb->skb).portid,
+				      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err) {
+			idx--;
+			break;
+		}
+	}
+	mutex_unlock(&mrc_cfg_lock);
+
+	cb->args[0] = idx;
+	/* A full skb ends this round; an empty one means too small. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+/* The netdev a PLANE_ADD names, looked up in @net.  Caller holds RTNL. */
+static struct net_device *mrc_nl_find_ndev(struct net *net,
+					   struct genl_info *info)
+{
+	struct nlattr *nla_name = info->attrs[MRC_A_PLANE_IFNAME];
+	struct nlattr *nla_index = info->attrs[MRC_A_PLANE_IFINDEX];
+	struct net_device *ndev, *by_index = NULL;
+	char name[IFNAMSIZ];
+
+	ASSERT_RTNL();
+
+	if (!nla_name && !nla_index) {
+		NL_SET_ERR_MSG(info->extack,
+			       "missing netdev: give its name (MRC_A_PLANE_IFNAME) or index (MRC_A_PLANE_IFINDEX)");
+		return ERR_PTR(-EINVAL);
+	}
+	if (nla_index) {
+		by_index = __dev_get_by_index(net, nla_get_u32(nla_index));
+		if (!by_index) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla_index,
+					    "no netdev with this index in this network namespace");
+			return ERR_PTR(-ENODEV);
+		}
+	}
+	if (!nla_name)
+		return by_index;
+
+	nla_strscpy(name, nla_name, sizeof(name));
+	ndev = __dev_get_by_name(net, name);
+	if (!ndev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nla_name,
+				    "no netdev with this name in this network namespace");
+		return ERR_PTR(-ENODEV);
+	}
+	if (by_index && by_index != ndev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nla_index,
+				    "netdev name and index name different netdevs");
+		return ERR_PTR(-EINVAL);
+	}
+	return ndev;
+}
+
+static int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct net_device *ndev;
+	struct mrc_dev *mdev;
+	u32 id = 0;
+	int err;
+
+	if (info->attrs[MRC_A_PLANE_ID])
+		id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
+
+	/* RTNL first: the netdev must stay registered until it is a plane. */
+	rtnl_lock();
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(net, info->attrs, info->extack);
+	if (IS_ERR(mdev)) {
+		err = PTR_ERR(mdev);
+		goto out;
+	}
+	ndev = mrc_nl_find_ndev(net, info);
+	if (IS_ERR(ndev)) {
+		err = PTR_ERR(ndev);
+		goto out;
+	}
+	err = mrc_plane_add(mdev, ndev, id, info->extack);
+out:
+	mutex_unlock(&mrc_cfg_lock);
+	rtnl_unlock();
+	return err;
+}
+
+static int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
+		NL_SET_ERR_MSG(info->extack, "missing plane id (MRC_A_PLANE_ID)");
+		return -EINVAL;
+	}
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev))
+		err = PTR_ERR(mdev);
+	else
+		err = mrc_plane_del(mdev,
+				    nla_get_u32(info->attrs[MRC_A_PLANE_ID]),
+				    info->extack);
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
+static int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
+		NL_SET_ERR_MSG(info->extack, "missing plane id (MRC_A_PLANE_ID)");
+		return -EINVAL;
+	}
+	/* The only settable property so far; nothing to do without it. */
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ADMIN_UP)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "missing admin state (MRC_A_PLANE_ADMIN_UP)");
+		return -EINVAL;
+	}
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev))
+		err = PTR_ERR(mdev);
+	else
+		err = mrc_plane_set_admin(mdev,
+			nla_get_u32(info->attrs[MRC_A_PLANE_ID]),
+			nla_get_u8(info->attrs[MRC_A_PLANE_ADMIN_UP]),
+			info->extack);
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
+static int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_plane *plane;
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	int err;
+
+	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev)) {
+		err = PTR_ERR(mdev);
+		goto out;
+	}
+	plane = mrc_nl_find_plane(mdev, info);
+	if (IS_ERR(plane)) {
+		err = PTR_ERR(plane);
+		goto out;
+	}
+	err = mrc_nl_fill_plane(msg, plane, info->snd_portid, info->snd_seq,
+				0, MRC_CMD_PLANE_GET);
+out:
+	mutex_unlock(&mrc_cfg_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/*
+ * Dump every plane of the namespace, or of the one device the request
+ * names.  cb->args[0]: devices done, cb->args[1]: next plane id.
+ */
+static int mrc_nl_plane_get_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
+	struct net *net = sock_net(skb->sk);
+	struct mrc_dev *mdev, *only = NULL;
+	long idx = 0, start = cb->args[0];
+	struct mrc_plane *plane;
+	u32 id = cb->args[1];
+	int err = 0;
+
+	mutex_lock(&mrc_cfg_lock);
+	if (attrs[MRC_A_DEV_NAME] || attrs[MRC_A_DEV_INDEX]) {
+		only = mrc_nl_find_dev(net, attrs, cb->extack);
+		if (IS_ERR(only)) {
+			err = PTR_ERR(only);
+			goto out;
+		}
+	}
+	list_for_each_entry(mdev, &mrc_net(net)->devs, node) {
+		if (!mdev->registered || (only && mdev != only))
+			continue;
+		if (idx++ < start)
+			continue;
+		for (id = max(id, 1U); id <= MRC_MAX_PLANES; id++) {
+			plane = mrc_plane_get_locked(mdev, id);
+			if (!plane)
+				continue;
+			err = mrc_nl_fill_plane(skb, plane,
+						NETLINK_CB(cb->skb).portid,
+						cb->nlh->nlmsg_seq, NLM_F_MULTI,
+						MRC_CMD_PLANE_GET);
+			if (err)
+				break;
+		}
+		if (err) {
+			idx--;
+			break;
+		}
+		id = 1;
+	}
+	cb->args[0] = idx;
+	cb->args[1] = id;
+	if (!err || skb->len)
+		err = skb->len;
+out:
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
+static const struct genl_small_ops mrc_genl_ops[] = {
+	{
+		.cmd = MRC_CMD_DEV_GET,
+		.doit = mrc_nl_dev_get_doit,
+		.dumpit = mrc_nl_dev_get_dumpit,
+	},
+	{
+		.cmd = MRC_CMD_PLANE_ADD,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_plane_add_doit,
+	},
+	{
+		.cmd = MRC_CMD_PLANE_DEL,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_plane_del_doit,
+	},
+	{
+		.cmd = MRC_CMD_PLANE_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_plane_set_doit,
+	},
+	{
+		.cmd = MRC_CMD_PLANE_GET,
+		.doit = mrc_nl_plane_get_doit,
+		.dumpit = mrc_nl_plane_get_dumpit,
+	},
+};
+
+static struct genl_family mrc_genl_family __ro_after_init = {
+	.name = MRC_GENL_NAME,
+	.version = MRC_GENL_VERSION,
+	.maxattr = MRC_A_MAX,
+	.policy = mrc_genl_policy,
+	.netnsok = true,
+	/* mrc_cfg_lock serialises what needs it; RTNL nests inside genl. */
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.small_ops = mrc_genl_ops,
+	.n_small_ops = ARRAY_SIZE(mrc_genl_ops),
+	/* A new family: strict header and attribute checks on every op. */
+	.resv_start_op = MRC_CMD_DEV_GET,
+	.mcgrps = mrc_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(mrc_genl_mcgrps),
+};
+
+/* Start an event message; NULL if out of memory (the event is lost). */
+static struct sk_buff *mrc_nl_event_new(struct mrc_dev *mdev,
+					enum mrc_event type, void **hdr)
+{
+	struct sk_buff *msg;
+
+	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, MRC_CMD_EVENT);
+	if (!*hdr || nla_put_u32(msg, MRC_A_EVENT_TYPE, type) ||
+	    mrc_nl_put_dev_id(msg, mdev)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static void mrc_nl_event_send(struct mrc_dev *mdev, struct sk_buff *msg,
+			      void *hdr)
+{
+	genlmsg_end(msg, hdr);
+	/* -ESRCH (no listener) is not an error. */
+	genlmsg_multicast_netns(&mrc_genl_family, mdev->mnet->net, msg, 0, 0,
+				GFP_KERNEL);
+}
+
+/* Announce an instance event on "events".  Caller holds mrc_cfg_lock. */
+void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = mrc_nl_event_new(mdev, type, &hdr);
+	if (msg)
+		mrc_nl_event_send(mdev, msg, hdr);
+}
+
+/* Announce a plane event on "events".  Caller holds mrc_cfg_lock. */
+void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = mrc_nl_event_new(plane->mdev, type, &hdr);
+	if (!msg)
+		return;
+	if (mrc_nl_put_plane(msg, plane)) {
+		nlmsg_free(msg);
+		return;
+	}
+	mrc_nl_event_send(plane->mdev, msg, hdr);
+}
+
+int mrc_genl_init(void)
+{
+	return genl_register_family(&mrc_genl_family);
+}
+
+void mrc_genl_exit(void)
+{
+	genl_unregister_family(&mrc_genl_family);
+}

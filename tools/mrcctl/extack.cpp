@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "extack.hpp"
 
+#include <cerrno>
 #include <cstring>
 
 namespace mrcctl {
@@ -102,6 +103,11 @@ std::string describe_error(int err, const ExtAck &ack,
 		s = "missing attribute " + missing_attr;
 	else if (s.empty() && !bad_attr.empty())
 		s = "invalid attribute " + bad_attr;
+	// Generic netlink refuses unprivileged changes before our handler
+	// runs, so the kernel has no words for it: supply the reason.
+	if (s.empty() && err == EPERM)
+		s = "changes need CAP_NET_ADMIN in the instance's network "
+		    "namespace";
 	const char *e = std::strerror(err);
 	return s.empty() ? std::string(e) : s + " (" + e + ")";
 }

@@ -92,7 +92,8 @@ std::string nl_text(int nlerr) { return nl_geterror(nlerr); }
 
 } // namespace
 
-GenlSocket::GenlSocket() : sk_(nl_socket_alloc())
+GenlSocket::GenlSocket(const char *family)
+	: sk_(nl_socket_alloc()), name_(family)
 {
 	if (!sk_)
 		throw Failure("cannot allocate a netlink socket");
@@ -106,13 +107,13 @@ GenlSocket::GenlSocket() : sk_(nl_socket_alloc())
 	// Do not echo our request back inside error messages.
 	sockopt_on(sk_.get(), NETLINK_CAP_ACK);
 
-	family_ = genl_ctrl_resolve(sk_.get(), MRC_GENL_NAME);
-	if (family_ == -NLE_OBJ_NOTFOUND)
+	family_ = genl_ctrl_resolve(sk_.get(), name_.c_str());
+	if (family_ == -NLE_OBJ_NOTFOUND && name_ == MRC_GENL_NAME)
 		throw Failure("the mrc module is not loaded (generic netlink "
 			      "family \"" MRC_GENL_NAME "\" not found)");
 	if (family_ < 0)
-		throw Failure("cannot resolve generic netlink family \"" MRC_GENL_NAME
-			      "\": " + nl_text(family_));
+		throw Failure("cannot resolve generic netlink family \"" +
+			      name_ + "\": " + nl_text(family_));
 }
 
 MsgPtr GenlSocket::request(std::uint8_t cmd, bool dump) const
@@ -160,10 +161,10 @@ void GenlSocket::transact(nl_msg *req,
 
 void GenlSocket::subscribe(const char *group)
 {
-	int grp = genl_ctrl_resolve_grp(sk_.get(), MRC_GENL_NAME, group);
+	int grp = genl_ctrl_resolve_grp(sk_.get(), name_.c_str(), group);
 	if (grp < 0)
 		throw Failure(std::string("cannot find multicast group \"") +
-			      group + "\" of family \"" MRC_GENL_NAME "\": " +
+			      group + "\" of family \"" + name_ + "\": " +
 			      nl_text(grp));
 	int r = nl_socket_add_membership(sk_.get(), grp);
 	if (r < 0)

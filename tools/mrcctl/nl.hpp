@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <linux/mrc.h>
 #include <netlink/genl/genl.h>
 #include <netlink/handlers.h>
 #include <netlink/msg.h>
@@ -53,8 +54,10 @@ private:
 class GenlSocket {
 public:
 	// Connects and resolves the "mrc" family; throws Failure (with the
-	// "module is not loaded" hint when the family does not exist).
-	GenlSocket();
+	// "module is not loaded" hint when the family does not exist). Tests
+	// name another family (nlctrl) to exercise the same code on any
+	// kernel.
+	explicit GenlSocket(const char *family = MRC_GENL_NAME);
 
 	// A request of the family; add attributes with nla_put_*.
 	MsgPtr request(std::uint8_t cmd, bool dump) const;
@@ -63,6 +66,8 @@ public:
 	// kernel's ACK (do) or NLMSG_DONE (dump). Throws KernelError with the
 	// extack text on refusal.
 	void transact(nl_msg *req, const std::function<void(nl_msg *)> &on_reply);
+
+	int family() const { return family_; }
 
 	// Join a multicast group of the family for monitor.
 	void subscribe(const char *group);
@@ -78,6 +83,7 @@ public:
 
 private:
 	SockPtr sk_;
+	std::string name_;
 	int family_ = -1;
 };
 

@@ -127,7 +127,11 @@ TEST(ExtAck, Describe)
 	EXPECT_EQ(describe_error(EEXIST, a, "plane_id", ""),
 		  std::string("plane id is taken (") + std::strerror(EEXIST) + ")");
 	ExtAck none;
-	EXPECT_EQ(describe_error(EPERM, none, "", ""), std::strerror(EPERM));
+	EXPECT_EQ(describe_error(EIO, none, "", ""), std::strerror(EIO));
+	EXPECT_EQ(describe_error(EPERM, none, "", ""),
+		  std::string("changes need CAP_NET_ADMIN in the instance's "
+			      "network namespace (") +
+			  std::strerror(EPERM) + ")");
 	EXPECT_EQ(describe_error(EINVAL, none, "", "plane_ifname"),
 		  std::string("missing attribute plane_ifname (") +
 			  std::strerror(EINVAL) + ")");

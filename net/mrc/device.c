@@ -91,9 +91,17 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port,
 		attr->active_mtu = mrc_path_mtu(READ_ONCE(ndev->mtu));
 	rcu_read_unlock();
 
-	/* Speed and width of plane 1's netdev, via ethtool (takes RTNL). */
-	return ib_get_eth_speed(ibdev, port, &attr->active_speed,
-				&attr->active_width);
+	/*
+	 * Speed and width of plane 1's netdev, via ethtool (takes RTNL).  It
+	 * fails only when the netdev is already gone, while the instance is
+	 * being removed: report the slowest rate rather than an error.
+	 */
+	if (ib_get_eth_speed(ibdev, port, &attr->active_speed,
+			     &attr->active_width)) {
+		attr->active_speed = IB_SPEED_SDR;
+		attr->active_width = IB_WIDTH_1X;
+	}
+	return 0;
 }
 
 static int mrc_query_pkey(struct ib_device *ibdev, u32 port, u16 index,

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The connection's EV set: which path each packet takes (spraying), which
+ * paths may be used (health: GOOD / ASSUMED_BAD / DENIED, planes up at both
+ * ends) and how bad paths come back (probes with back-off).
+ *
+ * Spraying is a round robin over the EV array that skips unusable EVs,
+ * EVs whose ACKs recently echoed ECN (unless more than half the usable
+ * ones are marked: then the mark says "the whole fabric is busy" and
+ * avoiding it would only concentrate load), and, for a retransmission,
+ * the EV the packet was lost on.  A round robin gives every usable EV the
+ * same share to within one packet, and costs one step per packet when
+ * nothing is skipped.
+ */
+#include "conn.h"
+
+static void path_recount(struct mrc_paths *p)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < p->n; i++)
+		n += mrc_path_usable(p, &p->ev[i]);
+	p->n_usable = n;
+}
+
+static void path_probe_deadline(struct mrc_paths *p)
+{
+	u64 d = MRC_TIME_NEVER;
+	u32 i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct mrc_ev *e = &p->ev[i];
+
+		if (e->state == MRC_EV_ASSUMED_BAD &&
+		    mrc_path_plane_up(p, e->plane))
+			d = mrc_min64(d, e->next_probe);
+	}
+	p->probe_deadline = d;
+}
+
+static void path_set_state(struct mrc_conn *c, u32 i, u8 state, u8 reason,
+			   u32 rtt, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	struct mrc_ev *e = &p->ev[i];
+	struct mrc_event ev = {
+		.time = now, .rtt = rtt, .ev = (u16)i, .plane = e->plane,
+		.type = MRC_EVT_EV_STATE, .old_state = e->state,
+		.new_state = state, .reason = reason,
+	};
+
+	if (e->state == state)
+		return;
+	e->state = state;
+	e->probe_id = 0;
+	if (state == MRC_EV_ASSUMED_BAD) {
+		e->probe_backoff = 0;
+		e->next_probe = now + c->cfg.probe_interval;
+		if (mrc_path_plane_up(p, e->plane))
+			p->probe_deadline = mrc_min64(p->probe_deadline,
+						      e->next_probe);
+	}
+	path_recount(p);
+	mrc_conn_emit_event(c, &ev);
+}
+
+/* The ASSUMED_BAD EV on an up plane with the lowest loss score, or -1. */
+static int path_least_bad(const struct mrc_paths *p, u16 below)
+{
+	int best = -1;
+	u32 i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct mrc_ev *e = &p->ev[i];
+
+		if (e->state != MRC_EV_ASSUMED_BAD ||
+		    !mrc_path_plane_up(p, e->plane) || e->losses >= below)
+			continue;
+		if (best < 0 || e->losses < p->ev[best].losses)
+			best = (int)i;
+	}
+	return best;
+}
+
+/* Restore the least bad EVs until ev_min_active are usable again. */
+static void path_ensure_min_active(struct mrc_conn *c, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+
+	while (p->n_usable < c->cfg.ev_min_active) {
+		int i = path_least_bad(p, 0xffff);
+
+		if (i < 0)
+			break;
+		path_set_state(c, (u32)i, MRC_EV_GOOD, MRC_EVR_MIN_ACTIVE, 0,
+			       now);
+	}
+}
+
+void mrc_path_init(struct mrc_conn *c)
+{
+	struct mrc_paths *p = &c->paths;
+
+	mrc_memset(p, 0, sizeof(*p));
+	p->planes_up = 0xffff;
+	p->peer_planes_up = 0xffff;
+	p->n = 1;
+	p->ev[0].plane = 1;
+	p->ev[0].state = MRC_EV_GOOD;
+	p->probe_deadline = MRC_TIME_NEVER;
+	path_recount(p);
+}
+
+int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
+		 u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	u32 i;
+
+	if (!n || n > MRC_MAX_EVS)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!evs[i].plane || evs[i].plane > MRC_MAX_PLANES)
+			return -EINVAL;
+	for (i = 0; i < n; i++) {
+		struct mrc_ev *e = &p->ev[i];
+		u8 old = i < p->n ? e->state : MRC_EV_UNKNOWN;
+		struct mrc_event ev = {
+			.time = now, .ev = (u16)i, .plane = evs[i].plane,
+			.type = MRC_EVT_EV_STATE, .old_state = old,
+			.reason = MRC_EVR_CONFIG,
+		};
+
+		mrc_memset(e, 0, sizeof(*e));
+		e->plane = evs[i].plane;
+		e->state = evs[i].denied ? MRC_EV_DENIED : MRC_EV_GOOD;
+		ev.new_state = e->state;
+		if (old != e->state)
+			mrc_conn_emit_event(c, &ev);
+	}
+	/* EVs beyond the new set disappear (UNKNOWN). */
+	for (; i < p->n; i++)
+		p->ev[i].state = MRC_EV_UNKNOWN;
+	p->n = n;
+	p->cursor = 0;
+	p->ctrl_cursor = 0;
+	p->n_ecn = 0;
+	path_recount(p);
+	path_probe_deadline(p);
+	return 0;
+}
+
+int mrc_path_pick(struct mrc_conn *c, u64 now, int exclude)
+{
+	struct mrc_paths *p = &c->paths;
+	bool skip_ecn = p->n_ecn * 2 <= p->n_usable;
+	int fallback = -1;
+	u32 step;
+
+	for (step = 0; step < p->n; step++) {
+		u32 i = p->cursor;
+		struct mrc_ev *e = &p->ev[i];
+
+		p->cursor = i + 1 == p->n ? 0 : i + 1;
+		if (!mrc_path_usable(p, e))
+			continue;
+		if (e->ecn_marked) {
+			if (e->ecn_until <= now) {
+				e->ecn_marked = 0;
+				p->n_ecn--;
+			} else if (skip_ecn) {
+				if (fallback < 0)
+					fallback = (int)i;
+				continue;
+			}
+		}
+		if ((int)i == exclude) {
+			if (fallback < 0)
+				fallback = (int)i;
+			continue;
+		}
+		return (int)i;
+	}
+	return fallback;
+}
+
+int mrc_path_pick_ctrl(struct mrc_conn *c, u32 hint, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	u32 step;
+
+	(void)now;
+	/* Same index as the data packet: the RTT sample then measures one
+	 * consistent pair of paths, which keeps per-EV estimates tight.
+	 */
+	if (hint < p->n && mrc_path_usable(p, &p->ev[hint]))
+		return (int)hint;
+	for (step = 0; step < p->n; step++) {
+		u32 i = p->ctrl_cursor;
+
+		p->ctrl_cursor = i + 1 == p->n ? 0 : i + 1;
+		if (mrc_path_usable(p, &p->ev[i]))
+			return (int)i;
+	}
+	/* Nothing usable: any EV on a live plane is better than silence. */
+	for (step = 0; step < p->n; step++)
+		if (p->ev[step].state != MRC_EV_DENIED &&
+		    mrc_path_plane_up(p, p->ev[step].plane))
+			return (int)step;
+	return -1;
+}
+
+void mrc_path_on_loss(struct mrc_conn *c, u32 ev, u8 reason, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	struct mrc_ev *e;
+	int spare;
+
+	if (ev >= p->n)
+		return;
+	e = &p->ev[ev];
+	if (e->losses < 0xffff)
+		e->losses++;
+	if (e->state != MRC_EV_GOOD)
+		return;
+	if (mrc_path_usable(p, e) && p->n_usable <= c->cfg.ev_min_active) {
+		/* Retiring it would go below ev_min_active: keep the least
+		 * bad.  Swap only with a bad EV that lost strictly less.
+		 */
+		spare = path_least_bad(p, e->losses);
+		if (spare < 0)
+			return;
+		path_set_state(c, ev, MRC_EV_ASSUMED_BAD, reason, 0, now);
+		path_set_state(c, (u32)spare, MRC_EV_GOOD, MRC_EVR_MIN_ACTIVE,
+			       0, now);
+		return;
+	}
+	path_set_state(c, ev, MRC_EV_ASSUMED_BAD, reason, 0, now);
+}
+
+void mrc_path_on_ecn(struct mrc_conn *c, u32 ev, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	struct mrc_ev *e;
+	u32 rtt = c->tx.srtt ? c->tx.srtt : c->cfg.cc.base_rtt;
+
+	if (ev >= p->n)
+		return;
+	e = &p->ev[ev];
+	if (!e->ecn_marked) {
+		e->ecn_marked = 1;
+		p->n_ecn++;
+	}
+	e->ecn_until = now + rtt;
+}
+
+void mrc_path_on_rtt(struct mrc_conn *c, u32 ev, u32 rtt)
+{
+	struct mrc_ev *e;
+	u32 err;
+
+	if (ev >= c->paths.n)
+		return;
+	e = &c->paths.ev[ev];
+	if (!e->srtt) {
+		e->srtt = rtt;
+		e->rttvar = rtt / 2;
+		return;
+	}
+	err = rtt > e->srtt ? rtt - e->srtt : e->srtt - rtt;
+	e->rttvar = e->rttvar - e->rttvar / 4 + err / 4;
+	e->srtt = e->srtt - e->srtt / 8 + rtt / 8;
+}
+
+/*
+ * How long after sending on @ev an ACK can reasonably take: that path's
+ * smoothed RTT plus four deviations (it differs per path, which is what
+ * makes spraying's reordering harmless), plus the reordering allowance.
+ * A path without samples yet gets twice the largest RTT seen, or the ACK
+ * timeout before any sample at all.
+ */
+u64 mrc_path_expect(const struct mrc_conn *c, u32 ev)
+{
+	const struct mrc_tx *tx = &c->tx;
+	u64 allow = tx->srtt / 4;
+	const struct mrc_ev *e;
+
+	if (allow < c->cfg.reo_min)
+		allow = c->cfg.reo_min;
+	if (ev < c->paths.n) {
+		e = &c->paths.ev[ev];
+		if (e->srtt)
+			return (u64)e->srtt + 4 * (u64)e->rttvar + allow;
+	}
+	if (tx->rtt_max)
+		return 2 * (u64)tx->rtt_max + allow;
+	return mrc_ack_timeout_ns(c->cfg.ack_timeout_exp);
+}
+
+static void path_send_probe(struct mrc_conn *c, u32 i, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	struct mrc_ev *e = &p->ev[i];
+	u8 sh = e->probe_backoff;
+	struct mrc_pkt pkt;
+
+	if (++p->probe_id == 0)
+		p->probe_id = 1;
+	mrc_pkt_init(&pkt, MRC_OP_PROBE_REQ);
+	pkt.hdr.ev = (u16)i;
+	pkt.hdr.plane = e->plane;
+	pkt.hdr.ts = (u32)now;
+	pkt.u.probe.probe_id = p->probe_id;
+	pkt.u.probe.ev = (u16)i;
+	pkt.u.probe.plane = e->plane;
+	e->probe_id = p->probe_id;
+	e->probe_sent = now;
+	if (sh > c->cfg.probe_backoff_max)
+		sh = c->cfg.probe_backoff_max;
+	e->next_probe = now + ((u64)c->cfg.probe_interval << sh);
+	if (e->probe_backoff < 32)
+		e->probe_backoff++;
+	c->st.probes_tx++;
+	mrc_conn_emit_ctrl(c, &pkt);
+}
+
+void mrc_path_timer(struct mrc_conn *c, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	u32 i;
+
+	if (now < p->probe_deadline)
+		return;
+	for (i = 0; i < p->n; i++) {
+		struct mrc_ev *e = &p->ev[i];
+
+		if (e->state == MRC_EV_ASSUMED_BAD &&
+		    mrc_path_plane_up(p, e->plane) && e->next_probe <= now)
+			path_send_probe(c, i, now);
+	}
+	path_probe_deadline(p);
+}
+
+void mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt,
+		       u64 now)
+{
+	const struct mrc_probe_ext *pr = &pkt->u.probe;
+	struct mrc_paths *p = &c->paths;
+	struct mrc_pkt resp;
+	struct mrc_ev *e;
+	int k;
+
+	if (pkt->hdr.opcode == MRC_OP_PROBE_REQ) {
+		k = mrc_path_pick_ctrl(c, pr->ev, now);
+		if (k < 0)
+			return;
+		mrc_pkt_init(&resp, MRC_OP_PROBE_RESP);
+		resp.hdr.ev = (u16)k;
+		resp.hdr.plane = p->ev[k].plane;
+		resp.hdr.ts = (u32)now;
+		resp.u.probe = *pr;
+		resp.u.probe.ts_echo = pkt->hdr.ts;
+		resp.u.probe.svc_time = 0;
+		mrc_conn_emit_ctrl(c, &resp);
+		return;
+	}
+	if (pr->ev >= p->n)
+		return;
+	e = &p->ev[pr->ev];
+	/* Only the outstanding probe counts: a stale answer proves little. */
+	if (e->state != MRC_EV_ASSUMED_BAD || !e->probe_id ||
+	    pr->probe_id != e->probe_id)
+		return;
+	c->st.probes_ok++;
+	e->losses /= 2;
+	path_set_state(c, pr->ev, MRC_EV_GOOD, MRC_EVR_PROBE_OK,
+		       (u32)now - pr->ts_echo, now);
+	path_probe_deadline(p);
+}
+
+void mrc_path_rx_port_status(struct mrc_conn *c, const struct mrc_pkt *pkt,
+			     u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	const struct mrc_port_status_ext *ps = &pkt->u.port_status;
+
+	if (p->port_seq_valid && !mrc_psn_after(ps->seq, p->port_seq))
+		return;
+	p->port_seq_valid = 1;
+	p->port_seq = ps->seq;
+	p->peer_planes_up = ps->up_planes;
+	path_recount(p);
+	path_ensure_min_active(c, now);
+	path_probe_deadline(p);
+}
+
+int mrc_path_deny(struct mrc_conn *c, u32 ev, bool deny, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+
+	if (ev >= p->n)
+		return -EINVAL;
+	if (deny)
+		path_set_state(c, ev, MRC_EV_DENIED, MRC_EVR_CONTROLLER, 0, now);
+	else if (p->ev[ev].state == MRC_EV_DENIED)
+		path_set_state(c, ev, MRC_EV_GOOD, MRC_EVR_CONTROLLER, 0, now);
+	path_ensure_min_active(c, now);
+	path_probe_deadline(p);
+	return 0;
+}
+
+int mrc_path_plane(struct mrc_conn *c, u8 plane, bool up, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	u16 bit;
+
+	if (!plane || plane > MRC_MAX_PLANES)
+		return -EINVAL;
+	bit = (u16)(1u << (plane - 1));
+	if (up)
+		p->planes_up |= bit;
+	else
+		p->planes_up &= (u16)~bit;
+	path_recount(p);
+	path_ensure_min_active(c, now);
+	path_probe_deadline(p);
+	return 0;
+}

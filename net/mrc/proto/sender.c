@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Our send stream: messages cut into MTU-sized packets with consecutive
+ * PSNs, each sprayed on its own EV; cumulative + selective ACKs free them;
+ * lost ones are retransmitted on another EV.
+ *
+ * Loss detection is time based (RACK-like) and path aware: a packet is
+ * lost once a packet sent after it has been delivered AND its own path's
+ * expected ACK time (that EV's RTT + 4 deviations + the reordering
+ * allowance, mrc_path_expect()) has passed.  Spraying over paths of
+ * different delays reorders a lot; judging each packet by its own path's
+ * delay is what keeps that reordering from looking like loss.  The ACK
+ * timeout catches the rest (tail losses, lost ACKs, dead fabric).
+ */
+#include "conn.h"
+
+#define TX_MASK		(MRC_MAX_WINDOW - 1)
+#define MSG_MASK	(MRC_MAX_MSGS - 1)
+
+static struct mrc_txpkt *txp(struct mrc_tx *tx, u32 psn)
+{
+	return &tx->pkt[psn & TX_MASK];
+}
+
+static bool tx_in_flight(const struct mrc_tx *tx, u32 psn)
+{
+	return mrc_psn_in(psn, tx->snd_una, tx->snd_nxt);
+}
+
+void mrc_tx_init(struct mrc_conn *c)
+{
+	struct mrc_tx *tx = &c->tx;
+
+	mrc_memset(tx, 0, sizeof(*tx));
+	tx->snd_una = c->cfg.init_psn;
+	tx->snd_nxt = c->cfg.init_psn;
+	tx->window = (u32)c->cfg.peer_mpr * MRC_MPR_UNIT;
+	tx->rto_deadline = MRC_TIME_NEVER;
+	tx->rack_deadline = MRC_TIME_NEVER;
+	tx->rnr_deadline = MRC_TIME_NEVER;
+}
+
+/*
+ * The k-th consecutive expiry is followed by a wait of the base timeout
+ * while k <= retry_cnt, then of base x 2^(k - retry_cnt).
+ */
+static u64 tx_rto(const struct mrc_conn *c)
+{
+	u64 base = mrc_ack_timeout_ns(c->cfg.ack_timeout_exp);
+	u32 k = c->tx.rto_k;
+
+	if (k <= c->cfg.retry_cnt)
+		return base;
+	k -= c->cfg.retry_cnt;
+	return base << (k > MRC_BACKOFF_INFINITE ? MRC_BACKOFF_INFINITE : k);
+}
+
+int mrc_conn_send(struct mrc_conn *c, const struct mrc_msg *m, u32 *msn,
+		  u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+	struct mrc_txmsg *tm;
+
+	(void)now;
+	if (!m || !msn)
+		return -EINVAL;
+	if (c->status)
+		return -EPIPE;
+	if (tx->msn_nxt - tx->msn_una >= MRC_MAX_MSGS)
+		return -ENOSPC;
+	tm = &tx->msg[tx->msn_nxt & MSG_MASK];
+	tm->cookie = m->cookie;
+	tm->len = m->len;
+	tm->opcode = m->opcode;
+	tm->ack_req = m->ack_req;
+	*msn = tx->msn_nxt++;
+	return 0;
+}
+
+/* Queue @psn for retransmission (already out of the inflight count). */
+static void tx_queue_retx(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p)
+{
+	struct mrc_tx *tx = &c->tx;
+	u32 q;
+
+	p->flags |= MRC_TXP_LOST;
+	if (tx->rtx_tail - tx->rtx_head >= MRC_MAX_WINDOW) {
+		/* Full of stale entries: rebuild from the window.  Each PSN
+		 * in flight is queued once, so the rebuild always fits.
+		 */
+		tx->rtx_head = 0;
+		tx->rtx_tail = 0;
+		for (q = tx->snd_una; q != tx->snd_nxt; q++)
+			if (txp(tx, q)->flags & MRC_TXP_LOST)
+				tx->rtxq[tx->rtx_tail++ & TX_MASK] = q;
+		return;
+	}
+	tx->rtxq[tx->rtx_tail++ & TX_MASK] = psn;
+}
+
+static void tx_uncount(struct mrc_tx *tx, const struct mrc_txpkt *p)
+{
+	tx->inflight = tx->inflight > p->len ? tx->inflight - p->len : 0;
+}
+
+static void tx_mark_lost(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
+			 u8 reason, u64 now)
+{
+	tx_uncount(&c->tx, p);
+	tx_queue_retx(c, psn, p);
+	c->st.lost_pkts++;
+	if (p->flags & MRC_TXP_NOBLAME)
+		return;
+	mrc_path_on_loss(c, p->ev, reason, now);
+	mrc_nscc_on_loss(&c->cc, now);
+}
+
+static void tx_fill(struct mrc_conn *c, u32 psn, const struct mrc_txpkt *p,
+		    bool retx, u64 now, struct mrc_tx_desc *out)
+{
+	const struct mrc_txmsg *m = &c->tx.msg[p->msn & MSG_MASK];
+
+	out->cookie = m->cookie;
+	out->psn = psn;
+	out->msn = p->msn;
+	out->offset = p->offset;
+	out->len = p->len;
+	out->msg_len = m->len;
+	out->ts = (u32)now;
+	out->flags = 0;
+	if (p->flags & MRC_TXP_FIRST)
+		out->flags |= MRC_F_FIRST;
+	if (p->flags & MRC_TXP_LAST)
+		out->flags |= MRC_F_LAST;
+	if (p->flags & MRC_TXP_ACKREQ)
+		out->flags |= MRC_F_ACK_REQ;
+	if (retx)
+		out->flags |= MRC_F_RETX;
+	out->ev = p->ev;
+	out->plane = c->paths.ev[p->ev].plane;
+	out->opcode = m->opcode;
+	c->st.tx_pkts++;
+	c->st.tx_bytes += p->len;
+	if (c->tx.rto_deadline == MRC_TIME_NEVER)
+		c->tx.rto_deadline = now + tx_rto(c);
+}
+
+static bool tx_cwnd_allows(const struct mrc_conn *c, u32 len)
+{
+	const struct mrc_tx *tx = &c->tx;
+
+	/* One packet may always go, or nothing would ever be acked. */
+	return !tx->inflight || tx->inflight + len <= mrc_nscc_cwnd(&c->cc);
+}
+
+static bool tx_next_retx(struct mrc_conn *c, u64 now, struct mrc_tx_desc *out)
+{
+	struct mrc_tx *tx = &c->tx;
+
+	while (tx->rtx_head != tx->rtx_tail) {
+		u32 psn = tx->rtxq[tx->rtx_head & TX_MASK];
+		struct mrc_txpkt *p = txp(tx, psn);
+		int ev;
+
+		if (!tx_in_flight(tx, psn) || !(p->flags & MRC_TXP_LOST) ||
+		    (p->flags & MRC_TXP_SACKED)) {
+			tx->rtx_head++;		/* stale entry */
+			continue;
+		}
+		if (!tx_cwnd_allows(c, p->len))
+			return false;
+		/* Another path than the one that just lost it. */
+		ev = mrc_path_pick(c, now, p->ev);
+		if (ev < 0)
+			return false;
+		tx->rtx_head++;
+		p->flags &= (u8)~(MRC_TXP_LOST | MRC_TXP_NOBLAME);
+		p->sent = now;
+		p->ev = (u16)ev;
+		if (p->tx_count < 0xff)
+			p->tx_count++;
+		tx->inflight += p->len;
+		c->st.retx_pkts++;
+		tx_fill(c, psn, p, true, now, out);
+		return true;
+	}
+	return false;
+}
+
+bool mrc_conn_tx_next(struct mrc_conn *c, u64 now, struct mrc_tx_desc *out)
+{
+	struct mrc_tx *tx = &c->tx;
+	const struct mrc_txmsg *m;
+	struct mrc_txpkt *p;
+	u32 len;
+	int ev;
+
+	if (c->status)
+		return false;
+	if (tx->rtx_head != tx->rtx_tail)
+		return tx_next_retx(c, now, out);
+	if (tx->msn_seg == tx->msn_nxt)
+		return false;
+	if (tx->snd_nxt - tx->snd_una >= tx->window)
+		return false;
+	m = &tx->msg[tx->msn_seg & MSG_MASK];
+	len = m->len - tx->seg_off;
+	if (len > c->cfg.mtu)
+		len = c->cfg.mtu;
+	if (!tx_cwnd_allows(c, len))
+		return false;
+	ev = mrc_path_pick(c, now, -1);
+	if (ev < 0)
+		return false;
+
+	p = txp(tx, tx->snd_nxt);
+	p->sent = now;
+	p->msn = tx->msn_seg;
+	p->offset = tx->seg_off;
+	p->len = (u16)len;
+	p->ev = (u16)ev;
+	p->tx_count = 1;
+	p->flags = tx->seg_off ? 0 : MRC_TXP_FIRST;
+	tx->seg_off += len;
+	if (tx->seg_off == m->len) {
+		p->flags |= MRC_TXP_LAST;
+		if (m->ack_req)
+			p->flags |= MRC_TXP_ACKREQ;
+		tx->msn_seg++;
+		tx->seg_off = 0;
+	}
+	tx->inflight += len;
+	tx_fill(c, tx->snd_nxt, p, false, now, out);
+	tx->snd_nxt++;
+	return true;
+}
+
+/* The receiver has @p: count it, feed RACK. */
+static void tx_delivered(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
+			 u32 *acked, u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+
+	*acked += p->len;
+	if (p->flags & MRC_TXP_LOST)
+		p->flags &= (u8)~MRC_TXP_LOST;	/* arrived after all */
+	else if (!(p->flags & MRC_TXP_RNR))
+		tx_uncount(tx, p);
+	/* An ACK sooner than any RTT after a retransmission is for the
+	 * original copy: its send time is unknown, do not let it advance
+	 * RACK (it would declare innocent packets lost).
+	 */
+	if (p->tx_count > 1 && now - p->sent < tx->rtt_min)
+		return;
+	if (!tx->rack_valid || p->sent > tx->rack_xmit ||
+	    (p->sent == tx->rack_xmit && mrc_psn_after(psn, tx->rack_psn))) {
+		tx->rack_xmit = p->sent;
+		tx->rack_psn = psn;
+		tx->rack_valid = 1;
+	}
+}
+
+static bool tx_advance_cum(struct mrc_conn *c, u32 cum, u32 *acked, u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+	bool progress = false;
+
+	if (!mrc_psn_in(cum, tx->snd_una, tx->snd_nxt + 1))
+		return false;
+	while (tx->snd_una != cum) {
+		struct mrc_txpkt *p = txp(tx, tx->snd_una);
+
+		if (!(p->flags & MRC_TXP_SACKED))
+			tx_delivered(c, tx->snd_una, p, acked, now);
+		if (p->flags & MRC_TXP_LAST) {
+			const struct mrc_txmsg *m = &tx->msg[tx->msn_una &
+							     MSG_MASK];
+
+			c->st.msgs_sent++;
+			if (c->ops->send_complete)
+				c->ops->send_complete(c->priv, tx->msn_una,
+						      m->cookie, MRC_ST_OK);
+			tx->msn_una++;
+		}
+		p->flags = 0;
+		tx->snd_una++;
+		progress = true;
+	}
+	return progress;
+}
+
+static bool tx_apply_sack(struct mrc_conn *c, const struct mrc_ack_ext *a,
+			  u32 *acked, u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+	bool progress = false;
+	u32 w;
+
+	for (w = 0; w < MRC_SACK_WORDS; w++) {
+		u64 bits = a->sack[w];
+
+		while (bits) {
+			u32 psn = a->sack_base + w * 64 + mrc_ffs64(bits);
+			struct mrc_txpkt *p;
+
+			bits &= bits - 1;
+			if (!tx_in_flight(tx, psn))
+				continue;
+			p = txp(tx, psn);
+			if (p->flags & MRC_TXP_SACKED)
+				continue;
+			tx_delivered(c, psn, p, acked, now);
+			p->flags |= MRC_TXP_SACKED;
+			progress = true;
+		}
+	}
+	return progress;
+}
+
+/* Was @p sent after the latest packet known delivered? */
+static bool tx_sent_after_rack(const struct mrc_tx *tx, u32 psn,
+			       const struct mrc_txpkt *p)
+{
+	return p->sent > tx->rack_xmit ||
+	       (p->sent == tx->rack_xmit && !mrc_psn_before(psn, tx->rack_psn));
+}
+
+static void tx_rack_detect(struct mrc_conn *c, u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+	u32 psn;
+
+	tx->rack_deadline = MRC_TIME_NEVER;
+	if (!tx->rack_valid)
+		return;
+	for (psn = tx->snd_una; psn != tx->snd_nxt; psn++) {
+		struct mrc_txpkt *p = txp(tx, psn);
+		u64 due;
+
+		if (tx_sent_after_rack(tx, psn, p)) {
+			/* First transmissions go out in PSN order: every
+			 * later one was sent later still.
+			 */
+			if (p->tx_count == 1)
+				break;
+			continue;
+		}
+		if (p->flags & (MRC_TXP_SACKED | MRC_TXP_LOST | MRC_TXP_RNR))
+			continue;
+		due = p->sent + mrc_path_expect(c, p->ev);
+		if (now >= due)
+			tx_mark_lost(c, psn, p, MRC_EVR_LOSS, now);
+		else
+			tx->rack_deadline = mrc_min64(tx->rack_deadline, due);
+	}
+}
+
+/* RTT sample from an echoed timestamp; returns false if implausible. */
+static bool tx_rtt_sample(struct mrc_conn *c, u16 ev, u32 ts_echo, u32 svc,
+			  u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+	u32 rtt = (u32)now - ts_echo;
+	u32 err;
+
+	if ((s32)rtt < 0 || svc > rtt)
+		return false;
+	rtt -= svc;
+	if (!rtt)
+		rtt = 1;
+	if (!tx->srtt) {
+		tx->srtt = rtt;
+		tx->rttvar = rtt / 2;
+		tx->rtt_min = rtt;
+	} else {
+		err = rtt > tx->srtt ? rtt - tx->srtt : tx->srtt - rtt;
+		tx->rttvar = tx->rttvar - tx->rttvar / 4 + err / 4;
+		tx->srtt = tx->srtt - tx->srtt / 8 + rtt / 8;
+		if (rtt < tx->rtt_min)
+			tx->rtt_min = rtt;
+	}
+	if (rtt > tx->rtt_max)
+		tx->rtt_max = rtt;
+	mrc_path_on_rtt(c, ev, rtt);
+	tx->qdelay = rtt > c->cfg.cc.base_rtt ? rtt - c->cfg.cc.base_rtt : 0;
+	return true;
+}
+
+static void tx_progress(struct mrc_conn *c, u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+
+	tx->rto_k = 0;
+	tx->rto_deadline = tx->snd_una == tx->snd_nxt ? MRC_TIME_NEVER :
+			   now + tx_rto(c);
+}
+
+void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
+{
+	const struct mrc_ack_ext *a = &pkt->u.ack;
+	struct mrc_tx *tx = &c->tx;
+	bool ecn = a->ecn & MRC_ACK_ECN_CE;
+	bool progress;
+	u32 acked = 0;
+
+	/* Acknowledges something never sent (or long gone): not ours. */
+	if (!mrc_psn_in(a->cum_psn, tx->snd_una, tx->snd_nxt + 1))
+		return;
+	c->st.acks_rx++;
+	tx_rtt_sample(c, a->echo_ev, a->ts_echo, a->svc_time, now);
+	if (ecn) {
+		c->st.ecn_acks++;
+		mrc_path_on_ecn(c, a->echo_ev, now);
+	}
+	progress = tx_advance_cum(c, a->cum_psn, &acked, now);
+	progress |= tx_apply_sack(c, a, &acked, now);
+	if (progress) {
+		tx->rnr_count = 0;
+		tx_progress(c, now);
+	}
+	mrc_nscc_on_ack(&c->cc, acked, ecn, tx->qdelay, now);
+	tx_rack_detect(c, now);
+}
+
+void mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
+{
+	const struct mrc_nack_ext *n = &pkt->u.nack;
+	struct mrc_tx *tx = &c->tx;
+	struct mrc_txpkt *p;
+	u32 acked = 0;
+	u64 wait;
+
+	if (!mrc_psn_in(n->cum_psn, tx->snd_una, tx->snd_nxt + 1))
+		return;
+	c->st.nacks_rx++;
+	if (tx_advance_cum(c, n->cum_psn, &acked, now))
+		tx_progress(c, now);
+	if (!tx_in_flight(tx, n->psn))
+		return;
+	p = txp(tx, n->psn);
+	if (p->flags & MRC_TXP_SACKED)
+		return;
+	switch (n->reason) {
+	case MRC_NACK_TRIMMED:
+		/* Congestion, not a broken path: retransmit at once. */
+		mrc_path_on_ecn(c, p->ev, now);
+		mrc_nscc_on_loss(&c->cc, now);
+		if (!(p->flags & MRC_TXP_LOST)) {
+			tx_uncount(tx, p);
+			tx_queue_retx(c, n->psn, p);
+		}
+		break;
+	case MRC_NACK_OUT_OF_WINDOW:
+		/* Sent too early: the loss machinery resends it later. */
+		p->flags |= MRC_TXP_NOBLAME;
+		break;
+	case MRC_NACK_RNR:
+		if (p->flags & (MRC_TXP_LOST | MRC_TXP_RNR))
+			break;
+		if (tx->rnr_deadline == MRC_TIME_NEVER) {
+			tx->rnr_count++;
+			if (c->cfg.rnr_retry != MRC_RNR_INFINITE &&
+			    tx->rnr_count > c->cfg.rnr_retry) {
+				mrc_conn_fail(c, MRC_ST_RNR_EXCEEDED, p->msn,
+					      now);
+				return;
+			}
+			wait = n->rnr_timer_us ? (u64)n->rnr_timer_us * 1000 :
+			       c->cfg.rnr_timeout;
+			tx->rnr_deadline = now + wait;
+		}
+		tx_uncount(tx, p);
+		p->flags |= MRC_TXP_RNR | MRC_TXP_NOBLAME;
+		break;
+	case MRC_NACK_REMOTE_ACCESS_ERROR:
+		mrc_conn_fail(c, MRC_ST_REMOTE_ACCESS, p->msn, now);
+		break;
+	default:
+		mrc_conn_fail(c, MRC_ST_INVALID_REQUEST, p->msn, now);
+		break;
+	}
+}
+
+/* RNR wait over: resend every packet the receiver was not ready for. */
+static void tx_rnr_expire(struct mrc_conn *c)
+{
+	struct mrc_tx *tx = &c->tx;
+	u32 psn;
+
+	tx->rnr_deadline = MRC_TIME_NEVER;
+	for (psn = tx->snd_una; psn != tx->snd_nxt; psn++) {
+		struct mrc_txpkt *p = txp(tx, psn);
+
+		if (!(p->flags & MRC_TXP_RNR))
+			continue;
+		p->flags &= (u8)~MRC_TXP_RNR;
+		if (!(p->flags & (MRC_TXP_SACKED | MRC_TXP_LOST)))
+			tx_queue_retx(c, psn, p);
+	}
+}
+
+static void tx_rto_expire(struct mrc_conn *c, u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+	u32 psn, first = 0, n = 0;
+	bool have = false;
+
+	tx->rto_deadline = MRC_TIME_NEVER;
+	if (tx->snd_una == tx->snd_nxt)
+		return;
+	for (psn = tx->snd_una; psn != tx->snd_nxt; psn++) {
+		u8 f = txp(tx, psn)->flags;
+
+		if (!(f & (MRC_TXP_SACKED | MRC_TXP_LOST | MRC_TXP_RNR))) {
+			first = psn;
+			have = true;
+			break;
+		}
+	}
+	if (!have) {
+		/* Everything unacked already awaits a resend or RNR. */
+		tx->rto_deadline = now + tx_rto(c);
+		return;
+	}
+	tx->rto_k++;
+	c->st.timeouts++;
+	if (c->cfg.backoff_cnt < MRC_BACKOFF_INFINITE &&
+	    tx->rto_k > (u32)c->cfg.retry_cnt + c->cfg.backoff_cnt) {
+		mrc_conn_fail(c, MRC_ST_RETRY_EXCEEDED, txp(tx, first)->msn, now);
+		return;
+	}
+	for (psn = first; psn != tx->snd_nxt; psn++) {
+		struct mrc_txpkt *p = txp(tx, psn);
+
+		if (p->flags & (MRC_TXP_SACKED | MRC_TXP_LOST | MRC_TXP_RNR))
+			continue;
+		if (now >= p->sent + mrc_path_expect(c, p->ev)) {
+			tx_mark_lost(c, psn, p, MRC_EVR_TIMEOUT, now);
+			n++;
+		}
+	}
+	/* Nothing overdue (its ACK may be what got lost): resend the
+	 * oldest anyway so that the receiver answers again.
+	 */
+	if (!n)
+		tx_mark_lost(c, first, txp(tx, first), MRC_EVR_TIMEOUT, now);
+	tx->rto_deadline = now + tx_rto(c);
+}
+
+void mrc_tx_timer(struct mrc_conn *c, u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+
+	if (now >= tx->rnr_deadline)
+		tx_rnr_expire(c);
+	if (now >= tx->rack_deadline)
+		tx_rack_detect(c, now);
+	if (now >= tx->rto_deadline)
+		tx_rto_expire(c, now);
+}
+
+void mrc_tx_flush(struct mrc_conn *c, int status, u32 err_msn)
+{
+	struct mrc_tx *tx = &c->tx;
+
+	while (tx->msn_una != tx->msn_nxt) {
+		const struct mrc_txmsg *m = &tx->msg[tx->msn_una & MSG_MASK];
+		int st = tx->msn_una == err_msn ? status : MRC_ST_FLUSHED;
+
+		if (c->ops->send_complete)
+			c->ops->send_complete(c->priv, tx->msn_una, m->cookie,
+					      st);
+		tx->msn_una++;
+	}
+	tx->msn_seg = tx->msn_nxt;
+	tx->snd_una = tx->snd_nxt;
+	tx->inflight = 0;
+	tx->rtx_head = tx->rtx_tail;
+	tx->rto_deadline = MRC_TIME_NEVER;
+	tx->rack_deadline = MRC_TIME_NEVER;
+	tx->rnr_deadline = MRC_TIME_NEVER;
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The discrete-event core: a binary min-heap of small POD events.
+//
+// Events carry two 32-bit operands (a port, a packet, a flow, a timer
+// generation...) instead of pointers or closures, so pushing an event never
+// allocates (the heap vector grows once to its high-water mark) and the
+// main loop dispatches with a switch on the kind, not a virtual call.
+// Ties in time are broken by insertion order, which makes runs
+// deterministic.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common.hpp"
+
+namespace mrcsim {
+
+enum class EvKind : std::uint8_t {
+	TxDone,		// a = port: the head packet finished serialising
+	Arrive,		// a = packet, b = node: the packet reached a node
+	FlowStart,	// a = flow
+	Timer,		// a = transport timer owner, b = generation
+	Failure,	// a = failure index, b = phase
+	Sample,		// periodic metrics sample
+};
+
+struct Event {
+	Time time;
+	std::uint64_t seq;
+	std::uint32_t a;
+	std::uint32_t b;
+	EvKind kind;
+};
+
+class EventQueue {
+public:
+	void reserve(std::size_t n) { heap_.reserve(n); }
+	bool empty() const { return heap_.empty(); }
+	std::size_t size() const { return heap_.size(); }
+	const Event &top() const { return heap_.front(); }
+	std::uint64_t pushed() const { return seq_; }
+
+	void push(Time t, EvKind kind, std::uint32_t a = 0, std::uint32_t b = 0)
+	{
+		heap_.push_back(Event{t, seq_++, a, b, kind});
+		sift_up(heap_.size() - 1);
+	}
+
+	Event pop()
+	{
+		Event e = heap_.front();
+		heap_.front() = heap_.back();
+		heap_.pop_back();
+		if (!heap_.empty())
+			sift_down(0);
+		return e;
+	}
+
+private:
+	static bool before(const Event &x, const Event &y)
+	{
+		return x.time < y.time || (x.time == y.time && x.seq < y.seq);
+	}
+
+	void sift_up(std::size_t i)
+	{
+		Event e = heap_[i];
+		while (i > 0) {
+			std::size_t p = (i - 1) / 2;
+			if (!before(e, heap_[p]))
+				break;
+			heap_[i] = heap_[p];
+			i = p;
+		}
+		heap_[i] = e;
+	}
+
+	void sift_down(std::size_t i)
+	{
+		const std::size_t n = heap_.size();
+		Event e = heap_[i];
+		for (;;) {
+			std::size_t c = 2 * i + 1;
+			if (c >= n)
+				break;
+			if (c + 1 < n && before(heap_[c + 1], heap_[c]))
+				++c;
+			if (!before(heap_[c], e))
+				break;
+			heap_[i] = heap_[c];
+			i = c;
+		}
+		heap_[i] = e;
+	}
+
+	std::vector<Event> heap_;
+	std::uint64_t seq_ = 0;
+};
+
+} // namespace mrcsim

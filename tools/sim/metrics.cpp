@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <sys/resource.h>
+
+#include "config.hpp"
+
+namespace mrcsim {
+
+Percentiles percentiles(std::vector<double> &v)
+{
+	Percentiles p;
+	if (v.empty())
+		return p;
+	std::sort(v.begin(), v.end());
+	auto rank = [&](double q) {
+		auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+		return v[std::min(v.size() - 1, i ? i - 1 : 0)];
+	};
+	double sum = 0;
+	for (double x : v)
+		sum += x;
+	p.mean = sum / static_cast<double>(v.size());
+	p.p1 = rank(0.01);
+	p.p50 = rank(0.50);
+	p.p99 = rank(0.99);
+	p.min = v.front();
+	p.max = v.back();
+	return p;
+}
+
+double jain_index(const std::vector<double> &v)
+{
+	double s = 0, s2 = 0;
+	for (double x : v) {
+		s += x;
+		s2 += x * x;
+	}
+	return s2 > 0 ? s * s / (static_cast<double>(v.size()) * s2) : 0;
+}
+
+Sampler::Sampler(const Config &cfg, const Fabric &fabric)
+	: fabric_(fabric), interval_(cfg.time("sample_interval", 10 * kUs)),
+	  last_tx_(fabric.topo().port_count(), 0), last_delivered_(fabric.topo().planes(), 0)
+{
+	std::string spec = cfg.str("output.links", "");
+	std::stringstream ss(spec);
+	std::string one;
+	while (std::getline(ss, one, ','))
+		if (!one.empty())
+			links_.push_back(fabric.topo().find_link(one));
+	link_last_tx_.assign(links_.size(), 0);
+	if (interval_ <= 0)
+		throw ConfigError("sample_interval must be > 0");
+}
+
+void Sampler::open(const std::string &dir)
+{
+	if (dir.empty())
+		return;
+	series_.open(dir + "/series.csv");
+	series_ << "time_us,plane,delivered_gbps,fabric_util,queue_mean_bytes,queue_max_bytes,drops\n";
+	if (!links_.empty()) {
+		links_csv_.open(dir + "/links.csv");
+		links_csv_ << "time_us,link,util,queue_bytes,up\n";
+	}
+}
+
+void Sampler::sample(Time now)
+{
+	const Topology &t = fabric_.topo();
+	const Time dt = now - last_;
+	const std::uint32_t planes = t.planes();
+	std::vector<std::uint64_t> tx(planes, 0), qsum(planes, 0), qmax(planes, 0), drops(planes, 0), nports(planes, 0);
+	for (std::uint32_t p = 0; p < t.port_count(); ++p) {
+		const PortState &ps = fabric_.port_state(p);
+		const std::uint32_t pl = t.port(p).plane;
+		drops[pl] += ps.drops;
+		if (t.is_host(t.port(p).owner)) {
+			last_tx_[p] = ps.tx_bytes;
+			continue;
+		}
+		tx[pl] += ps.tx_bytes - last_tx_[p];
+		last_tx_[p] = ps.tx_bytes;
+		qsum[pl] += ps.qbytes;
+		qmax[pl] = std::max(qmax[pl], ps.qbytes);
+		++nports[pl];
+	}
+	for (std::uint32_t pl = 0; pl < planes; ++pl)
+		peak_queue_ = std::max(peak_queue_, qmax[pl]);
+	if (dt > 0 && series_.is_open()) {
+		const double rate_bps = fabric_.topo().params().rate_gbps * 1e9;
+		const double secs = static_cast<double>(dt) * 1e-12;
+		char buf[256];
+		for (std::uint32_t pl = 0; pl < planes; ++pl) {
+			const std::uint64_t d = fabric_.delivered_payload(pl) - last_delivered_[pl];
+			const double gbps = static_cast<double>(d) * 8 / secs / 1e9;
+			const double util = nports[pl] ? static_cast<double>(tx[pl]) * 8 / (rate_bps * secs * static_cast<double>(nports[pl])) : 0;
+			std::snprintf(buf, sizeof(buf), "%.3f,%u,%.3f,%.5f,%.1f,%llu,%llu\n", static_cast<double>(now) / kUs, pl,
+				      gbps, util, nports[pl] ? static_cast<double>(qsum[pl]) / static_cast<double>(nports[pl]) : 0.0,
+				      static_cast<unsigned long long>(qmax[pl]), static_cast<unsigned long long>(drops[pl]));
+			series_ << buf;
+		}
+		for (std::size_t i = 0; i < links_.size(); ++i) {
+			const PortState &ps = fabric_.port_state(links_[i]);
+			const double util = static_cast<double>(ps.tx_bytes - link_last_tx_[i]) * 8 / (rate_bps * secs);
+			std::snprintf(buf, sizeof(buf), "%.3f,%s,%.5f,%llu,%d\n", static_cast<double>(now) / kUs,
+				      t.link_name(links_[i]).c_str(), util, static_cast<unsigned long long>(ps.qbytes),
+				      ps.up ? 1 : 0);
+			links_csv_ << buf;
+		}
+	}
+	for (std::uint32_t pl = 0; pl < planes; ++pl)
+		last_delivered_[pl] = fabric_.delivered_payload(pl);
+	for (std::size_t i = 0; i < links_.size(); ++i)
+		link_last_tx_[i] = fabric_.port_state(links_[i]).tx_bytes;
+	last_ = now;
+}
+
+double line_rate_gbps(const Fabric &fabric)
+{
+	const auto &fp = fabric.params();
+	return fabric.topo().planes() * fabric.topo().params().rate_gbps * fp.mtu / static_cast<double>(fp.mtu + fp.header);
+}
+
+double flow_throughput_fraction(const Flow &f, const Fabric &fabric)
+{
+	if (!f.done || f.finish <= f.start)
+		return 0;
+	const double gbps = static_cast<double>(f.bytes) * 8 / (static_cast<double>(f.finish - f.start) / kNs);
+	return gbps / line_rate_gbps(fabric);
+}
+
+void write_flows_csv(const std::string &path, const FlowTable &flows, const Fabric &fabric)
+{
+	std::ofstream out(path);
+	out << "flow,src,dst,bytes,start_us,finish_us,fct_us,throughput_gbps,fraction_of_line_rate,retransmissions,status\n";
+	char buf[256];
+	for (std::uint32_t i = 0; i < flows.size(); ++i) {
+		const Flow &f = flows[i];
+		const double fct = f.done ? static_cast<double>(f.finish - f.start) / kUs : 0;
+		const double frac = flow_throughput_fraction(f, fabric);
+		std::snprintf(buf, sizeof(buf), "%u,%u,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.5f,%llu,%s\n", i, f.src, f.dst,
+			      static_cast<unsigned long long>(f.bytes), static_cast<double>(f.start) / kUs,
+			      f.done ? static_cast<double>(f.finish) / kUs : -1.0, fct, frac * line_rate_gbps(fabric), frac,
+			      static_cast<unsigned long long>(f.retx), f.done ? "ok" : f.failed ? "failed" : "unfinished");
+		out << buf;
+	}
+}
+
+long peak_rss_kb()
+{
+	struct rusage ru {};
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabric &fabric, std::uint64_t peak_queue)
+{
+	std::vector<double> thr, fct;
+	std::uint64_t retx = 0;
+	std::uint32_t done = 0, failed = 0, unfinished = 0;
+	for (std::uint32_t i = 0; i < flows.size(); ++i) {
+		const Flow &f = flows[i];
+		// Failed and unfinished flows count as throughput 0: they are the tail.
+		thr.push_back(flow_throughput_fraction(f, fabric));
+		retx += f.retx;
+		if (f.done) {
+			++done;
+			fct.push_back(static_cast<double>(f.finish - f.start) / kUs);
+		} else if (f.failed) {
+			++failed;
+		} else {
+			++unfinished;
+		}
+	}
+	std::vector<double> thr_copy = thr;
+	const double jain = jain_index(thr_copy);
+	Percentiles t = percentiles(thr);
+	Percentiles c = percentiles(fct);
+	const double sim_us = static_cast<double>(info.end) / kUs;
+	char buf[2048];
+	std::snprintf(buf, sizeof(buf),
+		      "{\n"
+		      "  \"scenario\": \"%s\",\n"
+		      "  \"transport\": \"%s\",\n"
+		      "  \"hosts\": %u,\n"
+		      "  \"planes\": %u,\n"
+		      "  \"line_rate_gbps\": %.3f,\n"
+		      "  \"flows\": %u,\n"
+		      "  \"completed\": %u,\n"
+		      "  \"failed\": %u,\n"
+		      "  \"unfinished\": %u,\n"
+		      "  \"throughput\": {\"mean\": %.5f, \"p1\": %.5f, \"p50\": %.5f, \"p99\": %.5f, \"min\": %.5f, \"jain\": %.5f},\n"
+		      "  \"fct_us\": {\"mean\": %.3f, \"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f},\n"
+		      "  \"retransmissions\": %llu,\n"
+		      "  \"drops\": %llu,\n"
+		      "  \"peak_queue_bytes\": %llu,\n"
+		      "  \"sim_end_us\": %.3f,\n"
+		      "  \"events\": %llu,\n"
+		      "  \"perf\": {\"wall_s\": %.3f, \"events_per_s\": %.0f, \"sim_us_per_wall_s\": %.3f, \"peak_rss_mb\": %.1f}\n"
+		      "}\n",
+		      info.scenario.c_str(), info.transport.c_str(), fabric.topo().hosts(), fabric.topo().planes(),
+		      line_rate_gbps(fabric), flows.size(), done, failed, unfinished, t.mean, t.p1, t.p50, t.p99, t.min, jain,
+		      c.mean, c.p50, c.p99, c.max, static_cast<unsigned long long>(retx),
+		      static_cast<unsigned long long>(fabric.drops()), static_cast<unsigned long long>(peak_queue), sim_us,
+		      static_cast<unsigned long long>(info.events), info.wall_s,
+		      info.wall_s > 0 ? static_cast<double>(info.events) / info.wall_s : 0.0,
+		      info.wall_s > 0 ? sim_us / info.wall_s : 0.0, static_cast<double>(info.peak_rss_kb) / 1024.0);
+	return buf;
+}
+
+} // namespace mrcsim

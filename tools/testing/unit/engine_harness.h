@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Test harness for the MRC engine: two connections joined by a simulated
+// multi-path link (per-path delay, jitter, loss, duplication, ECN marking,
+// blackhole), driven by a virtual clock and a seeded PRNG so that every
+// run is reproducible from its seed.  Every packet goes through the real
+// wire encoder and decoder on its way.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <queue>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "engine.h"
+#include "wire.h"
+}
+
+namespace mrc_test {
+
+// One path of the simulated fabric, used for one EV index.
+struct PathModel {
+	uint64_t delay = 10000;		// ns one way
+	uint64_t jitter = 0;		// ns, uniform [0, jitter)
+	double loss = 0;		// probability per data packet
+	double ctrl_loss = 0;		// probability per control packet
+	double dup = 0;			// probability of a second copy
+	double ecn = 0;			// probability of CE marking
+	bool blackhole = false;		// drops everything, control included
+};
+
+struct Frame {
+	uint64_t t;
+	uint64_t seq;
+	int dst;
+	std::vector<uint8_t> bytes;
+	uint32_t rx_flags;
+	bool operator>(const Frame &o) const
+	{
+		return t != o.t ? t > o.t : seq > o.seq;
+	}
+};
+
+class Harness;
+
+// One side: an engine connection plus everything its callbacks reported.
+struct Endpoint {
+	Harness *h = nullptr;
+	int id = 0;
+	std::vector<uint64_t> mem;
+	struct mrc_conn *c = nullptr;
+	struct mrc_conn_ops ops {};
+	// Receive side records.
+	std::map<std::pair<uint32_t, uint32_t>, int> placed; // (msn,off) -> n
+	std::map<uint32_t, uint32_t> placed_bytes;	// msn -> bytes placed
+	std::map<uint32_t, uint32_t> msg_len;		// msn -> message length
+	std::vector<uint32_t> recv_done;
+	// Send side records.
+	std::vector<std::pair<uint32_t, int>> send_done;
+	std::vector<struct mrc_event> events;
+	int place_nack = 0;		// if set, place() refuses with this
+	uint64_t data_sent = 0;		// data packets handed to the link
+
+	struct mrc_conn_stats stats() const
+	{
+		struct mrc_conn_stats s;
+
+		mrc_conn_get_stats(c, &s);
+		return s;
+	}
+};
+
+class Harness {
+public:
+	uint64_t now = 1000000;
+	std::vector<PathModel> paths;	// indexed by EV index
+	Endpoint ep[2];
+	std::mt19937_64 rng;
+	std::priority_queue<Frame, std::vector<Frame>, std::greater<Frame>> q;
+	uint64_t seq = 0;
+	uint64_t data_dropped = 0;	// data packets the link lost
+	uint64_t ctrl_dropped = 0;
+	std::map<uint32_t, uint64_t> first_drop; // EV -> time of first loss
+	std::string failure;		// first invariant violation
+
+	explicit Harness(uint64_t seed, const struct mrc_conn_config *cfg,
+			 std::vector<PathModel> p)
+		: paths(std::move(p)), rng(seed)
+	{
+		for (int i = 0; i < 2; i++)
+			setup(i, cfg);
+	}
+
+	double uniform()
+	{
+		return (double)(rng() >> 11) * (1.0 / 9007199254740992.0);
+	}
+
+	void setup(int i, const struct mrc_conn_config *cfg)
+	{
+		Endpoint &e = ep[i];
+		std::vector<struct mrc_ev_cfg> evs(paths.size());
+
+		e.h = this;
+		e.id = i;
+		e.mem.assign(mrc_conn_size() / 8 + 1, 0);
+		e.c = reinterpret_cast<struct mrc_conn *>(e.mem.data());
+		e.ops.emit_ctrl = [](void *priv, struct mrc_pkt *pkt) {
+			auto *ep = static_cast<Endpoint *>(priv);
+
+			ep->h->transmit(ep->id, pkt, false);
+		};
+		e.ops.place = [](void *priv, const struct mrc_pkt *pkt) {
+			return static_cast<Endpoint *>(priv)->h->on_place(
+				*static_cast<Endpoint *>(priv), pkt);
+		};
+		e.ops.recv_complete = [](void *priv, uint32_t msn) {
+			auto *ep = static_cast<Endpoint *>(priv);
+
+			ep->h->on_recv_complete(*ep, msn);
+		};
+		e.ops.send_complete = [](void *priv, uint32_t msn, uint64_t,
+					 int status) {
+			static_cast<Endpoint *>(priv)->send_done.push_back(
+				{msn, status});
+		};
+		e.ops.event = [](void *priv, const struct mrc_event *ev) {
+			static_cast<Endpoint *>(priv)->events.push_back(*ev);
+		};
+		if (mrc_conn_init(e.c, cfg, &e.ops, &e, now))
+			fail("mrc_conn_init failed");
+		for (size_t k = 0; k < paths.size(); k++)
+			evs[k].plane = (uint8_t)(1 + k % 8);
+		if (mrc_conn_set_evs(e.c, evs.data(), (uint32_t)evs.size(), now))
+			fail("mrc_conn_set_evs failed");
+		e.events.clear();
+	}
+
+	void fail(const std::string &s)
+	{
+		if (failure.empty())
+			failure = s;
+	}
+
+	int on_place(Endpoint &e, const struct mrc_pkt *pkt)
+	{
+		const struct mrc_msg_ext &m = pkt->u.send.msg;
+
+		if (e.place_nack)
+			return e.place_nack;
+		if (++e.placed[{m.msn, m.offset}] != 1)
+			fail("packet placed twice");
+		e.placed_bytes[m.msn] += pkt->payload_len;
+		e.msg_len[m.msn] = m.msg_len;
+		return 0;
+	}
+
+	void on_recv_complete(Endpoint &e, uint32_t msn)
+	{
+		uint32_t expect = (uint32_t)e.recv_done.size();
+
+		if (msn != expect)
+			fail("receive completion out of order");
+		if (e.placed_bytes[msn] != e.msg_len[msn])
+			fail("message completed before all bytes placed");
+		e.recv_done.push_back(msn);
+	}
+
+	// Encode, push through the path model, schedule the copies.
+	void transmit(int from, struct mrc_pkt *pkt, bool data)
+	{
+		static const uint8_t zeros[MRC_MAX_PAYLOAD] = {};
+		std::vector<uint8_t> buf(MRC_COMMON_HDR_LEN + 128 +
+					 pkt->payload_len);
+		uint32_t ev = pkt->hdr.ev;
+		int n;
+
+		pkt->payload = zeros;
+		n = mrc_pkt_encode(pkt, buf.data(), (uint32_t)buf.size());
+		if (n < 0) {
+			fail(std::string("encode failed: ") +
+			     mrc_wire_strerror(n) + " op " +
+			     mrc_opcode_name(pkt->hdr.opcode));
+			return;
+		}
+		buf.resize((size_t)n);
+		if (ev >= paths.size()) {
+			fail("packet on an EV outside the set");
+			return;
+		}
+		const PathModel &pm = paths[ev];
+		double loss = data ? pm.loss : pm.ctrl_loss;
+
+		if (pm.blackhole || (loss > 0 && uniform() < loss)) {
+			if (data) {
+				data_dropped++;
+				if (!first_drop.count(ev))
+					first_drop[ev] = now;
+			} else {
+				ctrl_dropped++;
+			}
+			return;
+		}
+		int copies = pm.dup > 0 && uniform() < pm.dup ? 2 : 1;
+
+		for (int i = 0; i < copies; i++) {
+			uint64_t j = pm.jitter ? rng() % pm.jitter : 0;
+			uint32_t fl = pm.ecn > 0 && uniform() < pm.ecn ?
+				      MRC_RX_ECN_CE : 0;
+
+			q.push(Frame{now + pm.delay + j, seq++, 1 - from, buf,
+				     fl});
+		}
+	}
+
+	void send_data(int from, const struct mrc_tx_desc &d)
+	{
+		struct mrc_pkt pkt;
+
+		mrc_pkt_init(&pkt, d.opcode);
+		pkt.hdr.flags = d.flags;
+		pkt.hdr.psn = d.psn;
+		pkt.hdr.ev = d.ev;
+		pkt.hdr.plane = d.plane;
+		pkt.hdr.ts = d.ts;
+		pkt.u.send.msg.msn = d.msn;
+		pkt.u.send.msg.offset = d.offset;
+		pkt.u.send.msg.msg_len = d.msg_len;
+		pkt.payload_len = d.len;
+		ep[from].data_sent++;
+		transmit(from, &pkt, true);
+	}
+
+	void pump(int i)
+	{
+		struct mrc_tx_desc d;
+
+		while (mrc_conn_tx_next(ep[i].c, now, &d))
+			send_data(i, d);
+	}
+
+	void deliver(const Frame &f)
+	{
+		struct mrc_pkt pkt;
+		int err = mrc_pkt_decode(f.bytes.data(),
+					 (uint32_t)f.bytes.size(), &pkt);
+
+		if (err) {
+			fail(std::string("decode failed: ") +
+			     mrc_wire_strerror(err));
+			return;
+		}
+		err = mrc_conn_rx(ep[f.dst].c, &pkt, f.rx_flags, now);
+		if (err < 0 && err != -EPIPE)
+			fail("mrc_conn_rx error");
+		pump(f.dst);
+	}
+
+	uint64_t next_event() const
+	{
+		uint64_t t = MRC_TIME_NEVER;
+
+		if (!q.empty())
+			t = q.top().t;
+		for (const auto &e : ep)
+			t = std::min(t, mrc_conn_next_deadline(e.c));
+		return t;
+	}
+
+	// Advance by one event; false when nothing is left before @limit.
+	bool step(uint64_t limit)
+	{
+		uint64_t t = next_event();
+
+		if (t == MRC_TIME_NEVER || t > limit)
+			return false;
+		if (t > now)
+			now = t;
+		if (!q.empty() && q.top().t <= now) {
+			Frame f = q.top();
+
+			q.pop();
+			deliver(f);
+			return true;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (mrc_conn_next_deadline(ep[i].c) <= now) {
+				mrc_conn_on_timer(ep[i].c, now);
+				pump(i);
+			}
+		}
+		return true;
+	}
+
+	uint32_t send(int from, uint32_t len, uint8_t op = MRC_OP_SEND)
+	{
+		struct mrc_msg m {};
+		uint32_t msn = 0;
+
+		m.len = len;
+		m.opcode = op;
+		m.cookie = 0x1000 + len;
+		if (mrc_conn_send(ep[from].c, &m, &msn, now))
+			fail("mrc_conn_send failed");
+		pump(from);
+		return msn;
+	}
+
+	// Run until every queued message is acknowledged (or @limit).
+	bool run_until_idle(uint64_t limit)
+	{
+		while (!failure.empty() ? false : true) {
+			if (mrc_conn_idle(ep[0].c) && mrc_conn_idle(ep[1].c))
+				return true;
+			if (!step(limit))
+				return false;
+		}
+		return false;
+	}
+
+	void run_for(uint64_t dt)
+	{
+		uint64_t end = now + dt;
+
+		while (failure.empty() && step(end))
+			;
+		now = std::max(now, end);
+	}
+};
+
+// A config for tests: small MTU so that messages have many packets.
+inline struct mrc_conn_config test_config()
+{
+	struct mrc_conn_config cfg;
+
+	mrc_conn_config_default(&cfg);
+	cfg.mtu = 1024;
+	cfg.ack_timeout_exp = 10;	// ~1 ms against path RTTs of < 100 us
+	cfg.ev_min_active = 1;
+	return cfg;
+}
+
+} // namespace mrc_test

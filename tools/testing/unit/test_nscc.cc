@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// NSCC: each ECN x delay quadrant, the MD rate limit and cap, quick adapt
+// with its gate, and the window bounds.
+#include <gtest/gtest.h>
+
+extern "C" {
+#include "nscc.h"
+}
+
+namespace {
+
+constexpr uint32_t kMtu = 1000;
+constexpr uint64_t kT0 = 1000000;
+
+struct mrc_nscc_params params()
+{
+	struct mrc_nscc_params p;
+
+	mrc_nscc_params_default(&p);
+	p.base_rtt = 10000;
+	p.target_delay = 5000;
+	p.qa_threshold = 40000;
+	p.adjust_bytes = 1;		// apply every increase at once
+	p.adjust_period = 1000000;
+	p.max_cwnd = 1 << 20;
+	p.init_cwnd = 100000;
+	return p;
+}
+
+struct mrc_nscc make(const struct mrc_nscc_params &p)
+{
+	struct mrc_nscc cc;
+
+	mrc_nscc_init(&cc, &p, kMtu, kT0);
+	return cc;
+}
+
+} // namespace
+
+TEST(Nscc, ProportionalIncreaseScalesWithDistanceToTarget)
+{
+	auto p = params();
+	auto at0 = make(p), near = make(p);
+
+	EXPECT_EQ(mrc_nscc_on_ack(&at0, 10000, false, 0, kT0 + 1), MRC_NSCC_PI);
+	EXPECT_EQ(mrc_nscc_on_ack(&near, 10000, false, 4000, kT0 + 1),
+		  MRC_NSCC_PI);
+	uint32_t g0 = at0.cwnd - p.init_cwnd, g1 = near.cwnd - p.init_cwnd;
+
+	// eta MTUs per cwnd acked at zero delay: 10000 B acked of 100000.
+	EXPECT_EQ(g0, (uint32_t)(10000ull * p.eta * kMtu / p.init_cwnd));
+	// 1000 ns below target instead of 5000: a fifth of the growth.
+	EXPECT_GT(g1, 0u);
+	EXPECT_LT(g1, g0 / 4);
+}
+
+TEST(Nscc, FairIncreaseIsConstantAndSmall)
+{
+	auto p = params();
+	auto a = make(p), b = make(p), pi = make(p);
+
+	EXPECT_EQ(mrc_nscc_on_ack(&a, 10000, false, 6000, kT0 + 1), MRC_NSCC_FI);
+	EXPECT_EQ(mrc_nscc_on_ack(&b, 10000, false, 30000, kT0 + 1),
+		  MRC_NSCC_FI);
+	mrc_nscc_on_ack(&pi, 10000, false, 0, kT0 + 1);
+	EXPECT_GT(a.cwnd, p.init_cwnd);
+	EXPECT_EQ(a.cwnd, b.cwnd);	// independent of the delay
+	EXPECT_EQ(a.cwnd - p.init_cwnd,
+		  (uint32_t)(10000ull * p.fi * kMtu / p.fi_scale /
+			     p.init_cwnd));
+	EXPECT_LT(a.cwnd, pi.cwnd);
+}
+
+TEST(Nscc, EcnWithShortQueueHolds)
+{
+	auto p = params();
+	auto cc = make(p);
+
+	for (int i = 0; i < 50; i++)
+		EXPECT_EQ(mrc_nscc_on_ack(&cc, 4000, true, 4999,
+					  kT0 + 100 * (uint64_t)i),
+			  MRC_NSCC_HOLD);
+	EXPECT_EQ(cc.cwnd, p.init_cwnd);
+}
+
+TEST(Nscc, MultiplicativeDecreaseProportionalOncePerBaseRtt)
+{
+	auto p = params();
+	auto cc = make(p);
+	uint64_t t = kT0 + p.base_rtt;
+
+	// Delay 8000 vs target 5000: cut by 3/8 of the window.
+	EXPECT_EQ(mrc_nscc_on_ack(&cc, 1000, true, 8000, t), MRC_NSCC_MD);
+	uint32_t want = p.init_cwnd - p.init_cwnd * 3 / 8;
+
+	EXPECT_NEAR((double)cc.cwnd, (double)want, 2.0);
+	uint32_t after = cc.cwnd;
+
+	// Within the same base RTT the queue is the same queue: no cut.
+	EXPECT_EQ(mrc_nscc_on_ack(&cc, 1000, true, 8000, t + p.base_rtt - 1),
+		  MRC_NSCC_MD);
+	EXPECT_EQ(cc.cwnd, after);
+	mrc_nscc_on_ack(&cc, 1000, true, 8000, t + p.base_rtt);
+	EXPECT_LT(cc.cwnd, after);
+	EXPECT_EQ(cc.stat_md, 2u);
+}
+
+TEST(Nscc, MultiplicativeDecreaseIsCappedByMaxMdJump)
+{
+	auto p = params();
+	auto cc = make(p);
+
+	p.qa_threshold = 1u << 30;	// keep quick adapt out of this test
+	cc = make(p);
+	mrc_nscc_on_ack(&cc, 1000, true, 1000000, kT0 + p.base_rtt);
+	EXPECT_EQ(cc.cwnd, p.init_cwnd - (p.init_cwnd * p.max_md_jump >> 10));
+}
+
+TEST(Nscc, QuickAdaptOnLossCutsToAchieved)
+{
+	auto p = params();
+	auto cc = make(p);
+	uint64_t period = p.base_rtt + p.target_delay;
+
+	// First period: only 20000 B acked, far below cwnd >> qa_gate.
+	mrc_nscc_on_ack(&cc, 20000, false, 6000, kT0 + 10);
+	uint32_t before = cc.cwnd;
+
+	EXPECT_FALSE(mrc_nscc_on_loss(&cc, kT0 + 20));	// period not over
+	EXPECT_EQ(cc.cwnd, before);
+	EXPECT_EQ(mrc_nscc_on_ack(&cc, 0, false, 6000, kT0 + period),
+		  MRC_NSCC_QA);
+	EXPECT_EQ(cc.cwnd, 20000u);
+	EXPECT_EQ(cc.stat_qa, 1u);
+	// The next period starts clean: no trigger, no cut.
+	mrc_nscc_on_ack(&cc, 1000, false, 6000, kT0 + 2 * period + 1);
+	EXPECT_EQ(cc.stat_qa, 1u);
+}
+
+TEST(Nscc, QuickAdaptOnHighDelay)
+{
+	auto p = params();
+	auto cc = make(p);
+	uint64_t period = p.base_rtt + p.target_delay;
+
+	mrc_nscc_on_ack(&cc, 5000, false, p.qa_threshold + 1, kT0 + 1);
+	EXPECT_EQ(mrc_nscc_on_ack(&cc, 5000, false, 0, kT0 + period),
+		  MRC_NSCC_QA);
+	EXPECT_EQ(cc.cwnd, 10000u);
+}
+
+TEST(Nscc, QuickAdaptGateAndDisable)
+{
+	auto p = params();
+	uint64_t period = p.base_rtt + p.target_delay;
+	auto gated = make(p);
+
+	// Acked more than cwnd >> qa_gate: the path delivers, no cut.
+	mrc_nscc_on_ack(&gated, p.init_cwnd / 2 + 1000, false, 6000, kT0 + 1);
+	uint32_t w = gated.cwnd;
+
+	mrc_nscc_on_loss(&gated, kT0 + 2);
+	EXPECT_NE(mrc_nscc_on_ack(&gated, 0, false, 6000, kT0 + period),
+		  MRC_NSCC_QA);
+	EXPECT_EQ(gated.cwnd, w);
+
+	p.disable_qa = 1;
+	auto off = make(p);
+
+	mrc_nscc_on_ack(&off, 1000, false, 6000, kT0 + 1);
+	w = off.cwnd;
+	mrc_nscc_on_loss(&off, kT0 + 2);
+	EXPECT_FALSE(mrc_nscc_on_loss(&off, kT0 + period));
+	EXPECT_EQ(off.cwnd, w);
+	EXPECT_EQ(off.stat_qa, 0u);
+}
+
+TEST(Nscc, WindowStaysWithinBounds)
+{
+	auto p = params();
+	auto cc = make(p);
+	uint64_t t = kT0;
+
+	for (int i = 0; i < 20000; i++)
+		mrc_nscc_on_ack(&cc, 64000, false, 0, t += 10);
+	EXPECT_EQ(cc.cwnd, p.max_cwnd);
+	for (int i = 0; i < 200; i++)
+		mrc_nscc_on_ack(&cc, 1000, true, 1000000, t += p.base_rtt);
+	EXPECT_EQ(cc.cwnd, kMtu);	// never below one MTU
+}
+
+TEST(Nscc, AdjustBatchesIncreases)
+{
+	auto p = params();
+
+	p.adjust_bytes = 50000;
+	auto cc = make(p);
+
+	mrc_nscc_on_ack(&cc, 10000, false, 0, kT0 + 1);
+	EXPECT_EQ(cc.cwnd, p.init_cwnd);	// pending, not applied
+	for (int i = 0; i < 4; i++)
+		mrc_nscc_on_ack(&cc, 10000, false, 0, kT0 + 2 + i);
+	EXPECT_GT(cc.cwnd, p.init_cwnd);	// 50000 B reached
+}

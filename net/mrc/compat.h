@@ -9,8 +9,7 @@
 #include <linux/version.h>
 #include <net/genetlink.h>
 
-/*
- * 6.6 moved the parsed attributes of a dump request from
+/* 6.6 moved the parsed attributes of a dump request from
  * genl_dumpit_info(cb)->attrs to genl_info_dump(cb)->attrs.
  */
 static inline struct nlattr **mrc_genl_dump_attrs(struct netlink_callback *cb)

@@ -38,8 +38,7 @@ static struct notifier_block mrc_module_nb = {
 	.notifier_call = mrc_module_event,
 };
 
-/*
- * Whether rdma_rxe is loaded.  find_module() is not exported; every loaded
+/* Whether rdma_rxe is loaded.  find_module() is not exported; every loaded
  * module has a kobject in the "module" kset (/sys/module), which our own
  * module kobject belongs to, so look the name up there.
  */

@@ -21,8 +21,7 @@
 
 #include "mrc.h"
 
-/*
- * The user ABI version of the rxe provider (drivers/infiniband/sw/rxe/rxe.h,
+/* The user ABI version of the rxe provider (drivers/infiniband/sw/rxe/rxe.h,
  * not exported in a header).
  */
 #define MRC_RXE_UVERBS_ABI_VERSION	2
@@ -91,8 +90,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port,
 		attr->active_mtu = mrc_path_mtu(READ_ONCE(ndev->mtu));
 	rcu_read_unlock();
 
-	/*
-	 * Speed and width of plane 1's netdev, via ethtool (takes RTNL).  It
+	/* Speed and width of plane 1's netdev, via ethtool (takes RTNL).  It
 	 * fails only when the netdev is already gone, while the instance is
 	 * being removed: report the slowest rate rather than an error.
 	 */
@@ -174,8 +172,7 @@ static int mrc_enable_driver(struct ib_device *ibdev)
 	return 0;
 }
 
-/*
- * The single teardown path of an instance (see mrc.h).  Called by the core
+/* The single teardown path of an instance (see mrc.h).  Called by the core
  * in process context after every client is gone, or by ib_dealloc_device()
  * when registration failed.
  */
@@ -254,8 +251,7 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	ib_set_device_ops(ibdev, &mrc_dev_ops);
 }
 
-/*
- * Recompute the RDMA port state: active while at least one plane is
+/* Recompute the RDMA port state: active while at least one plane is
  * operationally up (MRC keeps connections alive over any surviving plane).
  * Caller holds mrc_cfg_lock.
  */
@@ -285,8 +281,7 @@ void mrc_dev_update_port(struct mrc_dev *mdev)
 	ib_dispatch_event(&ev);
 }
 
-/*
- * A registered instance of namespace @mn by ib_device name, or by index
+/* A registered instance of namespace @mn by ib_device name, or by index
  * when @name is NULL.  Caller holds mrc_cfg_lock.
  */
 struct mrc_dev *mrc_dev_find(struct mrc_net *mn, const char *name, u32 index)
@@ -318,8 +313,7 @@ static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	INIT_LIST_HEAD(&mdev->node);
 	mrc_dev_init_attr(mdev, ndev);
 
-	/*
-	 * Under RTNL the netdev cannot go away unseen: either it is still
+	/* Under RTNL the netdev cannot go away unseen: either it is still
 	 * registered here, or our notifier will see its NETDEV_UNREGISTER
 	 * and find the instance on the list.
 	 */
@@ -377,8 +371,7 @@ static struct rdma_link_ops mrc_link_ops = {
 	.newlink = mrc_newlink,
 };
 
-/*
- * Unregister every instance of @mn and wait until each one's teardown has
+/* Unregister every instance of @mn and wait until each one's teardown has
  * run (see mrc_net_exit()).
  */
 void mrc_dev_unregister_all(struct mrc_net *mn)
@@ -393,8 +386,7 @@ void mrc_dev_unregister_all(struct mrc_net *mn)
 		mutex_unlock(&mrc_cfg_lock);
 		if (!mdev)
 			return;
-		/*
-		 * Fenced against a concurrent (queued) unregistration by the
+		/* Fenced against a concurrent (queued) unregistration by the
 		 * core: when this returns, dealloc_driver has run.
 		 */
 		ib_unregister_device(&mdev->ibdev);

@@ -43,8 +43,7 @@
 #define MRC_MAX_UCONTEXT	512
 #define MRC_GID_TBL_LEN		1024
 
-/*
- * Worst-case bytes a packet carries besides the payload: IPv6 (40), UDP (8),
+/* Worst-case bytes a packet carries besides the payload: IPv6 (40), UDP (8),
  * BTH (12), RETH (16), ICRC (4).  Subtracted from the netdev MTU to get the
  * RDMA path MTU.
  */
@@ -70,8 +69,7 @@ struct mrc_dev {
 	struct mrc_net *mnet;		/* const; the netns of plane 1 */
 	struct list_head node;		/* in mnet->devs; mrc_cfg_lock */
 
-	/*
-	 * Indexed by plane id; [0] unused.  Written under mrc_cfg_lock with
+	/* Indexed by plane id; [0] unused.  Written under mrc_cfg_lock with
 	 * rcu_assign_pointer(), read under RCU or mrc_cfg_lock.
 	 */
 	struct mrc_plane __rcu *planes[MRC_MAX_PLANES + 1];

@@ -16,8 +16,7 @@
 static void mrc_netdev_gone_link(struct mrc_dev *mdev)
 {
 	mdev->dying = true;
-	/*
-	 * Not registered yet: mrc_newlink() sees @dying and unregisters.
+	/* Not registered yet: mrc_newlink() sees @dying and unregisters.
 	 * Otherwise queue the unregistration: it must not run under RTNL.
 	 * Skip it if an unregistration already started (refcount zero).
 	 */

@@ -80,8 +80,7 @@ static int mrc_nl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 			  MRC_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	/*
-	 * Capabilities are protocol features of the data path; none is
+	/* Capabilities are protocol features of the data path; none is
 	 * implemented yet, so none is claimed.
 	 */
 	if (mrc_nl_put_dev_id(skb, mdev) ||
@@ -124,8 +123,7 @@ static int mrc_nl_fill_plane(struct sk_buff *skb, struct mrc_plane *plane,
 	return 0;
 }
 
-/*
- * The instance a request names by MRC_A_DEV_NAME and/or MRC_A_DEV_INDEX in
+/* The instance a request names by MRC_A_DEV_NAME and/or MRC_A_DEV_INDEX in
  * namespace @net.  Caller holds mrc_cfg_lock.
  */
 static struct mrc_dev *mrc_nl_find_dev(struct net *net, struct nlattr **attrs,
@@ -335,7 +333,9 @@ static int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
 static int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_dev *mdev;
+	bool up;
 	int err;
+	u32 id;
 
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
 		NL_SET_ERR_MSG(info->extack, "missing plane id (MRC_A_PLANE_ID)");
@@ -348,15 +348,15 @@ static int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 
+	id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
+	up = nla_get_u8(info->attrs[MRC_A_PLANE_ADMIN_UP]);
+
 	mutex_lock(&mrc_cfg_lock);
 	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
 	if (IS_ERR(mdev))
 		err = PTR_ERR(mdev);
 	else
-		err = mrc_plane_set_admin(mdev,
-			nla_get_u32(info->attrs[MRC_A_PLANE_ID]),
-			nla_get_u8(info->attrs[MRC_A_PLANE_ADMIN_UP]),
-			info->extack);
+		err = mrc_plane_set_admin(mdev, id, up, info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }
@@ -394,8 +394,7 @@ out:
 	return genlmsg_reply(msg, info);
 }
 
-/*
- * Dump every plane of the namespace, or of the one device the request
+/* Dump every plane of the namespace, or of the one device the request
  * names.  cb->args[0]: devices done, cb->args[1]: next plane id.
  */
 static int mrc_nl_plane_get_dumpit(struct sk_buff *skb,

@@ -27,8 +27,7 @@ static int __net_init mrc_net_init(struct net *net)
 	return 0;
 }
 
-/*
- * Runs after the namespace's netdevs are gone (we are a subsys, device
+/* Runs after the namespace's netdevs are gone (we are a subsys, device
  * operations exit first), so most instances are already unregistering; a
  * plane-1 netdev that was moved back to init_net only queued its
  * unregistration.  Wait for all of them: dealloc_driver still uses @mn.

@@ -60,8 +60,7 @@ struct mrc_plane *mrc_plane_find_ndev(struct mrc_net *mn,
 	return NULL;
 }
 
-/*
- * Recompute the plane's operational state (admin up and carrier) and
+/* Recompute the plane's operational state (admin up and carrier) and
  * announce a change.  Returns true if it changed.
  */
 bool mrc_plane_refresh(struct mrc_plane *plane)
@@ -89,8 +88,7 @@ static void mrc_plane_free_rcu(struct rcu_head *head)
 	kfree(plane);
 }
 
-/*
- * Free a plane already removed from its table.  The netdev reference goes
+/* Free a plane already removed from its table.  The netdev reference goes
  * with the RCU grace period, so datapath readers never see a freed netdev.
  */
 void mrc_plane_release(struct mrc_plane *plane)
@@ -109,8 +107,7 @@ static u32 mrc_plane_free_id(struct mrc_dev *mdev)
 	return 0;
 }
 
-/*
- * Attach @ndev to @mdev as plane @id (0: the lowest free id from 2).  Caller
+/* Attach @ndev to @mdev as plane @id (0: the lowest free id from 2).  Caller
  * holds RTNL and mrc_cfg_lock; @ndev must be in the instance's namespace.
  */
 int mrc_plane_add(struct mrc_dev *mdev, struct net_device *ndev, u32 id,
@@ -226,8 +223,7 @@ int mrc_plane_set_admin(struct mrc_dev *mdev, u32 id, bool up,
 	}
 	was_up = plane->admin_up;
 	WRITE_ONCE(plane->admin_up, up);
-	/*
-	 * Taking a plane down administratively is announced even when its
+	/* Taking a plane down administratively is announced even when its
 	 * carrier was already down (oper state unchanged).
 	 */
 	if (!mrc_plane_refresh(plane) && was_up && !up)

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "mrc_transport.hpp"
+
+#include <algorithm>
+
+#include "config.hpp"
+
+namespace mrcsim {
+
+struct MrcTransport::Conn {
+	MrcTransport *self = nullptr;
+	std::unique_ptr<std::uint64_t[]> mem;	// 8-byte aligned engine state
+	mrc_conn *c = nullptr;
+	std::uint32_t id = 0, flow = 0, host = 0, peer_host = 0, peer = 0;
+	Time armed = kNever;
+	std::uint32_t gen = 0;
+	bool sender = false;
+	bool finished = false;
+};
+
+// The engine's C callbacks; priv is the Conn.
+struct Callbacks {
+	static void emit_ctrl(void *priv, mrc_pkt *pkt)
+	{
+		auto *c = static_cast<MrcTransport::Conn *>(priv);
+		c->self->emit_ctrl(*c, *pkt);
+	}
+	static int place(void *, const mrc_pkt *) { return 0; }
+	static void recv_complete(void *, u32) {}
+	static void send_complete(void *priv, u32, u64, int status)
+	{
+		auto *c = static_cast<MrcTransport::Conn *>(priv);
+		c->self->send_complete(*c, status);
+	}
+	static void event(void *priv, const mrc_event *ev)
+	{
+		auto *c = static_cast<MrcTransport::Conn *>(priv);
+		if (ev->type == MRC_EVT_CONN_FAILED)
+			c->self->conn_failed(*c);
+	}
+};
+
+namespace {
+
+const mrc_conn_ops kOps = {
+	.emit_ctrl = Callbacks::emit_ctrl,
+	.place = Callbacks::place,
+	.recv_complete = Callbacks::recv_complete,
+	.send_complete = Callbacks::send_complete,
+	.event = Callbacks::event,
+};
+
+// Payload bytes are never looked at; data packets point here.
+const u8 kZeroPayload[MRC_MAX_PAYLOAD + 1] = {};
+
+} // namespace
+
+MrcTransport::MrcTransport(SimContext &ctx)
+	: ctx_(ctx), host_conns_(ctx.fabric.topo().hosts()), host_senders_(ctx.fabric.topo().hosts()),
+	  host_rr_(ctx.fabric.topo().hosts(), 0)
+{
+	const Config &c = ctx.cfg;
+	const auto planes = ctx.fabric.topo().planes();
+	const std::uint64_t bdp = FabricParams::bdp_bytes(ctx.fabric.topo().params(), ctx.fabric.params().mtu,
+							  ctx.fabric.params().header);
+	const double rate = ctx.fabric.topo().params().rate_gbps;
+	mrc_conn_config_default(&cfg_);
+	cfg_.mtu = ctx.fabric.params().mtu;
+	// The engine's defaults describe a small software fabric; scale the
+	// CC to this one: base RTT from the topology, windows from the BDP of
+	// all planes together.
+	cfg_.cc.base_rtt = static_cast<u32>(c.time("mrc.base_rtt", static_cast<Time>(bdp * 8000.0 / rate)) / kNs);
+	cfg_.cc.target_delay = static_cast<u32>(c.time("mrc.target_delay", static_cast<Time>(cfg_.cc.target_delay) * kNs) / kNs);
+	cfg_.cc.max_cwnd = static_cast<u32>(c.bytes("mrc.max_cwnd", 2 * bdp * planes));
+	cfg_.cc.init_cwnd = static_cast<u32>(c.bytes("mrc.init_cwnd", bdp * planes));
+	cfg_.ack_every = static_cast<u32>(c.integer("mrc.ack_every", cfg_.ack_every));
+	cfg_.ack_timeout_exp = static_cast<u8>(c.integer("mrc.ack_timeout_exp", cfg_.ack_timeout_exp));
+	cfg_.mpr = cfg_.peer_mpr = static_cast<u8>(c.integer("mrc.mpr", cfg_.mpr));
+	cfg_.probe_interval = static_cast<u32>(c.time("mrc.probe_interval", static_cast<Time>(cfg_.probe_interval) * kNs) / kNs);
+	cfg_.ev_min_active = static_cast<u16>(c.integer("mrc.ev_min_active", cfg_.ev_min_active));
+	evs_ = static_cast<std::uint32_t>(c.integer("mrc.evs", 128));
+	if (evs_ < 1 || evs_ > MRC_MAX_EVS)
+		throw ConfigError("mrc.evs: 1.." + std::to_string(MRC_MAX_EVS));
+	srv6_ = c.str("ev_mode", "udp") == "srv6";
+	// Two packets per plane keep every NIC port busy without building a
+	// host queue the engine's RTT samples would mistake for the fabric's.
+	nic_limit_ = static_cast<std::uint64_t>(c.integer("mrc.nic_packets", 2 * planes)) * ctx.packet_bytes();
+}
+
+MrcTransport::~MrcTransport() = default;
+
+std::uint32_t MrcTransport::ev_value(const Conn &c, std::uint32_t ev_index) const
+{
+	const std::uint32_t planes = ctx_.fabric.topo().planes();
+	if (srv6_)
+		return ev_index / planes;	// names top switch k of the EV's plane
+	// A UDP source port per (connection, EV), as the glue derives them.
+	return 49152 + static_cast<std::uint32_t>(hash_combine(c.id, ev_index) % 16384);
+}
+
+std::uint32_t MrcTransport::blob_alloc(const mrc_pkt &pkt)
+{
+	if (free_blobs_.empty()) {
+		blobs_.push_back(pkt);
+		return static_cast<std::uint32_t>(blobs_.size() - 1);
+	}
+	std::uint32_t i = free_blobs_.back();
+	free_blobs_.pop_back();
+	blobs_[i] = pkt;
+	return i;
+}
+
+MrcTransport::Conn &MrcTransport::new_conn(std::uint32_t flow, std::uint32_t host, std::uint32_t peer, bool sender)
+{
+	auto c = std::make_unique<Conn>();
+	c->self = this;
+	c->id = static_cast<std::uint32_t>(conns_.size());
+	c->flow = flow;
+	c->host = host;
+	c->peer_host = peer;
+	c->sender = sender;
+	c->mem = std::make_unique<std::uint64_t[]>((mrc_conn_size() + 7) / 8);
+	c->c = reinterpret_cast<mrc_conn *>(c->mem.get());
+	if (mrc_conn_init(c->c, &cfg_, &kOps, c.get(), now_ns()))
+		throw ConfigError("mrc: engine refused the connection configuration");
+	const std::uint32_t planes = ctx_.fabric.topo().planes();
+	std::vector<mrc_ev_cfg> evs(evs_);
+	for (std::uint32_t i = 0; i < evs_; ++i)
+		evs[i] = mrc_ev_cfg{static_cast<u8>(i % planes + 1), 0};
+	if (mrc_conn_set_evs(c->c, evs.data(), evs_, now_ns()))
+		throw ConfigError("mrc: engine refused the EV set");
+	host_conns_[host].push_back(c->id);
+	conns_.push_back(std::move(c));
+	return *conns_.back();
+}
+
+void MrcTransport::start_flow(std::uint32_t f)
+{
+	Flow &fl = ctx_.flows[f];
+	fl.started = true;
+	if (fl.bytes > 0xffffffffULL)
+		throw ConfigError("mrc: flows are one message, at most 4 GiB");
+	Conn &s = new_conn(f, fl.src, fl.dst, true);
+	Conn &r = new_conn(f, fl.dst, fl.src, false);
+	s.peer = r.id;
+	r.peer = s.id;
+	mrc_msg m{};
+	m.cookie = f;
+	m.len = static_cast<u32>(fl.bytes);
+	m.opcode = MRC_OP_WRITE;
+	u32 msn;
+	if (mrc_conn_send(s.c, &m, &msn, now_ns())) {
+		ctx_.flows.fail(f);
+		return;
+	}
+	host_senders_[fl.src].push_back(s.id);
+	pull(fl.src);
+	arm(s);
+	arm(r);
+}
+
+// The NIC has room: take data packets from the host's connections in
+// round-robin order until it is full or nobody has anything to send.
+void MrcTransport::pull(std::uint32_t host)
+{
+	auto &senders = host_senders_[host];
+	const std::uint32_t planes = ctx_.fabric.topo().planes();
+	auto backlog = [&] {
+		std::uint64_t b = 0;
+		for (std::uint32_t p = 0; p < planes; ++p)
+			b += ctx_.fabric.host_backlog(host, p);
+		return b;
+	};
+	std::uint32_t idle = 0;
+	while (!senders.empty() && idle < senders.size() && backlog() < nic_limit_) {
+		std::uint32_t &rr = host_rr_[host];
+		if (rr >= senders.size())
+			rr = 0;
+		Conn &c = *conns_[senders[rr]];
+		mrc_tx_desc d;
+		if (c.finished || !mrc_conn_tx_next(c.c, now_ns(), &d)) {
+			++idle;
+			++rr;
+			continue;
+		}
+		idle = 0;
+		++rr;
+		mrc_pkt pk;
+		mrc_pkt_init(&pk, d.opcode);
+		pk.hdr.flags = d.flags;
+		pk.hdr.psn = d.psn;
+		pk.hdr.ev = d.ev;
+		pk.hdr.plane = d.plane;
+		pk.hdr.ts = d.ts;
+		pk.u.write.va = d.offset;
+		pk.u.write.msg.msn = d.msn;
+		pk.u.write.msg.offset = d.offset;
+		pk.u.write.msg.msg_len = d.msg_len;
+		pk.payload = kZeroPayload;
+		pk.payload_len = d.len;
+		const Flow &fl = ctx_.flows[c.flow];
+		std::uint32_t i = ctx_.make(PktType::Engine, c.peer, fl.src, fl.dst, static_cast<std::uint8_t>(d.plane - 1),
+					    ev_value(c, d.ev), d.len);
+		Packet &p = ctx_.fabric.pkt(i);
+		p.psn = d.psn;
+		p.blob = blob_alloc(pk);
+		if (srv6_)
+			p.flags |= kSrv6;
+		if (d.flags & MRC_F_RETX) {
+			p.flags |= kRetrans;
+			++ctx_.flows[c.flow].retx;
+		}
+		ctx_.fabric.send(i);
+	}
+	// Sending moved the engine's timers (ACK timeout, RACK).
+	for (std::uint32_t id : senders)
+		arm(*conns_[id]);
+}
+
+void MrcTransport::emit_ctrl(Conn &c, const mrc_pkt &pkt)
+{
+	std::uint32_t i = ctx_.make(PktType::Engine, c.peer, c.host, c.peer_host,
+				    static_cast<std::uint8_t>(pkt.hdr.plane - 1), ev_value(c, pkt.hdr.ev), 0);
+	Packet &p = ctx_.fabric.pkt(i);
+	p.blob = blob_alloc(pkt);
+	if (srv6_)
+		p.flags |= kSrv6;
+	ctx_.fabric.send(i);
+}
+
+void MrcTransport::send_complete(Conn &c, int status)
+{
+	if (status == MRC_ST_OK)
+		ctx_.flows.complete(c.flow, ctx_.now(), ctx_.core.q);
+	else
+		ctx_.flows.fail(c.flow);
+	c.finished = true;
+}
+
+void MrcTransport::conn_failed(Conn &c)
+{
+	ctx_.flows.fail(c.flow);
+	c.finished = true;
+}
+
+void MrcTransport::arm(Conn &c)
+{
+	const u64 d = mrc_conn_next_deadline(c.c);
+	if (d == MRC_TIME_NEVER)
+		return;
+	Time t = std::max(static_cast<Time>(d) * kNs, ctx_.now());
+	if (t >= c.armed && c.armed >= ctx_.now())
+		return;	// an earlier Timer is already pending; it re-arms
+	c.armed = t;
+	ctx_.core.q.push(t, EvKind::Timer, c.id, ++c.gen);
+}
+
+void MrcTransport::on_timer(std::uint32_t id, std::uint32_t gen)
+{
+	Conn &c = *conns_[id];
+	if (gen != c.gen)
+		return;
+	c.armed = kNever;
+	mrc_conn_on_timer(c.c, now_ns());
+	if (c.sender)
+		pull(c.host);
+	arm(c);
+}
+
+void MrcTransport::on_packet(std::uint32_t pkt)
+{
+	const Packet p = ctx_.fabric.pkt(pkt);
+	ctx_.fabric.pool().release(pkt);
+	const mrc_pkt mp = blobs_[p.blob];
+	free_blobs_.push_back(p.blob);
+	Conn &c = *conns_[p.flow];
+	u32 flags = 0;
+	if (p.flags & kEcnCe)
+		flags |= MRC_RX_ECN_CE;
+	if (p.flags & kTrimmed)
+		flags |= MRC_RX_TRIMMED;
+	mrc_conn_rx(c.c, &mp, flags, now_ns());
+	if (c.sender)
+		pull(c.host);
+	arm(c);
+}
+
+void MrcTransport::on_nic_ready(std::uint32_t host)
+{
+	if (!host_senders_[host].empty())
+		pull(host);
+}
+
+void MrcTransport::on_host_port(std::uint32_t host, std::uint32_t plane, bool up)
+{
+	for (std::uint32_t id : host_conns_[host]) {
+		Conn &c = *conns_[id];
+		mrc_conn_plane_set(c.c, static_cast<u8>(plane + 1), up, now_ns());
+		arm(c);
+	}
+	pull(host);
+}
+
+} // namespace mrcsim

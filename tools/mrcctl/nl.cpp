@@ -81,6 +81,9 @@ int on_error(sockaddr_nl *, nlmsgerr *e, void *arg)
 	return NL_STOP;
 }
 
+// Events are unsolicited: their sequence numbers are 0, not ours.
+int accept_any_seq(nl_msg *, void *) { return NL_OK; }
+
 int sockopt_on(nl_sock *sk, int opt)
 {
 	int one = 1;
@@ -174,7 +177,6 @@ void GenlSocket::subscribe(const char *group)
 
 void GenlSocket::prepare_events()
 {
-	nl_socket_disable_seq_check(sk_.get());
 	nl_socket_set_nonblocking(sk_.get());
 	// Bursts (every plane of an instance going away at once) must not
 	// overflow the default receive buffer.
@@ -189,6 +191,8 @@ bool GenlSocket::read_events(const std::function<void(nl_msg *)> &on_event)
 	Transaction t;
 	t.on_reply = &on_event;
 	nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &t);
+	nl_cb_set(cb.get(), NL_CB_SEQ_CHECK, NL_CB_CUSTOM, accept_any_seq,
+		  nullptr);
 	for (;;) {
 		int r = nl_recvmsgs(sk_.get(), cb.get());
 		if (t.exc)

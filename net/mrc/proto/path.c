@@ -276,8 +276,8 @@ void mrc_path_on_rtt(struct mrc_conn *c, u32 ev, u32 rtt)
  * How long after sending on @ev an ACK can reasonably take: that path's
  * smoothed RTT plus four deviations (it differs per path, which is what
  * makes spraying's reordering harmless), plus the reordering allowance.
- * A path without samples yet gets twice the largest RTT seen, or the ACK
- * timeout before any sample at all.
+ * A path without samples yet could be arbitrarily slower than the others:
+ * only the ACK timeout is a safe bound for it.
  */
 u64 mrc_path_expect(const struct mrc_conn *c, u32 ev)
 {
@@ -292,8 +292,6 @@ u64 mrc_path_expect(const struct mrc_conn *c, u32 ev)
 		if (e->srtt)
 			return (u64)e->srtt + 4 * (u64)e->rttvar + allow;
 	}
-	if (tx->rtt_max)
-		return 2 * (u64)tx->rtt_max + allow;
 	return mrc_ack_timeout_ns(c->cfg.ack_timeout_exp);
 }
 

@@ -403,8 +403,11 @@ void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	bool progress;
 	u32 acked = 0;
 
-	/* Acknowledges something never sent (or long gone): not ours. */
-	if (!mrc_psn_in(a->cum_psn, tx->snd_una, tx->snd_nxt + 1))
+	/* Acknowledges something never sent: not ours.  A cumulative PSN
+	 * behind snd_una is only an older ACK overtaken by a newer one; its
+	 * SACK bits are still news.
+	 */
+	if (mrc_psn_after(a->cum_psn, tx->snd_nxt))
 		return;
 	c->st.acks_rx++;
 	tx_rtt_sample(c, a->echo_ev, a->ts_echo, a->svc_time, now);
@@ -430,7 +433,7 @@ void mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	u32 acked = 0;
 	u64 wait;
 
-	if (!mrc_psn_in(n->cum_psn, tx->snd_una, tx->snd_nxt + 1))
+	if (mrc_psn_after(n->cum_psn, tx->snd_nxt))
 		return;
 	c->st.nacks_rx++;
 	if (tx_advance_cum(c, n->cum_psn, &acked, now))

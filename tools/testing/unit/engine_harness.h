@@ -66,6 +66,7 @@ struct Endpoint {
 	std::vector<struct mrc_event> events;
 	int place_nack = 0;		// if set, place() refuses with this
 	uint64_t data_sent = 0;		// data packets handed to the link
+	std::map<uint32_t, uint64_t> last_data_on_ev;	// EV -> last send
 
 	struct mrc_conn_stats stats() const
 	{
@@ -234,6 +235,7 @@ public:
 		pkt.u.send.msg.msg_len = d.msg_len;
 		pkt.payload_len = d.len;
 		ep[from].data_sent++;
+		ep[from].last_data_on_ev[d.ev] = now;
 		transmit(from, &pkt, true);
 	}
 

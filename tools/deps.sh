@@ -10,7 +10,7 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils
 	libibverbs-dev librdmacm-dev
-	libnl-3-dev libnl-genl-3-dev iproute2
+	libnl-3-dev libnl-genl-3-dev iproute2 iputils-ping
 	libgtest-dev libgmock-dev googletest libbenchmark-dev
 	clang libclang-rt-14-dev sparse
 	gnuplot-nox

@@ -1,0 +1,276 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Shared helpers of the MRC selftests; every test_*.sh sources this file.
+# Output is TAP: one "ok N - DESC" / "not ok N - DESC" line per check,
+# diagnostics as "# ..." lines, the plan "1..N" printed by done_testing.
+# The API is described in Documentation/testing.rst.  This file owns the
+# EXIT trap of the test script: it deletes what the helpers created.
+#
+# Written to work with or without "set -u" in the test script.
+
+REPO=${REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+MRC_KO=${MRC_KO:-$REPO/net/mrc/mrc.ko}
+if [ -z "${MRCCTL:-}" ]; then
+	if [ -x "$REPO/build/bin/mrcctl" ]; then
+		MRCCTL=$REPO/build/bin/mrcctl
+	else
+		# A missing mrcctl then fails the checks that use it, loudly.
+		MRCCTL=$(command -v mrcctl || echo "$REPO/build/bin/mrcctl")
+	fi
+fi
+export REPO MRC_KO MRCCTL
+
+_mrc_n=0		# TAP test number
+_mrc_pass=0
+_mrc_fail=0
+_mrc_skip=0
+_mrc_netns=()		# namespaces created by ns_create
+_mrc_links=()		# veth ends created in the initial namespace
+_mrc_test=$(basename "$0")
+
+echo "TAP version 13"
+echo "# $_mrc_test"
+
+# diag MSG...: a TAP diagnostic line per line of MSG.
+diag() {
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+ok() {
+	_mrc_n=$((_mrc_n + 1))
+	_mrc_pass=$((_mrc_pass + 1))
+	echo "ok $_mrc_n - $1"
+}
+
+not_ok() {
+	_mrc_n=$((_mrc_n + 1))
+	_mrc_fail=$((_mrc_fail + 1))
+	echo "not ok $_mrc_n - $1"
+}
+
+# skip DESC REASON: counted apart from passes.
+skip() {
+	_mrc_n=$((_mrc_n + 1))
+	_mrc_skip=$((_mrc_skip + 1))
+	echo "ok $_mrc_n - $1 # SKIP ${2:-}"
+}
+
+# Run CMD... with stdin from /dev/null, its stdout+stderr in $_mrc_out.
+# Shell functions (ns_exec, ...) work as CMD.
+_mrc_run() {
+	_mrc_out=$("$@" </dev/null 2>&1)
+}
+
+# Diagnostics of a failed check: the command line and what it printed
+# (at most 60 lines, enough to see an error without drowning the log).
+_mrc_explain() {
+	local why=$1
+	shift
+	diag "command: $(printf '%q ' "$@")"
+	diag "$why"
+	if [ -n "$_mrc_out" ]; then
+		printf '%s\n' "$_mrc_out" | head -n 60 | sed 's/^/#   /'
+	fi
+}
+
+# check DESC CMD...: ok iff CMD exits 0.
+check() {
+	local desc=$1 rc
+	shift
+	_mrc_run "$@"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "$desc"
+		return 0
+	fi
+	not_ok "$desc"
+	_mrc_explain "exit status $rc, expected 0; output:" "$@"
+	return 1
+}
+
+# check_fail DESC CMD...: ok iff CMD exits non-zero.
+check_fail() {
+	local desc=$1 rc
+	shift
+	_mrc_run "$@"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		ok "$desc"
+		return 0
+	fi
+	not_ok "$desc"
+	_mrc_explain "exit status 0, expected failure; output:" "$@"
+	return 1
+}
+
+# check_output DESC REGEX CMD...: ok iff CMD exits 0 and its combined
+# output matches the extended regular expression (grep -E, per line).
+check_output() {
+	local desc=$1 re=$2 rc
+	shift 2
+	_mrc_run "$@"
+	rc=$?
+	if [ $rc -eq 0 ] && printf '%s\n' "$_mrc_out" | grep -Eq -- "$re"; then
+		ok "$desc"
+		return 0
+	fi
+	not_ok "$desc"
+	if [ $rc -ne 0 ]; then
+		_mrc_explain "exit status $rc, expected 0; output:" "$@"
+	else
+		_mrc_explain "output does not match /$re/:" "$@"
+	fi
+	return 1
+}
+
+# check_output_fail DESC REGEX CMD...: ok iff CMD fails and its combined
+# output matches REGEX (e.g. the kernel's extack message).
+check_output_fail() {
+	local desc=$1 re=$2 rc
+	shift 2
+	_mrc_run "$@"
+	rc=$?
+	if [ $rc -ne 0 ] && printf '%s\n' "$_mrc_out" | grep -Eq -- "$re"; then
+		ok "$desc"
+		return 0
+	fi
+	not_ok "$desc"
+	if [ $rc -eq 0 ]; then
+		_mrc_explain "exit status 0, expected failure; output:" "$@"
+	else
+		_mrc_explain "exit status $rc but output does not match /$re/:" "$@"
+	fi
+	return 1
+}
+
+# mrc_load [PARAM=VALUE...]: load the in-tree mrc.ko (its dependencies via
+# modprobe first, since insmod does not resolve them), or "modprobe mrc"
+# when there is no in-tree build.  A failure is reported as a failed check.
+mrc_load() {
+	local dep
+	if [ -f "$MRC_KO" ]; then
+		for dep in $(modinfo -F depends "$MRC_KO" 2>/dev/null | tr ',' ' '); do
+			_mrc_run modprobe "$dep"
+			if [ $? -ne 0 ]; then
+				not_ok "mrc_load: modprobe $dep (dependency of mrc.ko)"
+				_mrc_explain "output:" modprobe "$dep"
+				return 1
+			fi
+		done
+		_mrc_run insmod "$MRC_KO" "$@"
+		if [ $? -ne 0 ]; then
+			not_ok "mrc_load: insmod $MRC_KO"
+			_mrc_explain "output:" insmod "$MRC_KO" "$@"
+			return 1
+		fi
+	else
+		_mrc_run modprobe mrc "$@"
+		if [ $? -ne 0 ]; then
+			not_ok "mrc_load: modprobe mrc"
+			_mrc_explain "no $MRC_KO; output:" modprobe mrc "$@"
+			return 1
+		fi
+	fi
+	return 0
+}
+
+# mrc_unload: remove mrc if loaded; returns rmmod's status.
+mrc_unload() {
+	[ -d /sys/module/mrc ] || return 0
+	rmmod mrc
+}
+
+# Record a namespace for deletion by this script and by run.sh (which
+# cleans up after a script that died before its own cleanup).
+_mrc_record_netns() {
+	_mrc_netns+=("$1")
+	if [ -n "${MRC_STATE_DIR:-}" ]; then
+		echo "$1" >>"$MRC_STATE_DIR/netns"
+	fi
+}
+
+# ns_create NAME: a new network namespace with loopback up.
+ns_create() {
+	local name=$1
+	if ! ip netns add "$name"; then
+		diag "ns_create: cannot create netns $name"
+		return 1
+	fi
+	_mrc_record_netns "$name"
+	ip -n "$name" link set lo up
+}
+
+# ns_exec NAME CMD...: run CMD in namespace NAME ("-": the initial one).
+ns_exec() {
+	local name=$1
+	shift
+	if [ "$name" = - ]; then
+		"$@"
+	else
+		ip netns exec "$name" "$@"
+	fi
+}
+
+# veth_pair NS1 IF1 ADDR1 NS2 IF2 ADDR2: a veth pair with one end in each
+# namespace ("-": the initial namespace), addresses (CIDR, IPv4 or IPv6;
+# "-" for none) assigned and both ends up.  IPv6 addresses skip DAD so they
+# are usable at once.
+veth_pair() {
+	local ns1=$1 if1=$2 a1=$3 ns2=$4 if2=$5 a2=$6
+	local where1=() where2=()
+	[ "$ns1" = - ] || where1=(netns "$ns1")
+	[ "$ns2" = - ] || where2=(netns "$ns2")
+	if ! ip link add "$if1" "${where1[@]}" type veth peer name "$if2" "${where2[@]}"; then
+		diag "veth_pair: cannot create $if1 ($ns1) <-> $if2 ($ns2)"
+		return 1
+	fi
+	# Deleting one end deletes both; a namespace's ends go with it.
+	[ "$ns1" = - ] && _mrc_links+=("$if1")
+	[ "$ns1" != - ] && [ "$ns2" = - ] && _mrc_links+=("$if2")
+	_mrc_veth_setup "$ns1" "$if1" "$a1" && _mrc_veth_setup "$ns2" "$if2" "$a2"
+}
+
+_mrc_veth_setup() {
+	local ns=$1 dev=$2 addr=$3
+	local ipc=(ip)
+	[ "$ns" = - ] || ipc=(ip -n "$ns")
+	if [ "$addr" != - ]; then
+		case $addr in
+		*:*) "${ipc[@]}" addr add "$addr" dev "$dev" nodad || return 1 ;;
+		*) "${ipc[@]}" addr add "$addr" dev "$dev" || return 1 ;;
+		esac
+	fi
+	"${ipc[@]}" link set "$dev" up
+}
+
+# Delete what the helpers created and stop background jobs of the script
+# (e.g. a forgotten "mrcctl monitor &").  Runs on any exit.
+_mrc_cleanup() {
+	local j ns dev
+	for j in $(jobs -p); do
+		kill "$j" 2>/dev/null
+	done
+	for dev in "${_mrc_links[@]}"; do
+		ip link del "$dev" 2>/dev/null
+	done
+	for ns in "${_mrc_netns[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	_mrc_links=()
+	_mrc_netns=()
+}
+trap _mrc_cleanup EXIT
+
+# done_testing: print the plan and the summary, clean up, exit non-zero if
+# a check failed.  A script without a single check is a failure too.
+done_testing() {
+	echo "1..$_mrc_n"
+	echo "# $_mrc_test: $_mrc_pass passed, $_mrc_fail failed, $_mrc_skip skipped"
+	_mrc_cleanup
+	if [ "$_mrc_n" -eq 0 ]; then
+		echo "# $_mrc_test: no checks were run"
+		exit 1
+	fi
+	[ "$_mrc_fail" -eq 0 ] || exit 1
+	exit 0
+}

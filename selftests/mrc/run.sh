@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Run the MRC selftests: every selftests/mrc/test_*.sh in name order, or the
+# ones named on the command line.  Each script runs with a timeout, from a
+# clean state (no mrc/rxe links, modules unloaded, test namespaces gone) and
+# is followed by a dmesg check for kernel oopses and warnings.  The last line
+# is "selftests: N passed, N failed[, N skipped]".
+#
+#   selftests/mrc/run.sh [test_foo.sh...]
+#   MRC_TEST_TIMEOUT=S   default per-script timeout (300); a script can ask
+#                        for its own with a line "# selftest-timeout: S"
+# Works in the VM (tools/vm/run -- selftests/mrc/run.sh) and as root on a
+# real machine.  See Documentation/testing.rst.
+set -u
+
+dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+default_timeout=${MRC_TEST_TIMEOUT:-300}
+
+pass=0
+fail=0
+skipped=0
+
+summary() {
+	if [ "$skipped" -gt 0 ]; then
+		echo "selftests: $pass passed, $fail failed, $skipped skipped"
+	else
+		echo "selftests: $pass passed, $fail failed"
+	fi
+}
+
+# A failure found by the runner rather than by a script.
+runner_fail() {
+	echo "not ok - $1"
+	fail=$((fail + 1))
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "# selftests must run as root (in the VM: tools/vm/run -- $0)"
+	runner_fail "run.sh: not root"
+	summary
+	exit 1
+fi
+
+tests=()
+if [ $# -gt 0 ]; then
+	for t in "$@"; do
+		t=$dir/$(basename "$t")
+		if [ ! -f "$t" ]; then
+			runner_fail "$(basename "$t"): no such test"
+			continue
+		fi
+		tests+=("$t")
+	done
+else
+	while IFS= read -r t; do
+		tests+=("$t")
+	done < <(LC_ALL=C find "$dir" -maxdepth 1 -name 'test_*.sh' | LC_ALL=C sort)
+fi
+
+[ ${#tests[@]} -gt 0 ] || runner_fail "run.sh: no test to run"
+
+state=$(mktemp -d "${TMPDIR:-/tmp}/mrc-selftests.XXXXXX") || exit 1
+export MRC_STATE_DIR=$state
+cur_pid=
+on_exit() {
+	# Stop a running script and whatever it started (its process group).
+	[ -n "$cur_pid" ] && kill -- -"$cur_pid" 2>/dev/null
+	rm -rf "$state"
+}
+trap on_exit EXIT
+trap 'echo "# interrupted"; exit 130' INT TERM
+
+# rdma_rxe conflicts with mrc; unload it between tests only if this run
+# (not the machine's owner) loaded it.
+rxe_was_loaded=0
+[ -d /sys/module/rdma_rxe ] && rxe_was_loaded=1
+
+# RDMA devices that existed before the run belong to the machine's owner.
+initial_devs=" $(ls /sys/class/infiniband 2>/dev/null | tr '\n' ' ') "
+
+# Bring the machine back to a clean state: delete the RDMA links the tests
+# created (rmmod must not be the only way they disappear), unload the
+# modules, delete the test namespaces.
+clean_state() {
+	local d ns
+	for d in /sys/class/infiniband/*; do
+		[ -e "$d" ] || continue
+		d=$(basename "$d")
+		[[ $initial_devs == *" $d "* ]] && continue
+		rdma link del "$d" 2>/dev/null
+	done
+	if [ -d /sys/module/mrc ] && ! rmmod mrc 2>/dev/null; then
+		echo "# clean state: cannot rmmod mrc"
+	fi
+	if [ "$rxe_was_loaded" = 0 ] && [ -d /sys/module/rdma_rxe ]; then
+		rmmod rdma_rxe 2>/dev/null || echo "# clean state: cannot rmmod rdma_rxe"
+	fi
+	if [ -f "$state/netns" ]; then
+		while read -r ns; do
+			ip netns del "$ns" 2>/dev/null
+		done <"$state/netns"
+		rm -f "$state/netns"
+	fi
+	# In the throw-away VM every namespace and veth is a test's.
+	if [ "${MRC_VM:-0}" = 1 ]; then
+		ip -all netns delete 2>/dev/null
+		ip -o link show type veth 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' |
+			while read -r d; do ip link del "$d" 2>/dev/null; done
+	fi
+	return 0
+}
+
+# Kernel messages that mean a bug, whatever the test thought of itself.
+oops_re='(BUG:|Oops|WARNING:|general protection fault|Kernel panic|UBSAN:|KASAN:|kernel BUG|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|rcu: INFO|stack-protector|unreferenced object)'
+
+timeout_of() {
+	local t
+	t=$(sed -n '1,20s/^# *selftest-timeout: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
+	echo "${t:-$default_timeout}"
+}
+
+echo "TAP version 13"
+for t in "${tests[@]}"; do
+	name=$(basename "$t")
+	limit=$(timeout_of "$t")
+	log=$state/$name.log
+	clean_state
+	mark="mrc-selftests: begin $name $$-$RANDOM"
+	echo "$mark" >/dev/kmsg 2>/dev/null
+	echo "# selftests: mrc: $name (timeout $limit s)"
+	start=$SECONDS
+	# timeout puts itself and the script into a new process group, which
+	# lets us kill leftovers of the script afterwards.
+	timeout -k 10 "$limit" bash "$t" </dev/null >"$log" 2>&1 &
+	cur_pid=$!
+	tail -n +1 -s 0.2 --pid="$cur_pid" -f "$log"
+	wait "$cur_pid"
+	rc=$?
+	kill -- -"$cur_pid" 2>/dev/null
+	cur_pid=
+	secs=$((SECONDS - start))
+
+	p=$(grep -cE '^ok [0-9]+' "$log")
+	s=$(grep -cE '^ok [0-9]+ .*# [Ss][Kk][Ii][Pp]' "$log")
+	f=$(grep -cE '^not ok [0-9]+' "$log")
+	p=$((p - s))
+	pass=$((pass + p))
+	fail=$((fail + f))
+	skipped=$((skipped + s))
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		runner_fail "$name: timed out after $limit s"
+	elif [ $((p + s + f)) -eq 0 ]; then
+		runner_fail "$name: no TAP output (exit status $rc)"
+	elif ! grep -qE '^1\.\.[0-9]+' "$log"; then
+		runner_fail "$name: died before done_testing (exit status $rc)"
+	elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+		runner_fail "$name: exit status $rc without a failed check"
+	fi
+
+	oops=$(dmesg 2>/dev/null | awk -v m="$mark" 'index($0, m) { found = 1; next } found' |
+		grep -E "$oops_re")
+	if [ -n "$oops" ]; then
+		runner_fail "$name: kernel warnings in dmesg"
+		printf '%s\n' "$oops" | head -n 20 | sed 's/^/#   /'
+	fi
+	echo "# $name: $p passed, $f failed, $s skipped, exit $rc, $secs s"
+done
+clean_state
+summary
+[ "$fail" -eq 0 ]

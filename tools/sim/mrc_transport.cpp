@@ -74,7 +74,13 @@ MrcTransport::MrcTransport(SimContext &ctx)
 	cfg_.cc.max_cwnd = static_cast<u32>(c.bytes("mrc.max_cwnd", 2 * bdp * planes));
 	cfg_.cc.init_cwnd = static_cast<u32>(c.bytes("mrc.init_cwnd", bdp * planes));
 	cfg_.ack_every = static_cast<u32>(c.integer("mrc.ack_every", cfg_.ack_every));
-	cfg_.ack_timeout_exp = static_cast<u8>(c.integer("mrc.ack_timeout_exp", cfg_.ack_timeout_exp));
+	// The engine's 4.19 ms ACK timeout is sized for software stacks with
+	// millisecond scheduling outliers; a controller would size it to the
+	// fabric, so take the smallest 1.024 us x 2^t above 8 base RTTs.
+	std::int64_t exp = 0;
+	while (exp < 24 && (1024LL << exp) < 8LL * cfg_.cc.base_rtt)
+		++exp;
+	cfg_.ack_timeout_exp = static_cast<u8>(c.integer("mrc.ack_timeout_exp", exp));
 	cfg_.mpr = cfg_.peer_mpr = static_cast<u8>(c.integer("mrc.mpr", cfg_.mpr));
 	cfg_.probe_interval = static_cast<u32>(c.time("mrc.probe_interval", static_cast<Time>(cfg_.probe_interval) * kNs) / kNs);
 	cfg_.ev_min_active = static_cast<u16>(c.integer("mrc.ev_min_active", cfg_.ev_min_active));

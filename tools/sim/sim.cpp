@@ -14,8 +14,9 @@
 
 namespace mrcsim {
 
-Simulation::Simulation(const Config &cfg) : cfg_(cfg)
+Simulation::Simulation(const Config &config) : cfg_(config)
 {
+	const Config &cfg = cfg_;
 	transport_ = cfg.str("transport", "gbn");
 	duration_ = cfg.time("duration", 100 * kMs);
 	const TopoParams tp = TopoParams::from(cfg);

@@ -45,7 +45,7 @@ public:
 private:
 	template <Transport T> void loop(T &tr, const RunOptions &opt);
 
-	const Config &cfg_;
+	Config cfg_;	// a copy: the caller's may be a temporary
 	std::string transport_;
 	Time duration_;
 	SimCore core_;

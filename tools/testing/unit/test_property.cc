@@ -210,3 +210,123 @@ TEST(Property, NoRetransmissionUnderReorderingWithoutLoss)
 		EXPECT_GT(pkts, 100000u);
 	}
 }
+
+namespace {
+
+// Time of the first event that moved @ev to @state on @e, or 0.
+uint64_t state_time(const Endpoint &e, uint32_t ev, uint8_t state,
+		    uint64_t after = 0)
+{
+	for (const auto &x : e.events)
+		if (x.type == MRC_EVT_EV_STATE && x.ev == ev &&
+		    x.new_state == state && x.time >= after)
+			return x.time;
+	return 0;
+}
+
+} // namespace
+
+TEST(Property, BlackholedEvIsRetiredWithinThreeTimeoutsAndTrafficGoesOn)
+{
+	uint64_t lo = 3000, hi = 3200, worst[2] = {0, 0};
+
+	replay(&lo, &hi);
+	for (uint64_t seed = lo; seed < hi; seed++) {
+		std::mt19937_64 r(seed);
+		auto cfg = test_config();
+		uint64_t rto = mrc_ack_timeout_ns(cfg.ack_timeout_exp);
+		uint32_t n = 4 + (uint32_t)(r() % 29);
+		uint32_t k = (uint32_t)(r() % n);
+		bool mid = r() % 2;	// dies mid-run (sampled) or at start
+		Harness h(seed, &cfg, random_paths(r, n, 0, true, 0));
+		std::string tag = "seed " + std::to_string(seed);
+
+		if (mid) {
+			exchange(h, r, 10, 4000000000ull, tag);
+			if (HasFatalFailure())
+				return;
+		}
+		h.paths[k].blackhole = true;
+		// The harness checks order and completeness of every message.
+		size_t rcvd0 = h.ep[1].recv_done.size();
+		size_t done0 = h.ep[0].send_done.size();
+
+		for (int i = 0; i < 30; i++)
+			h.send(0, (uint32_t)(1 + r() % 20000));
+		ASSERT_TRUE(h.run_until_idle(h.now + 4000000000ull))
+			<< tag << " " << h.failure;
+		ASSERT_EQ(h.failure, "") << tag;
+		ASSERT_EQ(h.ep[1].recv_done.size() - rcvd0, 30u) << tag;
+		ASSERT_EQ(h.ep[0].send_done.size() - done0, 30u) << tag;
+		for (auto &d : h.ep[0].send_done)
+			ASSERT_EQ(d.second, MRC_ST_OK) << tag;
+		if (!h.first_drop.count(k))
+			continue;	// the spray never reached it: fine
+		uint64_t drop = h.first_drop[k];
+		uint64_t bad = state_time(h.ep[0], k, MRC_EV_ASSUMED_BAD, drop);
+
+		ASSERT_NE(bad, 0u) << tag << " EV " << k << " never retired";
+		ASSERT_LE(bad - drop, 3 * rto) << tag;
+		worst[mid] = std::max(worst[mid], bad - drop);
+		// Retired means unused: nothing new went on it afterwards.
+		ASSERT_LE(h.ep[0].last_data_on_ev[k], bad) << tag;
+		ASSERT_EQ(mrc_conn_ev_state(h.ep[0].c, k), MRC_EV_ASSUMED_BAD)
+			<< tag;
+	}
+	std::printf("blackhole: worst first loss -> ASSUMED_BAD: %.1f us for "
+		    "a path dead from the start, %.1f us for a path that "
+		    "dies (ACK timeout %.1f us)\n", (double)worst[0] / 1000.0,
+		    (double)worst[1] / 1000.0,
+		    (double)mrc_ack_timeout_ns(test_config().ack_timeout_exp) /
+		    1000.0);
+}
+
+TEST(Property, HealedPathReturnsToGoodThroughProbes)
+{
+	uint64_t lo = 4000, hi = 4100;
+
+	replay(&lo, &hi);
+	for (uint64_t seed = lo; seed < hi; seed++) {
+		std::mt19937_64 r(seed);
+		auto cfg = test_config();
+		uint32_t n = 2 + (uint32_t)(r() % 15);
+		uint32_t k = (uint32_t)(r() % n);
+		Harness h(seed, &cfg, random_paths(r, n, 0, true, 0));
+		std::string tag = "seed " + std::to_string(seed);
+
+		h.paths[k].blackhole = true;
+		for (int i = 0; i < 10; i++)
+			h.send(0, 8192);
+		ASSERT_TRUE(h.run_until_idle(h.now + 4000000000ull)) << tag;
+		ASSERT_EQ(mrc_conn_ev_state(h.ep[0].c, k), MRC_EV_ASSUMED_BAD)
+			<< tag;
+		uint64_t probes = h.ep[0].stats().probes_tx;
+
+		// Still dark for a while: probes go out and fail.
+		h.run_for(20000000);
+		ASSERT_GT(h.ep[0].stats().probes_tx, probes) << tag;
+		ASSERT_EQ(mrc_conn_ev_state(h.ep[0].c, k), MRC_EV_ASSUMED_BAD)
+			<< tag;
+		uint64_t healed = h.now;
+
+		h.paths[k].blackhole = false;
+		h.run_for(50000000);
+		uint64_t good = state_time(h.ep[0], k, MRC_EV_GOOD, healed);
+
+		ASSERT_NE(good, 0u) << tag;
+		ASSERT_EQ(mrc_conn_ev_state(h.ep[0].c, k), MRC_EV_GOOD) << tag;
+		bool by_probe = false;
+
+		for (const auto &x : h.ep[0].events)
+			by_probe |= x.ev == k && x.new_state == MRC_EV_GOOD &&
+				    x.reason == MRC_EVR_PROBE_OK;
+		ASSERT_TRUE(by_probe) << tag;
+		// Back in the spray: new traffic uses it again.
+		uint64_t t = h.now;
+
+		for (int i = 0; i < 10; i++)
+			h.send(0, 8192);
+		ASSERT_TRUE(h.run_until_idle(h.now + 4000000000ull)) << tag;
+		ASSERT_GE(h.ep[0].last_data_on_ev[k], t) << tag;
+	}
+}

@@ -66,7 +66,8 @@ int mrc_ev_check(u8 format, const struct mrc_ev *ev)
 	return 0;
 }
 
-int mrc_ev_outer(u8 format, const struct mrc_ev *ev, struct mrc_ev_outer *out)
+int mrc_ev_to_outer(u8 format, const struct mrc_ev *ev,
+		    struct mrc_ev_outer *out)
 {
 	u32 s;
 	int err = mrc_ev_check(format, ev);

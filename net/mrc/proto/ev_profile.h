@@ -210,7 +210,8 @@ struct mrc_ev_outer {
 	const u8 *segment;	/* SRV6 32-byte EV: the SRH segment, else NULL */
 };
 
-int mrc_ev_outer(u8 format, const struct mrc_ev *ev, struct mrc_ev_outer *out);
+int mrc_ev_to_outer(u8 format, const struct mrc_ev *ev,
+		    struct mrc_ev_outer *out);
 
 const char *mrc_ev_strerror(int err);
 const char *mrc_ev_format_name(u8 format);

@@ -6,7 +6,9 @@
 // allocates (the heap vector grows once to its high-water mark) and the
 // main loop dispatches with a switch on the kind, not a virtual call.
 // Ties in time are broken by insertion order, which makes runs
-// deterministic.
+// deterministic.  The heap is 4-ary over 24-byte events: with ~10^5
+// packets in flight it is larger than the caches, and a wider, shallower
+// heap touches fewer cache lines per pop than a binary one.
 #pragma once
 
 #include <cstdint>
@@ -27,11 +29,13 @@ enum class EvKind : std::uint8_t {
 
 struct Event {
 	Time time;
-	std::uint64_t seq;
+	std::uint64_t seq_kind;	// insertion sequence << 8 | kind
 	std::uint32_t a;
 	std::uint32_t b;
-	EvKind kind;
+
+	EvKind kind() const { return static_cast<EvKind>(seq_kind & 0xff); }
 };
+static_assert(sizeof(Event) == 24);
 
 class EventQueue {
 public:
@@ -43,7 +47,7 @@ public:
 
 	void push(Time t, EvKind kind, std::uint32_t a = 0, std::uint32_t b = 0)
 	{
-		heap_.push_back(Event{t, seq_++, a, b, kind});
+		heap_.push_back(Event{t, (seq_++ << 8) | static_cast<std::uint64_t>(kind), a, b});
 		sift_up(heap_.size() - 1);
 	}
 
@@ -60,14 +64,14 @@ public:
 private:
 	static bool before(const Event &x, const Event &y)
 	{
-		return x.time < y.time || (x.time == y.time && x.seq < y.seq);
+		return x.time < y.time || (x.time == y.time && x.seq_kind < y.seq_kind);
 	}
 
 	void sift_up(std::size_t i)
 	{
 		Event e = heap_[i];
 		while (i > 0) {
-			std::size_t p = (i - 1) / 2;
+			std::size_t p = (i - 1) / 4;
 			if (!before(e, heap_[p]))
 				break;
 			heap_[i] = heap_[p];
@@ -81,11 +85,14 @@ private:
 		const std::size_t n = heap_.size();
 		Event e = heap_[i];
 		for (;;) {
-			std::size_t c = 2 * i + 1;
-			if (c >= n)
+			const std::size_t first = 4 * i + 1;
+			if (first >= n)
 				break;
-			if (c + 1 < n && before(heap_[c + 1], heap_[c]))
-				++c;
+			std::size_t c = first;
+			const std::size_t last = first + 4 < n ? first + 4 : n;
+			for (std::size_t k = first + 1; k < last; ++k)
+				if (before(heap_[k], heap_[c]))
+					c = k;
 			if (!before(heap_[c], e))
 				break;
 			heap_[i] = heap_[c];

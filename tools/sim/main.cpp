@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 			std::filesystem::create_directories(opt.out_dir);
 		Simulation sim(cfg);
 		sim.run(opt);
-		for (const auto &k : cfg.unused())
+		for (const auto &k : sim.config().unused())
 			// Other transports' knobs are expected in shared scenarios.
 			if (k.rfind("gbn.", 0) && k.rfind("spray.", 0) && k.rfind("mrc.", 0))
 				std::fprintf(stderr, "mrcsim: warning: unknown key '%s' ignored\n", k.c_str());

@@ -159,6 +159,14 @@ long peak_rss_kb()
 	return ru.ru_maxrss;
 }
 
+double cpu_seconds()
+{
+	struct rusage ru {};
+	getrusage(RUSAGE_SELF, &ru);
+	return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
 std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabric &fabric, std::uint64_t peak_queue)
 {
 	std::vector<double> thr, fct;
@@ -202,15 +210,18 @@ std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabr
 		      "  \"peak_queue_bytes\": %llu,\n"
 		      "  \"sim_end_us\": %.3f,\n"
 		      "  \"events\": %llu,\n"
-		      "  \"perf\": {\"wall_s\": %.3f, \"events_per_s\": %.0f, \"sim_us_per_wall_s\": %.3f, \"peak_rss_mb\": %.1f}\n"
+		      "  \"perf\": {\"wall_s\": %.3f, \"cpu_s\": %.3f, \"events_per_s\": %.0f, \"events_per_cpu_s\": %.0f, "
+		      "\"sim_us_per_wall_s\": %.3f, \"sim_us_per_cpu_s\": %.3f, \"peak_rss_mb\": %.1f}\n"
 		      "}\n",
 		      info.scenario.c_str(), info.transport.c_str(), fabric.topo().hosts(), fabric.topo().planes(),
 		      line_rate_gbps(fabric), flows.size(), done, failed, unfinished, t.mean, t.p1, t.p50, t.p99, t.min, jain,
 		      c.mean, c.p50, c.p99, c.max, static_cast<unsigned long long>(retx),
 		      static_cast<unsigned long long>(fabric.drops()), static_cast<unsigned long long>(peak_queue), sim_us,
-		      static_cast<unsigned long long>(info.events), info.wall_s,
+		      static_cast<unsigned long long>(info.events), info.wall_s, info.cpu_s,
 		      info.wall_s > 0 ? static_cast<double>(info.events) / info.wall_s : 0.0,
-		      info.wall_s > 0 ? sim_us / info.wall_s : 0.0, static_cast<double>(info.peak_rss_kb) / 1024.0);
+		      info.cpu_s > 0 ? static_cast<double>(info.events) / info.cpu_s : 0.0,
+		      info.wall_s > 0 ? sim_us / info.wall_s : 0.0, info.cpu_s > 0 ? sim_us / info.cpu_s : 0.0,
+		      static_cast<double>(info.peak_rss_kb) / 1024.0);
 	return buf;
 }
 

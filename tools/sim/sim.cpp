@@ -86,6 +86,7 @@ template <Transport T> void Simulation::loop(T &tr, const RunOptions &opt)
 	failures_->schedule(q);
 	q.push(0, EvKind::Sample);
 	Progress progress(opt.progress);
+	const double cpu0 = cpu_seconds();
 	std::uint64_t events = 0;
 	const std::uint32_t nflows = flows_.size();
 	while (!q.empty() && flows_.settled() < nflows) {
@@ -94,7 +95,7 @@ template <Transport T> void Simulation::loop(T &tr, const RunOptions &opt)
 			break;
 		core_.now = e.time;
 		++events;
-		switch (e.kind) {
+		switch (e.kind()) {
 		case EvKind::TxDone: {
 			const std::uint32_t host = fabric_->on_tx_done(e.a);
 			if (host != kNone)
@@ -128,6 +129,7 @@ template <Transport T> void Simulation::loop(T &tr, const RunOptions &opt)
 	info_.events = events;
 	info_.end = core_.now;
 	info_.wall_s = progress.elapsed();
+	info_.cpu_s = cpu_seconds() - cpu0;
 }
 
 const RunInfo &Simulation::run(const RunOptions &opt)

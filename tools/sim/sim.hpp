@@ -35,6 +35,7 @@ public:
 	void write_outputs(const std::string &dir) const;
 	std::string summary() const;
 
+	const Config &config() const { return cfg_; }
 	const FlowTable &flows() const { return flows_; }
 	const Fabric &fabric() const { return *fabric_; }
 	const Topology &topo() const { return *topo_; }

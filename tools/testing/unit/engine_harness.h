@@ -14,6 +14,7 @@
 #include <queue>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -347,5 +348,177 @@ inline struct mrc_conn_config test_config()
 	cfg.ev_min_active = 1;
 	return cfg;
 }
+
+// One connection alone: the test plays the peer by hand.
+struct Solo {
+	std::vector<uint64_t> mem;
+	struct mrc_conn *c;
+	struct mrc_conn_ops ops {};
+	std::vector<struct mrc_pkt> ctrl;	// emitted ACK/NACK/probes
+	std::vector<struct mrc_event> events;
+	std::vector<std::pair<uint32_t, int>> send_done;
+	std::vector<uint32_t> recv_done;
+	std::vector<uint32_t> placed;		// PSNs placed
+	int place_ret = 0;
+	uint64_t now = 1000000;
+
+	explicit Solo(const struct mrc_conn_config &cfg, uint32_t n_evs = 0)
+		: mem(mrc_conn_size() / 8 + 1, 0),
+		  c(reinterpret_cast<struct mrc_conn *>(mem.data()))
+	{
+		ops.emit_ctrl = [](void *p, struct mrc_pkt *pkt) {
+			static_cast<Solo *>(p)->ctrl.push_back(*pkt);
+		};
+		ops.place = [](void *p, const struct mrc_pkt *pkt) {
+			auto *s = static_cast<Solo *>(p);
+
+			if (!s->place_ret)
+				s->placed.push_back(pkt->hdr.psn);
+			return s->place_ret;
+		};
+		ops.recv_complete = [](void *p, uint32_t msn) {
+			static_cast<Solo *>(p)->recv_done.push_back(msn);
+		};
+		ops.send_complete = [](void *p, uint32_t msn, uint64_t,
+				       int st) {
+			static_cast<Solo *>(p)->send_done.push_back({msn, st});
+		};
+		ops.event = [](void *p, const struct mrc_event *e) {
+			static_cast<Solo *>(p)->events.push_back(*e);
+		};
+		if (mrc_conn_init(c, &cfg, &ops, this, now))
+			throw std::runtime_error("mrc_conn_init");
+		if (n_evs && mrc_conn_set_evs_auto(c, n_evs, now))
+			throw std::runtime_error("set_evs_auto");
+	}
+
+	uint32_t send(uint32_t len, uint8_t ack_req = 0)
+	{
+		struct mrc_msg m {};
+		uint32_t msn = ~0u;
+
+		m.len = len;
+		m.opcode = MRC_OP_WRITE;
+		m.cookie = len;
+		m.ack_req = ack_req;
+		if (mrc_conn_send(c, &m, &msn, now))
+			throw std::runtime_error("mrc_conn_send");
+		return msn;
+	}
+
+	std::vector<struct mrc_tx_desc> drain(size_t max = ~(size_t)0)
+	{
+		std::vector<struct mrc_tx_desc> v;
+		struct mrc_tx_desc d;
+
+		while (v.size() < max && mrc_conn_tx_next(c, now, &d))
+			v.push_back(d);
+		return v;
+	}
+
+	// An ACK as the peer would send it, echoing @echo.
+	struct mrc_pkt ack(uint32_t cum, const std::vector<uint32_t> &sacked,
+			   const struct mrc_tx_desc *echo = nullptr,
+			   bool ecn = false, uint32_t svc = 0)
+	{
+		struct mrc_pkt p;
+
+		mrc_pkt_init(&p, MRC_OP_ACK);
+		p.hdr.plane = 1;
+		p.u.ack.cum_psn = cum;
+		p.u.ack.sack_base = cum;
+		for (uint32_t s : sacked) {
+			uint32_t i = s - cum;
+
+			if (i < MRC_SACK_BITS)
+				p.u.ack.sack[i / 64] |= 1ull << (i % 64);
+		}
+		p.u.ack.echo_plane = 1;
+		if (echo) {
+			p.u.ack.echo_ev = echo->ev;
+			p.u.ack.echo_plane = echo->plane;
+			p.u.ack.ts_echo = echo->ts;
+		}
+		p.u.ack.ecn = ecn ? MRC_ACK_ECN_CE : 0;
+		p.u.ack.svc_time = svc;
+		return p;
+	}
+
+	struct mrc_pkt nack(uint32_t psn, uint32_t cum, uint8_t reason,
+			    uint32_t rnr_us = 0)
+	{
+		struct mrc_pkt p;
+
+		mrc_pkt_init(&p, MRC_OP_NACK);
+		p.hdr.plane = 1;
+		p.u.nack.psn = psn;
+		p.u.nack.cum_psn = cum;
+		p.u.nack.echo_plane = 1;
+		p.u.nack.reason = reason;
+		p.u.nack.rnr_timer_us = rnr_us;
+		return p;
+	}
+
+	// A data packet of the peer's stream.
+	static struct mrc_pkt data(uint32_t psn, uint32_t msn, uint32_t off,
+				   uint32_t len, uint32_t msg_len,
+				   uint16_t ev = 0)
+	{
+		struct mrc_pkt p;
+
+		mrc_pkt_init(&p, MRC_OP_SEND);
+		p.hdr.psn = psn;
+		p.hdr.ev = ev;
+		p.hdr.plane = 1;
+		p.hdr.flags = (uint16_t)((off == 0 ? MRC_F_FIRST : 0) |
+				 (off + len == msg_len ? MRC_F_LAST : 0));
+		p.u.send.msg.msn = msn;
+		p.u.send.msg.offset = off;
+		p.u.send.msg.msg_len = msg_len;
+		p.payload_len = len;
+		return p;
+	}
+
+	int rx(const struct mrc_pkt &p, uint32_t flags = 0)
+	{
+		return mrc_conn_rx(c, &p, flags, now);
+	}
+
+	void timer_to(uint64_t t)
+	{
+		now = t;
+		mrc_conn_on_timer(c, now);
+	}
+
+	// Fire every timer up to @t in order.
+	void run_timers_until(uint64_t t)
+	{
+		for (;;) {
+			uint64_t d = mrc_conn_next_deadline(c);
+
+			if (d > t)
+				break;
+			timer_to(std::max(d, now));
+		}
+		now = t;
+	}
+
+	size_t count_ctrl(uint8_t op) const
+	{
+		size_t n = 0;
+
+		for (const auto &p : ctrl)
+			n += p.hdr.opcode == op;
+		return n;
+	}
+
+	struct mrc_conn_stats stats() const
+	{
+		struct mrc_conn_stats s;
+
+		mrc_conn_get_stats(c, &s);
+		return s;
+	}
+};
 
 } // namespace mrc_test

@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Engine unit tests: segmentation, windows, ACK timeout with its retry
+// counts, NACK handling, receiver window/duplicates/in-order completion,
+// ACK coalescing and service time.  The test plays the peer by hand.
+#include <gtest/gtest.h>
+
+#include "engine_harness.h"
+
+using namespace mrc_test;
+
+namespace {
+
+struct mrc_conn_config cfg_basic()
+{
+	struct mrc_conn_config cfg;
+
+	mrc_conn_config_default(&cfg);
+	cfg.mtu = 1000;
+	cfg.cc.disable_qa = 1;	// NSCC has its own tests; keep cwnd steady
+	return cfg;
+}
+
+} // namespace
+
+TEST(EngineTx, SegmentsMessagesIntoMtuPackets)
+{
+	Solo s(cfg_basic());
+
+	s.send(3500);
+	s.send(0);
+	s.send(1000);
+	auto v = s.drain();
+
+	ASSERT_EQ(v.size(), 4u + 1u + 1u);
+	uint32_t psn0 = v[0].psn;
+
+	for (size_t i = 0; i < v.size(); i++)
+		EXPECT_EQ(v[i].psn, psn0 + i);
+	for (size_t i = 0; i < 4; i++) {
+		EXPECT_EQ(v[i].msn, 0u);
+		EXPECT_EQ(v[i].offset, 1000 * i);
+		EXPECT_EQ(v[i].len, i < 3 ? 1000u : 500u);
+		EXPECT_EQ(v[i].msg_len, 3500u);
+		EXPECT_EQ(!!(v[i].flags & MRC_F_FIRST), i == 0);
+		EXPECT_EQ(!!(v[i].flags & MRC_F_LAST), i == 3);
+		EXPECT_FALSE(v[i].flags & MRC_F_RETX);
+	}
+	// A zero-length message is one packet, first and last.
+	EXPECT_EQ(v[4].msn, 1u);
+	EXPECT_EQ(v[4].len, 0u);
+	EXPECT_EQ(v[4].flags & (MRC_F_FIRST | MRC_F_LAST),
+		  MRC_F_FIRST | MRC_F_LAST);
+	EXPECT_EQ(v[5].msn, 2u);
+	EXPECT_EQ(v[5].flags & (MRC_F_FIRST | MRC_F_LAST),
+		  MRC_F_FIRST | MRC_F_LAST);
+	EXPECT_EQ(v[0].cookie, 3500u);
+	EXPECT_EQ(v[0].opcode, MRC_OP_WRITE);
+}
+
+TEST(EngineTx, CumulativeAckCompletesMessagesInOrder)
+{
+	Solo s(cfg_basic());
+
+	s.send(2500);
+	s.send(10);
+	auto v = s.drain();
+
+	ASSERT_EQ(v.size(), 4u);
+	// Everything of message 0 but its last packet: nothing completes.
+	auto a = s.ack(v[2].psn, {}, &v[1]);
+	EXPECT_EQ(s.rx(a), MRC_RX_CONTROL);
+	EXPECT_TRUE(s.send_done.empty());
+	// The second message SACKed, the first still incomplete: nothing.
+	a = s.ack(v[2].psn, {v[3].psn}, &v[3]);
+	s.rx(a);
+	EXPECT_TRUE(s.send_done.empty());
+	a = s.ack(v[3].psn + 1, {}, &v[2]);
+	s.rx(a);
+	ASSERT_EQ(s.send_done.size(), 2u);
+	EXPECT_EQ(s.send_done[0], std::make_pair(0u, (int)MRC_ST_OK));
+	EXPECT_EQ(s.send_done[1], std::make_pair(1u, (int)MRC_ST_OK));
+	EXPECT_TRUE(mrc_conn_idle(s.c));
+	EXPECT_EQ(mrc_conn_next_deadline(s.c), MRC_TIME_NEVER);
+}
+
+TEST(EngineTx, WindowBoundedByPeerReorderWindow)
+{
+	auto cfg = cfg_basic();
+
+	cfg.peer_mpr = 1;
+	cfg.cc.init_cwnd = cfg.cc.max_cwnd = 1u << 24;
+	Solo s(cfg);
+
+	s.send(1000 * 1000);
+	auto v = s.drain();
+
+	EXPECT_EQ(v.size(), (size_t)MRC_MPR_UNIT);
+	// Acknowledging 10 opens the window by exactly 10.
+	s.rx(s.ack(v[10].psn, {}, &v[9]));
+	EXPECT_EQ(s.drain().size(), 10u);
+}
+
+TEST(EngineTx, WindowBoundedByCwnd)
+{
+	auto cfg = cfg_basic();
+
+	cfg.cc.init_cwnd = 5500;
+	Solo s(cfg);
+
+	s.send(20000);
+	auto v = s.drain();
+
+	EXPECT_EQ(v.size(), 5u);	// 5 x 1000 <= 5500 < 6 x 1000
+	EXPECT_EQ(s.stats().inflight, 5000u);
+}
+
+TEST(EngineTimer, AckTimeoutDeadlineAndLinearThenExponentialBackoff)
+{
+	auto cfg = cfg_basic();
+
+	cfg.ack_timeout_exp = 8;	// 262.144 us
+	cfg.retry_cnt = 3;
+	cfg.backoff_cnt = 4;
+	Solo s(cfg);
+	uint64_t base = mrc_ack_timeout_ns(8);
+	uint64_t t0 = s.now;
+
+	EXPECT_EQ(base, 262144u);
+	s.send(100);
+	auto v = s.drain();
+
+	ASSERT_EQ(v.size(), 1u);
+	EXPECT_EQ(mrc_conn_next_deadline(s.c), t0 + base);
+
+	// Expiry k waits base while k <= retry_cnt, then base << (k - 3).
+	uint64_t t = t0 + base;
+
+	for (uint32_t k = 1; k <= 3u + 4u; k++) {
+		ASSERT_EQ(mrc_conn_next_deadline(s.c), t) << "expiry " << k;
+		s.timer_to(t);
+		auto r = s.drain();
+
+		ASSERT_EQ(r.size(), 1u) << "expiry " << k;
+		EXPECT_TRUE(r[0].flags & MRC_F_RETX);
+		EXPECT_EQ(r[0].psn, v[0].psn);
+		EXPECT_EQ(mrc_conn_status(s.c), 0);
+		t += k <= 3 ? base : base << (k - 3);
+	}
+	EXPECT_TRUE(s.send_done.empty());
+	// retry_cnt + backoff_cnt + 1-th expiry: the connection fails.
+	s.timer_to(t);
+	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RETRY_EXCEEDED);
+	ASSERT_EQ(s.send_done.size(), 1u);
+	EXPECT_EQ(s.send_done[0].second, MRC_ST_RETRY_EXCEEDED);
+	ASSERT_FALSE(s.events.empty());
+	EXPECT_EQ(s.events.back().type, MRC_EVT_CONN_FAILED);
+	EXPECT_EQ(s.events.back().status, MRC_ST_RETRY_EXCEEDED);
+	EXPECT_EQ(mrc_conn_next_deadline(s.c), MRC_TIME_NEVER);
+	EXPECT_TRUE(s.drain().empty());
+	struct mrc_msg m {};
+	uint32_t msn;
+
+	EXPECT_EQ(mrc_conn_send(s.c, &m, &msn, s.now), -EPIPE);
+	EXPECT_EQ(s.stats().timeouts, 8u);
+}
+
+TEST(EngineTimer, LaterMessagesAreFlushedOnFailure)
+{
+	auto cfg = cfg_basic();
+
+	cfg.retry_cnt = 0;
+	cfg.backoff_cnt = 0;
+	Solo s(cfg);
+
+	s.send(100);
+	s.send(100);
+	s.send(100);
+	s.drain();
+	s.run_timers_until(s.now + 10 * mrc_ack_timeout_ns(cfg.ack_timeout_exp));
+	ASSERT_EQ(s.send_done.size(), 3u);
+	EXPECT_EQ(s.send_done[0], std::make_pair(0u, (int)MRC_ST_RETRY_EXCEEDED));
+	EXPECT_EQ(s.send_done[1], std::make_pair(1u, (int)MRC_ST_FLUSHED));
+	EXPECT_EQ(s.send_done[2], std::make_pair(2u, (int)MRC_ST_FLUSHED));
+}
+
+TEST(EngineTimer, InfiniteBackoffNeverFails)
+{
+	auto cfg = cfg_basic();
+
+	cfg.ack_timeout_exp = 0;
+	cfg.retry_cnt = 1;
+	cfg.backoff_cnt = MRC_BACKOFF_INFINITE;
+	Solo s(cfg);
+
+	s.send(100);
+	s.drain();
+	for (int i = 0; i < 60; i++) {
+		s.timer_to(mrc_conn_next_deadline(s.c));
+		s.drain();
+	}
+	EXPECT_EQ(mrc_conn_status(s.c), 0);
+	EXPECT_EQ(s.stats().timeouts, 60u);
+	// The wait is capped: 1024 << 25 ns, not an overflowed shift.
+	EXPECT_EQ(mrc_conn_next_deadline(s.c) - s.now, 1024ull << 25);
+}
+
+TEST(EngineTimer, ProgressResetsTheRetryCount)
+{
+	auto cfg = cfg_basic();
+
+	cfg.retry_cnt = 1;
+	cfg.backoff_cnt = 0;
+	Solo s(cfg);
+	uint64_t rto = mrc_ack_timeout_ns(cfg.ack_timeout_exp);
+
+	s.send(2000);
+	auto v = s.drain();
+
+	s.timer_to(s.now + rto);	// expiry 1 of 1
+	s.drain();
+	s.rx(s.ack(v[1].psn, {}, nullptr));	// progress
+	EXPECT_EQ(mrc_conn_next_deadline(s.c), s.now + rto);
+	s.timer_to(s.now + rto);	// expiry 1 again, not 2
+	EXPECT_EQ(mrc_conn_status(s.c), 0);
+	EXPECT_EQ(s.drain().size(), 1u);
+	s.timer_to(mrc_conn_next_deadline(s.c));
+	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RETRY_EXCEEDED);
+}
+
+TEST(EngineTx, SackedPacketIsNotRetransmittedAndLossWaitsForItsPath)
+{
+	auto cfg = cfg_basic();
+	Solo s(cfg, 4);
+
+	s.send(4000);
+	auto v = s.drain();
+
+	ASSERT_EQ(v.size(), 4u);
+	// Teach every path an RTT of 10 us.
+	s.now += 10000;
+	s.rx(s.ack(v[0].psn, {v[1].psn}, &v[1]));
+	for (int i = 0; i < 4; i++) {
+		struct mrc_tx_desc d = v[i];
+
+		d.ts = (uint32_t)(s.now - 10000);
+		s.rx(s.ack(v[0].psn, {v[1].psn}, &d));
+	}
+	EXPECT_TRUE(s.drain().empty());
+	EXPECT_EQ(s.stats().lost_pkts, 0u);	// path 0 not yet overdue
+	// Once path 0's expected time passed, v[0] (behind the SACKed
+	// v[1]) is lost; v[2], v[3] are not behind anything delivered.
+	uint64_t d = mrc_conn_next_deadline(s.c);
+
+	ASSERT_LT(d, s.now + mrc_ack_timeout_ns(cfg.ack_timeout_exp));
+	s.timer_to(d);
+	auto r = s.drain();
+
+	ASSERT_EQ(r.size(), 1u) << s.stats().lost_pkts << " " << d - s.now;
+	EXPECT_EQ(r[0].psn, v[0].psn);
+	EXPECT_TRUE(r[0].flags & MRC_F_RETX);
+	EXPECT_NE(r[0].ev, v[0].ev);		// another path
+	EXPECT_EQ(s.stats().retx_pkts, 1u);
+	EXPECT_EQ(mrc_conn_ev_state(s.c, v[0].ev), MRC_EV_ASSUMED_BAD);
+}
+
+TEST(EngineNack, TrimmedIsRetransmittedAtOnceWithoutBlamingThePath)
+{
+	Solo s(cfg_basic(), 4);
+
+	s.send(3000);
+	auto v = s.drain();
+
+	s.rx(s.nack(v[1].psn, v[0].psn, MRC_NACK_TRIMMED));
+	auto r = s.drain();
+
+	ASSERT_EQ(r.size(), 1u);
+	EXPECT_EQ(r[0].psn, v[1].psn);
+	EXPECT_TRUE(r[0].flags & MRC_F_RETX);
+	EXPECT_EQ(mrc_conn_ev_state(s.c, v[1].ev), MRC_EV_GOOD);
+	EXPECT_EQ(s.stats().nacks_rx, 1u);
+}
+
+TEST(EngineNack, RemoteAccessErrorFailsTheMessageAndConnection)
+{
+	Solo s(cfg_basic());
+
+	s.send(1000);
+	s.send(2000);
+	s.send(1000);
+	auto v = s.drain();
+
+	// Message 0 acknowledged with the NACK's cumulative PSN.
+	s.rx(s.nack(v[2].psn, v[1].psn, MRC_NACK_REMOTE_ACCESS_ERROR));
+	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_REMOTE_ACCESS);
+	ASSERT_EQ(s.send_done.size(), 3u);
+	EXPECT_EQ(s.send_done[0], std::make_pair(0u, (int)MRC_ST_OK));
+	EXPECT_EQ(s.send_done[1], std::make_pair(1u, (int)MRC_ST_REMOTE_ACCESS));
+	EXPECT_EQ(s.send_done[2], std::make_pair(2u, (int)MRC_ST_FLUSHED));
+	EXPECT_EQ(s.rx(s.ack(v[3].psn, {})), -EPIPE);
+}
+
+TEST(EngineNack, InvalidRequestFailsTheConnection)
+{
+	Solo s(cfg_basic());
+
+	s.send(1000);
+	auto v = s.drain();
+
+	s.rx(s.nack(v[0].psn, v[0].psn, MRC_NACK_INVALID_REQUEST));
+	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_INVALID_REQUEST);
+	ASSERT_EQ(s.send_done.size(), 1u);
+	EXPECT_EQ(s.send_done[0].second, MRC_ST_INVALID_REQUEST);
+}
+
+TEST(EngineNack, RnrWaitsTheTimerThenRetries)
+{
+	auto cfg = cfg_basic();
+
+	cfg.rnr_retry = 2;
+	Solo s(cfg);
+
+	s.send(1000);
+	auto v = s.drain();
+
+	for (int round = 1; round <= 2; round++) {
+		s.rx(s.nack(v[0].psn, v[0].psn, MRC_NACK_RNR, 50));
+		EXPECT_TRUE(s.drain().empty());		// not before the timer
+		EXPECT_EQ(mrc_conn_next_deadline(s.c), s.now + 50000);
+		s.timer_to(s.now + 50000);
+		auto r = s.drain();
+
+		ASSERT_EQ(r.size(), 1u) << round;
+		EXPECT_TRUE(r[0].flags & MRC_F_RETX);
+		EXPECT_EQ(mrc_conn_status(s.c), 0);
+	}
+	// Third RNR in a row without progress: retries exhausted.
+	s.rx(s.nack(v[0].psn, v[0].psn, MRC_NACK_RNR, 50));
+	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RNR_EXCEEDED);
+	EXPECT_EQ(mrc_conn_ev_state(s.c, 0), MRC_EV_GOOD);
+}
+
+TEST(EngineNack, OutOfWindowIsResentLaterWithoutBlame)
+{
+	Solo s(cfg_basic(), 2);
+
+	s.send(2000);
+	auto v = s.drain();
+
+	s.rx(s.nack(v[0].psn, v[0].psn, MRC_NACK_OUT_OF_WINDOW));
+	EXPECT_TRUE(s.drain().empty());		// not at once
+	s.run_timers_until(s.now + 2 * mrc_ack_timeout_ns(12));
+	auto r = s.drain();
+
+	ASSERT_FALSE(r.empty());
+	EXPECT_EQ(r[0].psn, v[0].psn);
+	EXPECT_EQ(mrc_conn_ev_state(s.c, v[0].ev), MRC_EV_GOOD);
+}
+
+TEST(EngineRx, InOrderCompletionWithOutOfOrderArrival)
+{
+	Solo s(cfg_basic());
+	// Messages: 0 = psn 0..2, 1 = psn 3, 2 = psn 4..5; arrive reversed.
+	std::vector<struct mrc_pkt> p = {
+		Solo::data(0, 0, 0, 1000, 2500), Solo::data(1, 0, 1000, 1000, 2500),
+		Solo::data(2, 0, 2000, 500, 2500), Solo::data(3, 1, 0, 10, 10),
+		Solo::data(4, 2, 0, 1000, 1001), Solo::data(5, 2, 1000, 1, 1001),
+	};
+
+	for (int i = 5; i >= 1; i--) {
+		EXPECT_EQ(s.rx(p[i]), MRC_RX_ACCEPTED);
+		EXPECT_TRUE(s.recv_done.empty()) << i;
+	}
+	EXPECT_EQ(s.placed.size(), 5u);		// placed on arrival
+	EXPECT_EQ(s.rx(p[0]), MRC_RX_ACCEPTED);
+	EXPECT_EQ(s.recv_done, (std::vector<uint32_t>{0, 1, 2}));
+	EXPECT_EQ(s.stats().rcv_nxt, 6u);
+}
+
+TEST(EngineRx, DuplicatesAreReAckedNotPlacedTwice)
+{
+	Solo s(cfg_basic());
+	auto a = Solo::data(0, 0, 0, 1000, 2000);
+	auto b = Solo::data(3, 1, 0, 10, 10);
+
+	EXPECT_EQ(s.rx(a), MRC_RX_ACCEPTED);
+	EXPECT_EQ(s.rx(b), MRC_RX_ACCEPTED);	// beyond a gap
+	size_t acks = s.count_ctrl(MRC_OP_ACK);
+
+	EXPECT_EQ(s.rx(a), MRC_RX_DUPLICATE);	// below rcv_nxt
+	EXPECT_EQ(s.rx(b), MRC_RX_DUPLICATE);	// SACKed already
+	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), acks + 2);	// each re-ACKed
+	EXPECT_EQ(s.placed.size(), 2u);
+	EXPECT_EQ(s.stats().rx_dup, 2u);
+	const auto &last = s.ctrl.back().u.ack;
+
+	EXPECT_EQ(last.cum_psn, 1u);
+	EXPECT_EQ(last.sack_base, 1u);
+	EXPECT_EQ(last.sack[0], 1ull << 2);	// PSN 3
+}
+
+TEST(EngineRx, BeyondTheReorderWindowIsNackedAndDropped)
+{
+	auto cfg = cfg_basic();
+
+	cfg.mpr = 2;
+	Solo s(cfg);
+
+	EXPECT_EQ(s.rx(Solo::data(2 * 128 - 1, 0, 0, 10, 10)), MRC_RX_ACCEPTED);
+	EXPECT_EQ(s.rx(Solo::data(2 * 128, 1, 0, 10, 10)),
+		  MRC_RX_OUT_OF_WINDOW);
+	ASSERT_EQ(s.count_ctrl(MRC_OP_NACK), 1u);
+	EXPECT_EQ(s.ctrl.back().u.nack.reason, MRC_NACK_OUT_OF_WINDOW);
+	EXPECT_EQ(s.ctrl.back().u.nack.psn, 256u);
+	EXPECT_EQ(s.placed.size(), 1u);
+	EXPECT_EQ(s.stats().rx_oow, 1u);
+	// Far behind is a duplicate, not out of window.
+	EXPECT_EQ(s.rx(Solo::data(0u - 5, 0, 0, 10, 10)), MRC_RX_DUPLICATE);
+}
+
+TEST(EngineRx, PlaceRefusalIsNackedWithItsReason)
+{
+	Solo s(cfg_basic());
+
+	s.place_ret = MRC_NACK_RNR;
+	EXPECT_EQ(s.rx(Solo::data(0, 0, 0, 10, 10)), MRC_RX_NACKED);
+	ASSERT_EQ(s.count_ctrl(MRC_OP_NACK), 1u);
+	EXPECT_EQ(s.ctrl.back().u.nack.reason, MRC_NACK_RNR);
+	EXPECT_GT(s.ctrl.back().u.nack.rnr_timer_us, 0u);
+	EXPECT_EQ(s.stats().rcv_nxt, 0u);	// not received
+	s.place_ret = 0;
+	EXPECT_EQ(s.rx(Solo::data(0, 0, 0, 10, 10)), MRC_RX_ACCEPTED);
+	EXPECT_EQ(s.recv_done.size(), 1u);
+	EXPECT_EQ(s.rx(Solo::data(1, 1, 0, 10, 10), MRC_RX_TRIMMED),
+		  MRC_RX_NACKED);
+	EXPECT_EQ(s.ctrl.back().u.nack.reason, MRC_NACK_TRIMMED);
+}
+
+TEST(EngineRx, AckCoalescingEveryNOrAfterDelay)
+{
+	auto cfg = cfg_basic();
+
+	cfg.ack_every = 4;
+	cfg.ack_delay = 7000;
+	Solo s(cfg);
+
+	for (uint32_t i = 0; i < 3; i++)
+		s.rx(Solo::data(i, i, 0, 10, 10));
+	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), 0u);
+	EXPECT_EQ(mrc_conn_next_deadline(s.c), s.now + 7000);
+	s.rx(Solo::data(3, 3, 0, 10, 10));
+	ASSERT_EQ(s.count_ctrl(MRC_OP_ACK), 1u);	// the 4th
+	EXPECT_EQ(s.ctrl.back().u.ack.cum_psn, 4u);
+	EXPECT_EQ(s.ctrl.back().u.ack.msn, 4u);
+	EXPECT_EQ(mrc_conn_next_deadline(s.c), MRC_TIME_NEVER);
+
+	uint64_t arrival = s.now;
+
+	s.rx(Solo::data(4, 4, 0, 10, 10));
+	s.timer_to(arrival + 7000);
+	ASSERT_EQ(s.count_ctrl(MRC_OP_ACK), 2u);	// the delay
+	EXPECT_EQ(s.ctrl.back().u.ack.cum_psn, 5u);
+	// Service time: arrival of the echoed packet to the ACK.
+	EXPECT_EQ(s.ctrl.back().u.ack.svc_time, 7000u);
+}
+
+TEST(EngineRx, AckAtOnceOnGapEcnAndAckRequest)
+{
+	Solo s(cfg_basic());
+
+	s.rx(Solo::data(1, 0, 0, 10, 10));		// gap: 0 missing
+	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), 1u);
+	s.rx(Solo::data(0, 0, 0, 10, 10));		// fills the gap
+	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), 2u);
+	EXPECT_EQ(s.ctrl.back().u.ack.cum_psn, 2u);
+	s.rx(Solo::data(2, 1, 0, 10, 10), MRC_RX_ECN_CE);
+	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), 3u);
+	EXPECT_EQ(s.ctrl.back().u.ack.ecn, MRC_ACK_ECN_CE);
+	auto p = Solo::data(3, 2, 0, 10, 10);
+
+	p.hdr.flags |= MRC_F_ACK_REQ;
+	s.rx(p);
+	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), 4u);
+	EXPECT_EQ(s.ctrl.back().u.ack.ecn, 0);
+	EXPECT_EQ(s.stats().acks_tx, 4u);
+}
+
+TEST(EngineRx, AckEchoesPathAndTimestampAndSacksFarPackets)
+{
+	Solo s(cfg_basic(), 8);
+	auto p = Solo::data(300, 0, 0, 10, 10, 5);
+
+	p.hdr.ts = 0x12345678;
+	p.hdr.plane = 1;
+	s.rx(p);
+	ASSERT_EQ(s.count_ctrl(MRC_OP_ACK), 1u);
+	const auto &k = s.ctrl.back();
+
+	EXPECT_EQ(k.hdr.ev, 5);			// back on the same index
+	EXPECT_EQ(k.u.ack.echo_ev, 5);
+	EXPECT_EQ(k.u.ack.ts_echo, 0x12345678u);
+	EXPECT_EQ(k.u.ack.cum_psn, 0u);
+	// 300 is beyond a bitmap starting at 0: it ends at 300 instead.
+	uint32_t i = 300 - k.u.ack.sack_base;
+
+	ASSERT_LT(i, (uint32_t)MRC_SACK_BITS);
+	EXPECT_TRUE(k.u.ack.sack[i / 64] >> (i % 64) & 1);
+	uint32_t bits = 0;
+
+	for (uint64_t w : k.u.ack.sack)
+		bits += (uint32_t)__builtin_popcountll(w);
+	EXPECT_EQ(bits, 1u);
+}
+
+TEST(EngineRx, AckedSackRoundTripsThroughTheWire)
+{
+	Solo s(cfg_basic());
+	std::vector<uint8_t> buf(512);
+	struct mrc_pkt back;
+
+	s.rx(Solo::data(2, 0, 0, 10, 10));
+	s.rx(Solo::data(5, 0, 0, 10, 10));
+	ASSERT_FALSE(s.ctrl.empty());
+	int n = mrc_pkt_encode(&s.ctrl.back(), buf.data(), (uint32_t)buf.size());
+
+	ASSERT_GT(n, 0) << mrc_wire_strerror(n);
+	ASSERT_EQ(mrc_pkt_decode(buf.data(), (uint32_t)n, &back), 0);
+	EXPECT_EQ(back.u.ack.sack[0], s.ctrl.back().u.ack.sack[0]);
+	EXPECT_EQ(back.u.ack.sack[0], (1ull << 2) | (1ull << 5));
+}

@@ -42,7 +42,8 @@ static int mrc_ev_make(const struct mrc_ev_profile *p, struct mrc_ev *ev,
 	ev->plane = plane;
 	ev->state = MRC_EV_UNKNOWN;
 	ev->len = len;
-	mrc_memcpy(ev->value, value, len);
+	if (len)
+		mrc_memcpy(ev->value, value, len);
 	return mrc_ev_check(p->format, ev);
 }
 

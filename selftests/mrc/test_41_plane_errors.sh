@@ -1,0 +1,337 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# selftest-timeout: 900
+#
+# Every bad plane request is refused with its errno and the kernel's extack
+# message, and leaves nothing changed: missing and malformed attributes,
+# unknown instance or netdev, a netdev that already is a plane (of the same
+# or another instance), a netdev of another namespace, ids out of range or
+# taken, a 17th plane, deleting plane 1 while others exist, unknown plane
+# ids, unprivileged callers. Requests that mrcctl itself refuses exit 2.
+#
+# mrcctl never sends a request without its required attributes, so those
+# cases go through genl_raw, a minimal generic netlink client below.
+. "$(dirname "$0")/lib.sh"
+
+A=mrc41a
+B=mrc41b
+
+M() { ns_exec "$A" "$MRCCTL" "$@"; }
+N() { ns_exec "$A" "$@"; }
+
+# exits STATUS CMD...: ok iff CMD exits with exactly STATUS (its output is
+# kept for the message checks of check_output).
+exits() {
+	local want=$1 rc
+	shift
+	"$@"
+	rc=$?
+	[ "$rc" -eq "$want" ] && return 0
+	echo "exit status $rc, expected $want"
+	return 1
+}
+
+# genl_raw CMD [ATTR=VALUE...]: send one request of family "mrc" (command
+# number CMD) with exactly the attributes given, print the kernel's answer
+# as "ok" or "error ENAME (strerror): extack message" and exit 0 or 1.
+# Attributes: dev_name, dev_index, plane_id, plane_ifindex, plane_ifname,
+# plane_admin_up, plane_oper_up, or NUM:u8|u32|str for anything else.
+GENL_RAW='
+import errno, os, socket, struct, sys
+
+ATTRS = {"dev_index": (1, "u32"), "dev_name": (2, "str"), "plane_id": (8, "u32"),
+         "plane_ifindex": (9, "u32"), "plane_ifname": (10, "str"),
+         "plane_admin_up": (11, "u8"), "plane_oper_up": (12, "u8")}
+
+def attr(t, kind, v):
+    if kind == "u8":
+        data = struct.pack("B", int(v))
+    elif kind == "u32":
+        data = struct.pack("I", int(v))
+    else:
+        data = v.encode() + b"\0"
+    a = struct.pack("HH", 4 + len(data), t) + data
+    return a + b"\0" * (-len(a) % 4)
+
+def request(s, family, cmd, payload, seq):
+    body = struct.pack("BBH", cmd, 1, 0) + payload
+    s.send(struct.pack("IHHII", 16 + len(body), family, 5, seq, 0) + body)
+    while True:
+        msg = s.recv(65536)
+        off = 0
+        while off + 16 <= len(msg):
+            ln, typ, flags, sq, pid = struct.unpack_from("IHHII", msg, off)
+            if typ == 2:  # NLMSG_ERROR
+                err = -struct.unpack_from("i", msg, off + 16)[0]
+                if err == 0:
+                    return 0, "", None
+                text, p = "", off + 16 + 20
+                while flags & 0x200 and p + 4 <= off + ln:
+                    al, at = struct.unpack_from("HH", msg, p)
+                    if al < 4:
+                        break
+                    if at == 1:
+                        text = msg[p + 4:p + al].split(b"\0")[0].decode()
+                    p += (al + 3) & ~3
+                return err, text, None
+            if typ == family:
+                reply = msg[off + 20:off + ln]
+            off += (ln + 3) & ~3
+
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+s.setsockopt(270, 11, 1)  # NETLINK_EXT_ACK
+s.setsockopt(270, 10, 1)  # NETLINK_CAP_ACK
+s.bind((0, 0))
+# CTRL_CMD_GETFAMILY "mrc" -> CTRL_ATTR_FAMILY_ID
+body = struct.pack("BBH", 3, 1, 0) + attr(2, "str", "mrc")
+s.send(struct.pack("IHHII", 16 + len(body), 16, 1, 1, 0) + body)
+msg = s.recv(65536)
+ln, typ = struct.unpack_from("IH", msg, 0)
+if typ != 16:
+    sys.exit("family mrc not found")
+family, p = None, 20
+while p + 4 <= ln:
+    al, at = struct.unpack_from("HH", msg, p)
+    if at == 1:
+        family = struct.unpack_from("H", msg, p + 4)[0]
+    p += (al + 3) & ~3
+payload = b""
+for spec in sys.argv[2:]:
+    name, v = spec.split("=", 1)
+    if name in ATTRS:
+        t, kind = ATTRS[name]
+    else:
+        t, kind = name.split(":")
+        t = int(t)
+    payload += attr(t, kind, v)
+err, text, _ = request(s, family, int(sys.argv[1]), payload, 2)
+if err == 0:
+    print("ok")
+    sys.exit(0)
+print("error %s (%s): %s" % (errno.errorcode.get(err, err), os.strerror(err), text))
+sys.exit(1)
+'
+genl_raw() { ns_exec "$A" python3 -S -c "$GENL_RAW" "$@"; }
+
+# Command numbers of include/uapi/linux/mrc.h.
+PLANE_ADD=2
+PLANE_DEL=3
+PLANE_SET=4
+PLANE_GET=5
+
+# planes DEV: the plane ids of DEV, e.g. "1 2".
+planes() {
+	M -j plane show dev "$1" | python3 -S -c '
+import json, sys
+print(" ".join(str(p["id"]) for p in json.load(sys.stdin)))'
+}
+
+# can_drop_privileges: the command that runs the rest of the line
+# without CAP_NET_ADMIN, as user nobody.
+unpriv=()
+if command -v setpriv >/dev/null; then
+	unpriv=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		--inh-caps=-all --bounding-set=-all)
+elif command -v capsh >/dev/null; then
+	unpriv=(capsh --drop=cap_net_admin --user=nobody --)
+fi
+
+mrc_load || { done_testing; }
+ns_create "$A" && ns_create "$B" || { not_ok "namespaces"; done_testing; }
+for i in 1 2 3 4; do
+	veth_pair "$A" p$i - "$B" q$i - || not_ok "veth pair p$i"
+done
+for i in $(seq 5 18); do
+	N ip link add e$i type veth peer name f$i || not_ok "veth e$i"
+done
+
+check "rdma link add mrc0 (plane 1 = p1)" N rdma link add mrc0 type mrc netdev p1
+check "rdma link add mrc1 (plane 1 = p4)" N rdma link add mrc1 type mrc netdev p4
+check "plane add p2 to mrc0 (id 2)" M plane add dev mrc0 netdev p2
+
+# --- missing and malformed attributes (raw requests) --------------------------
+check_output "raw client works: a valid plane get succeeds" '^ok$' \
+	genl_raw $PLANE_GET dev_name=mrc0 plane_id=1
+check_output "add without netdev: EINVAL, missing netdev" \
+	'^error EINVAL .*: missing netdev' exits 1 genl_raw $PLANE_ADD dev_name=mrc0
+check_output "add without instance: EINVAL, missing device" \
+	'^error EINVAL .*: missing device' exits 1 genl_raw $PLANE_ADD plane_ifname=p3
+check_output "del without plane id: EINVAL, missing plane id" \
+	'^error EINVAL .*: missing plane id' exits 1 genl_raw $PLANE_DEL dev_name=mrc0
+check_output "set without admin state: EINVAL, missing admin state" \
+	'^error EINVAL .*: missing admin state' \
+	exits 1 genl_raw $PLANE_SET dev_name=mrc0 plane_id=2
+check_output "get without plane id: EINVAL, missing plane id" \
+	'^error EINVAL .*: missing plane id' exits 1 genl_raw $PLANE_GET dev_name=mrc0
+check_output "plane id of the wrong size: EINVAL, invalid length" \
+	'^error EINVAL .*: .*length' \
+	exits 1 genl_raw $PLANE_DEL dev_name=mrc0 8:u8=2
+check_output "output-only attribute in a request: EINVAL" \
+	'^error EINVAL .*: .*(attribute|Unsupported)' \
+	exits 1 genl_raw $PLANE_SET dev_name=mrc0 plane_id=2 plane_admin_up=1 plane_oper_up=1
+check_output "admin state 2: ERANGE" '^error ERANGE .*: .*range' \
+	exits 1 genl_raw $PLANE_SET dev_name=mrc0 plane_id=2 plane_admin_up=2
+check_output "netdev name longer than IFNAMSIZ: refused" '^error E[A-Z]+ .*: .+' \
+	exits 1 genl_raw $PLANE_ADD dev_name=mrc0 plane_ifname=abcdefghijklmnopq
+check_output "name and index of different netdevs: EINVAL" \
+	'^error EINVAL .*: netdev name and index' \
+	exits 1 genl_raw $PLANE_ADD dev_name=mrc0 plane_ifname=p3 \
+	plane_ifindex="$(N cat /sys/class/net/e5/ifindex)"
+
+# --- unknown instance ---------------------------------------------------------
+check_output "plane add to unknown instance: ENODEV" \
+	'^mrcctl: no such MRC device.* \(No such device\)$' \
+	exits 1 M plane add dev nosuch netdev p3
+check_output "plane del on unknown instance: ENODEV" \
+	'^mrcctl: no such MRC device.* \(No such device\)$' \
+	exits 1 M plane del dev nosuch id 2
+check_output "plane set on unknown instance: ENODEV" \
+	'^mrcctl: no such MRC device.* \(No such device\)$' \
+	exits 1 M plane set dev nosuch id 2 down
+check_output "plane show of unknown instance: ENODEV" \
+	'^mrcctl: no such MRC device.* \(No such device\)$' \
+	exits 1 M plane show dev nosuch
+check_output "dev show of unknown instance: ENODEV" \
+	'^mrcctl: no such MRC device.* \(No such device\)$' \
+	exits 1 M dev show dev nosuch
+check_output "instance of another namespace is unknown here: ENODEV" \
+	'^mrcctl: no such MRC device in this network namespace \(No such device\)$' \
+	exits 1 "$MRCCTL" plane add dev mrc0 netdev lo
+
+# --- unknown, unsuitable, busy or foreign netdev --------------------------------
+check_output "unknown netdev: ENODEV" \
+	'^mrcctl: no netdev with this name.* \(No such device\)$' \
+	exits 1 M plane add dev mrc0 netdev nosuch0
+check_output "netdev of another namespace (q1 in $B): ENODEV" \
+	'^mrcctl: no netdev with this name in this network namespace \(No such device\)$' \
+	exits 1 M plane add dev mrc0 netdev q1
+check_output "loopback is not an Ethernet device: EINVAL" \
+	'^mrcctl: .*Ethernet.* \(Invalid argument\)$' \
+	exits 1 M plane add dev mrc0 netdev lo
+check_output "netdev already plane 1 of the same instance: EBUSY" \
+	'^mrcctl: .*already a plane.* \(Device or resource busy\)$' \
+	exits 1 M plane add dev mrc0 netdev p1
+check_output "netdev already plane 2 of the same instance: EBUSY" \
+	'^mrcctl: .*already a plane.* \(Device or resource busy\)$' \
+	exits 1 M plane add dev mrc0 netdev p2 id 5
+check_output "netdev already a plane of another instance: EBUSY" \
+	'^mrcctl: .*already a plane.* \(Device or resource busy\)$' \
+	exits 1 M plane add dev mrc1 netdev p2
+check_output "another instance's plane 1: EBUSY" \
+	'^mrcctl: .*already a plane.* \(Device or resource busy\)$' \
+	exits 1 M plane add dev mrc0 netdev p4
+
+# --- plane ids ------------------------------------------------------------------
+check_output "id 0: ERANGE" '^mrcctl: .*out of range.* \(Numerical result out of range\)$' \
+	exits 1 M plane add dev mrc0 netdev p3 id 0
+check_output "id 17: ERANGE" '^mrcctl: .*out of range.* \(Numerical result out of range\)$' \
+	exits 1 M plane add dev mrc0 netdev p3 id 17
+check_output "id 4294967295: ERANGE" '^mrcctl: .*out of range.* \(Numerical result out of range\)$' \
+	exits 1 M plane add dev mrc0 netdev p3 id 4294967295
+check_output "id taken: EEXIST" '^mrcctl: .*already in use.* \(File exists\)$' \
+	exits 1 M plane add dev mrc0 netdev p3 id 2
+check_output "del of unknown plane id: ENOENT" \
+	'^mrcctl: no such plane \(No such file or directory\)$' \
+	exits 1 M plane del dev mrc0 id 9
+check_output "set of unknown plane id: ENOENT" \
+	'^mrcctl: no such plane \(No such file or directory\)$' \
+	exits 1 M plane set dev mrc0 id 9 down
+check_output "show of unknown plane id: ENOENT" \
+	'^mrcctl: no such plane \(No such file or directory\)$' \
+	exits 1 M plane show dev mrc0 id 9
+check_output "del of id 17: refused (ERANGE)" '^mrcctl: .*range.*\)$' \
+	exits 1 M plane del dev mrc0 id 17
+check_output "delete plane 1 while others exist: EBUSY" \
+	'^mrcctl: plane 1 .* \(Device or resource busy\)$' \
+	exits 1 M plane del dev mrc0 id 1
+check_output "... mrc0 still has planes 1 2, mrc1 plane 1" '^1 2 / 1$' \
+	sh -c "echo \"\$1 / \$2\"" - "$(planes mrc0)" "$(planes mrc1)"
+
+# --- too many planes ----------------------------------------------------------------
+fails=0
+M plane add dev mrc0 netdev p3 || fails=$((fails + 1))
+for i in $(seq 5 17); do
+	M plane add dev mrc0 netdev e$i || fails=$((fails + 1))
+done
+check "planes 3..16 added" test "$fails" -eq 0
+check_output "mrc0 has 16 planes" '^1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16$' planes mrc0
+check_output "17th plane: ENOSPC" \
+	'^mrcctl: .*no free plane id.* \(No space left on device\)$' \
+	exits 1 M plane add dev mrc0 netdev e18
+check_output "17th plane with an explicit taken id: EEXIST" \
+	'^mrcctl: .*already in use.* \(File exists\)$' \
+	exits 1 M plane add dev mrc0 netdev e18 id 16
+check_output "plane 1 still cannot go while 15 others exist: EBUSY" \
+	'^mrcctl: plane 1 .*\(Device or resource busy\)$' \
+	exits 1 M plane del dev mrc0 id 1
+check "after freeing id 9, e18 fits" \
+	sh -c "$(printf '%q ' ip netns exec "$A" "$MRCCTL") plane del dev mrc0 id 9 &&
+	       $(printf '%q ' ip netns exec "$A" "$MRCCTL") plane add dev mrc0 netdev e18"
+check_output "... as plane 9" '^dev mrc0 id 9 netdev e18 ' M plane show dev mrc0 id 9
+
+# --- unprivileged caller ----------------------------------------------------------
+if [ ${#unpriv[@]} -eq 0 ]; then
+	skip "unprivileged plane add" "neither setpriv nor capsh"
+else
+	U() { ns_exec "$A" "${unpriv[@]}" "$MRCCTL" "$@"; }
+	check_output "unprivileged plane add: EPERM" \
+		'^mrcctl: .*\(Operation not permitted\)$' \
+		exits 1 U plane add dev mrc1 netdev e18
+	check_output "unprivileged plane set: EPERM" \
+		'^mrcctl: .*\(Operation not permitted\)$' \
+		exits 1 U plane set dev mrc0 id 2 down
+	check_output "unprivileged plane del: EPERM" \
+		'^mrcctl: .*\(Operation not permitted\)$' \
+		exits 1 U plane del dev mrc0 id 2
+	check_output "unprivileged plane show works" '^dev mrc0 id 2 netdev p2 .*admin up' \
+		U plane show
+	check_output "unprivileged dev show works" '^mrc1: ' U dev show
+	check_output "unprivileged plane show of one plane works" '^dev mrc0 id 1 ' \
+		U plane show dev mrc0 id 1
+fi
+
+# --- requests mrcctl refuses itself (exit 2) ----------------------------------------
+check_output "no command: usage, exit 2" '^Usage: mrcctl' exits 2 M
+check_output "missing netdev: exit 2" "missing 'netdev NAME'" exits 2 M plane add dev mrc0
+check_output "missing dev: exit 2" "missing 'dev NAME'" exits 2 M plane del id 2
+check_output "missing id: exit 2" "missing 'id ID'" exits 2 M plane del dev mrc0
+check_output "missing up/down: exit 2" "missing 'up' or 'down'" \
+	exits 2 M plane set dev mrc0 id 2
+check_output "id not a number: exit 2" "invalid id 'abc'" exits 2 M plane del dev mrc0 id abc
+check_output "negative id: exit 2" "invalid id '-1'" exits 2 M plane del dev mrc0 id -1
+check_output "id beyond 32 bits: exit 2" "invalid id '4294967296'" \
+	exits 2 M plane del dev mrc0 id 4294967296
+check_output "id without value: exit 2" "id needs a number" exits 2 M plane del dev mrc0 id
+check_output "repeated key: exit 2" "dev given twice" \
+	exits 2 M plane del dev mrc0 dev mrc1 id 2
+check_output "unknown word: exit 2, names it" "unknown word 'bogus'" \
+	exits 2 M plane add dev mrc0 netdev p3 bogus
+check_output "ambiguous prefix: exit 2, names both" "'s' is ambiguous \(show, set\)" \
+	exits 2 M plane s
+check_output "netdev name of 16 characters: exit 2" "longer than 15" \
+	exits 2 M plane add dev mrc0 netdev abcdefghijklmnop
+check_output "unknown object: exit 2 with a hint" "^Try 'mrcctl help'" exits 2 M frobnicate
+check_output "unknown option: exit 2" "unknown option '-x'" exits 2 M -x plane show
+check_output "usage errors point at the right help" "^Try 'mrcctl plane set help'" \
+	exits 2 M plane set dev mrc0 id 2 sideways
+
+# --- nothing changed ------------------------------------------------------------------
+check_output "after all refusals: mrc0 planes 1-16, mrc1 plane 1" \
+	'^1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 / 1$' \
+	sh -c "echo \"\$1 / \$2\"" - "$(planes mrc0)" "$(planes mrc1)"
+check "-j plane show: every plane admin up" \
+	sh -c "$(printf '%q ' ip netns exec "$A" "$MRCCTL") -j plane show |
+	       python3 -S -c 'import json,sys; sys.exit(any(p[\"admin_state\"] != \"up\" for p in json.load(sys.stdin)))'"
+
+# --- module not loaded -----------------------------------------------------------------
+N rdma link del mrc0
+N rdma link del mrc1
+check "rmmod mrc" mrc_unload
+check_output "without the module: exit 1 and says so" \
+	'^mrcctl: the mrc module is not loaded \(generic netlink family "mrc" not found\)$' \
+	exits 1 M plane show
+check_output "without the module, monitor says so too" \
+	'^mrcctl: the mrc module is not loaded' exits 1 M monitor
+
+done_testing

@@ -126,8 +126,7 @@ struct mrc_msg {
 	u8 ack_req;		/* set MRC_F_ACK_REQ on the last packet */
 };
 
-/*
- * A data packet to transmit (mrc_conn_tx_next): the glue builds the wire
+/* A data packet to transmit (mrc_conn_tx_next): the glue builds the wire
  * packet (hdr.psn/ev/plane/ts/flags, msg ext {msn, offset, msg_len} and the
  * opcode's placement fields) and attaches payload [offset, offset + len) of
  * the message identified by cookie.
@@ -178,13 +177,11 @@ struct mrc_event {
 };
 
 struct mrc_conn_ops {
-	/*
-	 * Transmit a control packet (ACK, NACK, PROBE_REQ/RESP).  pkt->hdr.ev
+	/* Transmit a control packet (ACK, NACK, PROBE_REQ/RESP).  pkt->hdr.ev
 	 * and hdr.plane name the path; QPNs are left 0 for the glue to fill.
 	 */
 	void (*emit_ctrl)(void *priv, struct mrc_pkt *pkt);
-	/*
-	 * A new data packet of the peer's stream arrived in the window:
+	/* A new data packet of the peer's stream arrived in the window:
 	 * place its payload.  Return 0, or an MRC_NACK_* reason to refuse it
 	 * (it is then NACKed and not counted as received).  May be NULL.
 	 */
@@ -241,8 +238,7 @@ struct mrc_conn;
 void mrc_conn_config_default(struct mrc_conn_config *cfg);
 /* Bytes to allocate for one connection. */
 u32 mrc_conn_size(void);
-/*
- * Initialise @c (mrc_conn_size() bytes) for @cfg; 0 or -EINVAL.  The
+/* Initialise @c (mrc_conn_size() bytes) for @cfg; 0 or -EINVAL.  The
  * connection starts with one EV (index 0, plane 1) until mrc_conn_set_evs().
  */
 int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
@@ -259,20 +255,17 @@ int mrc_conn_ev_deny(struct mrc_conn *c, u32 ev, bool deny, u64 now);
 int mrc_conn_plane_set(struct mrc_conn *c, u8 plane, bool up, u64 now);
 enum mrc_ev_state mrc_conn_ev_state(const struct mrc_conn *c, u32 ev);
 
-/*
- * Queue a message; *msn receives its message sequence number.  0, -ENOSPC
+/* Queue a message; *msn receives its message sequence number.  0, -ENOSPC
  * (MRC_MAX_MSGS outstanding), -EPIPE (connection failed) or -EINVAL.
  */
 int mrc_conn_send(struct mrc_conn *c, const struct mrc_msg *m, u32 *msn,
 		  u64 now);
-/*
- * The next data packet to transmit now, if the window, cwnd and paths
+/* The next data packet to transmit now, if the window, cwnd and paths
  * allow: retransmissions first, then new data.  Returns true and fills
  * @out, or false (nothing to send now; ask again after any input).
  */
 bool mrc_conn_tx_next(struct mrc_conn *c, u64 now, struct mrc_tx_desc *out);
-/*
- * A decoded packet (mrc_pkt_decode() succeeded) arrived at @now;
+/* A decoded packet (mrc_pkt_decode() succeeded) arrived at @now;
  * @rx_flags is MRC_RX_*.  Returns enum mrc_rx_result or -errno.
  */
 int mrc_conn_rx(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,

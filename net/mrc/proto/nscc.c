@@ -55,8 +55,7 @@ void mrc_nscc_init(struct mrc_nscc *cc, const struct mrc_nscc_params *p,
 	cc->qa_end = now + (u64)p->base_rtt + p->target_delay;
 }
 
-/*
- * Quick adapt: at the end of each period (base_rtt + target_delay), if a
+/* Quick adapt: at the end of each period (base_rtt + target_delay), if a
  * trigger was seen and the period acknowledged less than cwnd >> qa_gate,
  * the window drops to what was acknowledged: the path can evidently carry
  * no more.  The period's count restarts either way.
@@ -139,23 +138,26 @@ enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u32 acked,
 	if (nscc_quick_adapt(cc, now))
 		return MRC_NSCC_QA;
 
-	if (!ecn && qdelay < target) {
+	if (ecn) {
+		/* A mark with a short queue is someone else's burst: hold.
+		 * With a long queue too, it is ours: decrease.
+		 */
+		if (qdelay < target)
+			return MRC_NSCC_HOLD;
+		nscc_md(cc, qdelay, now);
+		return MRC_NSCC_MD;
+	}
+	if (qdelay < target) {
 		/* Grow faster the emptier the queue: eta MTUs/RTT at 0. */
 		u64 scale = mrc_div64_u64((u64)(target - qdelay) << 10, target);
 
 		cc->inc += ((u64)acked * cc->p.eta * cc->mtu * scale) >> 10;
 		q = MRC_NSCC_PI;
-	} else if (!ecn) {
+	} else {
 		/* Queue above target but no mark: grow gently and fairly. */
 		cc->inc += mrc_div64_u64((u64)acked * cc->p.fi * cc->mtu,
 					 cc->p.fi_scale);
 		q = MRC_NSCC_FI;
-	} else if (qdelay < target) {
-		/* A mark with a short queue: someone else's burst; hold. */
-		return MRC_NSCC_HOLD;
-	} else {
-		nscc_md(cc, qdelay, now);
-		return MRC_NSCC_MD;
 	}
 	nscc_adjust(cc, acked, now);
 	return q;

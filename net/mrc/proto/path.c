@@ -272,8 +272,7 @@ void mrc_path_on_rtt(struct mrc_conn *c, u32 ev, u32 rtt)
 	e->srtt = e->srtt - e->srtt / 8 + rtt / 8;
 }
 
-/*
- * How long after sending on @ev an ACK can reasonably take: that path's
+/* How long after sending on @ev an ACK can reasonably take: that path's
  * smoothed RTT plus four deviations (it differs per path, which is what
  * makes spraying's reordering harmless), plus the reordering allowance.
  * A path without samples yet could be arbitrarily slower than the others:

@@ -32,8 +32,7 @@ static inline void mrc_ring_clear(u64 *ring, u32 psn)
 	ring[i / 64] &= ~((u64)1 << (i % 64));
 }
 
-/*
- * Copy the ring bits of PSNs [base, base + MRC_SACK_BITS) into @sack,
+/* Copy the ring bits of PSNs [base, base + MRC_SACK_BITS) into @sack,
  * keeping only the @valid first ones (PSNs beyond the window alias other
  * ring slots and must read as 0).
  */

@@ -40,8 +40,7 @@ void mrc_tx_init(struct mrc_conn *c)
 	tx->rnr_deadline = MRC_TIME_NEVER;
 }
 
-/*
- * The k-th consecutive expiry is followed by a wait of the base timeout
+/* The k-th consecutive expiry is followed by a wait of the base timeout
  * while k <= retry_cnt, then of base x 2^(k - retry_cnt).
  */
 static u64 tx_rto(const struct mrc_conn *c)

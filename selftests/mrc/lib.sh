@@ -247,7 +247,7 @@ _mrc_veth_setup() {
 # (e.g. a forgotten "mrcctl monitor &").  Runs on any exit.
 _mrc_cleanup() {
 	local j ns dev
-	for j in $(jobs -p); do
+	for j in $(jobs -p 2>/dev/null); do
 		kill "$j" 2>/dev/null
 	done
 	for dev in "${_mrc_links[@]}"; do
@@ -259,14 +259,14 @@ _mrc_cleanup() {
 	_mrc_links=()
 	_mrc_netns=()
 }
-trap _mrc_cleanup EXIT
+trap '_mrc_cleanup 2>/dev/null' EXIT
 
 # done_testing: print the plan and the summary, clean up, exit non-zero if
 # a check failed.  A script without a single check is a failure too.
 done_testing() {
 	echo "1..$_mrc_n"
 	echo "# $_mrc_test: $_mrc_pass passed, $_mrc_fail failed, $_mrc_skip skipped"
-	_mrc_cleanup
+	_mrc_cleanup 2>/dev/null
 	if [ "$_mrc_n" -eq 0 ]; then
 		echo "# $_mrc_test: no checks were run"
 		exit 1

@@ -82,7 +82,7 @@ enum mrc_ev_err {
 	MRC_EV_EGEN_NFIELDS,	/* GEN: 0 or > MRC_EV_GEN_MAX_FIELDS fields */
 	MRC_EV_EGEN_WIDTH,	/* GEN: field width not 1..32 */
 	MRC_EV_EGEN_RANGE,	/* GEN: not min <= init <= max < 2^width */
-	MRC_EV_EGEN_MASK,	/* GEN: mask too wide or init/min/max outside it */
+	MRC_EV_EGEN_MASK,	/* GEN: mask too wide, init/min/max outside */
 	MRC_EV_EGEN_FIT,	/* GEN: fields + shift exceed the format */
 	MRC_EV_EGEN_BASE,	/* GEN: base wrong length or overlaps fields */
 	MRC_EV_NR_ERR
@@ -114,8 +114,9 @@ struct mrc_ev_gen {
 	/* fields[0] is the most significant, fields[n_fields - 1] the least */
 	struct mrc_ev_gen_field fields[MRC_EV_GEN_MAX_FIELDS];
 	u8 shift;		/* bit position of the generated number */
-	u8 base[MRC_EV_MAX_LEN]; /* format-length value the number is OR-ed into */
-	u16 plane_mask;		/* bit p-1: instantiate every value on plane p */
+	/* value (format length) the generated number is OR-ed into */
+	u8 base[MRC_EV_MAX_LEN];
+	u16 plane_mask;		/* bit p-1: every value also on plane p */
 };
 
 struct mrc_ev_profile {
@@ -207,7 +208,7 @@ struct mrc_ev_outer {
 	u16 udp_sport;		/* UDP, STEV; 0 for SRV6 (caller's choice) */
 	u32 flow_label;		/* STEV: 20 bits; otherwise 0 */
 	const u8 *sid;		/* SRV6: outer IPv6 destination, else NULL */
-	const u8 *segment;	/* SRV6 32-byte EV: the SRH segment, else NULL */
+	const u8 *segment;	/* SRV6 32-byte EV: SRH segment, else NULL */
 };
 
 int mrc_ev_to_outer(u8 format, const struct mrc_ev *ev,

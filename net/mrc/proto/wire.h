@@ -60,11 +60,11 @@ enum mrc_opcode {
 #define MRC_ACK_ECN_ALL		0x01
 
 enum mrc_nack_reason {
-	MRC_NACK_OUT_OF_WINDOW		= 1,	/* PSN beyond the reorder window */
-	MRC_NACK_TRIMMED		= 2,	/* payload trimmed by a switch */
-	MRC_NACK_REMOTE_ACCESS_ERROR	= 3,	/* rkey/bounds/access check failed */
-	MRC_NACK_INVALID_REQUEST	= 4,	/* malformed or unsupported request */
-	MRC_NACK_RNR			= 5,	/* receiver not ready: retry after rnr_timer_us */
+	MRC_NACK_OUT_OF_WINDOW		= 1,	/* beyond the reorder window */
+	MRC_NACK_TRIMMED		= 2,	/* payload cut by a switch */
+	MRC_NACK_REMOTE_ACCESS_ERROR	= 3,	/* rkey/bounds/access check */
+	MRC_NACK_INVALID_REQUEST	= 4,	/* malformed or unsupported */
+	MRC_NACK_RNR			= 5,	/* not ready, see rnr_timer_us */
 };
 
 /*
@@ -99,7 +99,7 @@ struct mrc_hdr {
 	u32 psn;
 	u16 ev;			/* sender's EV index this packet travels on */
 	u8 plane;		/* 1..MRC_MAX_PLANES, the plane it travels on */
-	u32 ts;			/* sender timestamp (ns, wraps), echoed for RTT */
+	u32 ts;			/* sender time (ns, wraps), echoed for RTT */
 };
 
 /* Message placement shared by SEND/SEND_IMM, WRITE*, READ_RESP. */

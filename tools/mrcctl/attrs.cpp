@@ -12,26 +12,27 @@ namespace mrcctl {
 namespace {
 
 // Accessors that check the payload length instead of trusting the type:
-// a malformed attribute is ignored rather than read out of bounds.
-std::optional<std::uint32_t> get_u32(const nlattr *a)
+// a malformed attribute is ignored rather than read out of bounds. (libnl's
+// getters take non-const pointers, hence none here either.)
+std::optional<std::uint32_t> get_u32(nlattr *a)
 {
 	if (nla_len(a) < 4)
 		return std::nullopt;
-	return nla_get_u32(const_cast<nlattr *>(a));
+	return nla_get_u32(a);
 }
 
-std::optional<std::uint16_t> get_u16(const nlattr *a)
+std::optional<std::uint16_t> get_u16(nlattr *a)
 {
 	if (nla_len(a) < 2)
 		return std::nullopt;
-	return nla_get_u16(const_cast<nlattr *>(a));
+	return nla_get_u16(a);
 }
 
-std::optional<bool> get_flag_u8(const nlattr *a)
+std::optional<bool> get_flag_u8(nlattr *a)
 {
 	if (nla_len(a) < 1)
 		return std::nullopt;
-	return nla_get_u8(const_cast<nlattr *>(a)) != 0;
+	return nla_get_u8(a) != 0;
 }
 
 std::optional<std::string> get_string(const nlattr *a)
@@ -58,7 +59,7 @@ template <typename F> void for_each_nested(nlattr *nest, F f)
 }
 
 // Plane attributes; returns false for attributes that are not.
-bool plane_attr(Plane &p, const nlattr *a)
+bool plane_attr(Plane &p, nlattr *a)
 {
 	switch (nla_type(a)) {
 	case MRC_A_PLANE_ID: p.id = get_u32(a); return true;

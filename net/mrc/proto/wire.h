@@ -64,7 +64,7 @@ enum mrc_nack_reason {
 	MRC_NACK_TRIMMED		= 2,	/* payload cut by a switch */
 	MRC_NACK_REMOTE_ACCESS_ERROR	= 3,	/* rkey/bounds/access check */
 	MRC_NACK_INVALID_REQUEST	= 4,	/* malformed or unsupported */
-	MRC_NACK_RNR			= 5,	/* not ready, see rnr_timer_us */
+	MRC_NACK_RNR			= 5,	/* retry after rnr_timer_us */
 };
 
 /*

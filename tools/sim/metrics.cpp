@@ -222,7 +222,16 @@ std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabr
 		      info.cpu_s > 0 ? static_cast<double>(info.events) / info.cpu_s : 0.0,
 		      info.wall_s > 0 ? sim_us / info.wall_s : 0.0, info.cpu_s > 0 ? sim_us / info.cpu_s : 0.0,
 		      static_cast<double>(info.peak_rss_kb) / 1024.0);
-	return buf;
+	// Failure start times, for the timeline plots.
+	std::string out = buf;
+	std::string fl = "  \"failures_us\": [";
+	for (std::size_t i = 0; i < info.failures.size(); ++i) {
+		std::snprintf(buf, sizeof(buf), "%s%.3f", i ? ", " : "", static_cast<double>(info.failures[i]) / kUs);
+		fl += buf;
+	}
+	fl += "],\n";
+	out.insert(out.find("  \"retransmissions\""), fl);
+	return out;
 }
 
 } // namespace mrcsim

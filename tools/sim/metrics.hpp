@@ -54,6 +54,7 @@ struct RunInfo {
 	double cpu_s = 0;	// the machine may be shared: CPU time is the honest rate
 	Time end = 0;
 	long peak_rss_kb = 0;
+	std::vector<Time> failures;	// when each scheduled failure starts
 };
 
 // Goodput a host can reach: every plane's line rate times the payload share.

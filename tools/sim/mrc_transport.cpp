@@ -2,6 +2,8 @@
 #include "mrc_transport.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "config.hpp"
 
@@ -73,6 +75,8 @@ MrcTransport::MrcTransport(SimContext &ctx)
 	cfg_.cc.target_delay = static_cast<u32>(c.time("mrc.target_delay", static_cast<Time>(cfg_.cc.target_delay) * kNs) / kNs);
 	cfg_.cc.max_cwnd = static_cast<u32>(c.bytes("mrc.max_cwnd", 2 * bdp * planes));
 	cfg_.cc.init_cwnd = static_cast<u32>(c.bytes("mrc.init_cwnd", bdp * planes));
+	cfg_.cc.eta = static_cast<u32>(c.integer("mrc.eta", cfg_.cc.eta));
+	cfg_.cc.fi = static_cast<u32>(c.integer("mrc.fi", cfg_.cc.fi));
 	cfg_.ack_every = static_cast<u32>(c.integer("mrc.ack_every", cfg_.ack_every));
 	// The engine's 4.19 ms ACK timeout is sized for software stacks with
 	// millisecond scheduling outliers; a controller would size it to the
@@ -93,7 +97,22 @@ MrcTransport::MrcTransport(SimContext &ctx)
 	nic_limit_ = static_cast<std::uint64_t>(c.integer("mrc.nic_packets", 2 * planes)) * ctx.packet_bytes();
 }
 
-MrcTransport::~MrcTransport() = default;
+MrcTransport::~MrcTransport()
+{
+	if (!std::getenv("MRCSIM_DEBUG"))
+		return;
+	for (const auto &c : conns_) {
+		if (!c->sender || c->id > 40)
+			continue;
+		mrc_conn_stats st;
+		mrc_conn_get_stats(c->c, &st);
+		std::fprintf(stderr, "conn %u flow %u: cwnd %u srtt %u rto %u tx %llu retx %llu acks %llu ecn_acks %llu timeouts %llu evs %u/%u bad %u\n",
+			     c->id, c->flow, st.cwnd, st.srtt, st.rto, (unsigned long long)st.tx_pkts,
+			     (unsigned long long)st.retx_pkts, (unsigned long long)st.acks_rx,
+			     (unsigned long long)st.ecn_acks, (unsigned long long)st.timeouts, st.evs_usable, st.evs_total,
+			     st.evs_bad);
+	}
+}
 
 std::uint32_t MrcTransport::ev_value(const Conn &c, std::uint32_t ev_index) const
 {

@@ -28,6 +28,7 @@ Simulation::Simulation(const Config &config) : cfg_(config)
 	ctx_ = std::make_unique<SimContext>(SimContext{core_, *fabric_, flows_, cfg});
 	info_.scenario = cfg.str("name", "unnamed");
 	info_.transport = transport_;
+	info_.failures = failures_->failure_times();
 }
 
 Simulation::~Simulation() = default;

@@ -63,12 +63,25 @@ void load_flow_file(const std::string &path, const Topology &topo, FlowTable &fl
 void build_traffic(const Config &cfg, const Topology &topo, FlowTable &flows)
 {
 	const std::string kind = cfg.str("traffic", "permutation");
-	const std::uint64_t bytes = cfg.bytes("flow_bytes", 2 * 1024 * 1024);
+	// flow_bytes = 2MB, or a list (2MB,16MB) each flow draws from.
+	std::vector<std::uint64_t> sizes;
+	{
+		std::stringstream ss(cfg.str("flow_bytes", "2MB"));
+		std::string one;
+		while (std::getline(ss, one, ','))
+			sizes.push_back(Config::parse_bytes(one));
+	}
+	if (sizes.empty())
+		throw ConfigError("flow_bytes is empty");
+	const std::uint64_t bytes = sizes[0];
 	const Time start = cfg.time("start", 0);
 	const std::uint32_t n = topo.hosts();
 	Rng rng(static_cast<std::uint64_t>(cfg.integer("seed", 1)) ^ 0x7472616666696331ULL);
-	if (bytes == 0)
-		throw ConfigError("flow_bytes must be > 0");
+	for (auto b : sizes)
+		if (b == 0)
+			throw ConfigError("flow_bytes must be > 0");
+	Rng size_rng(static_cast<std::uint64_t>(cfg.integer("seed", 1)) ^ 0x73697a6573ULL);
+	auto size = [&] { return sizes.size() == 1 ? bytes : sizes[size_rng.below(sizes.size())]; };
 
 	if (kind == "single") {
 		auto src = static_cast<std::uint32_t>(cfg.integer("src", 0));
@@ -79,14 +92,14 @@ void build_traffic(const Config &cfg, const Topology &topo, FlowTable &flows)
 	} else if (kind == "permutation") {
 		auto p = derangement(n, rng);
 		for (std::uint32_t i = 0; i < n; ++i)
-			flows.add(i, p[i], bytes, start);
+			flows.add(i, p[i], size(), start);
 	} else if (kind == "all_to_all") {
 		if (static_cast<std::uint64_t>(n) * n > 4'000'000)
 			throw ConfigError("all_to_all: too many hosts (n^2 flows)");
 		for (std::uint32_t i = 0; i < n; ++i)
 			for (std::uint32_t j = 0; j < n; ++j)
 				if (i != j)
-					flows.add(i, j, bytes, start);
+					flows.add(i, j, size(), start);
 	} else if (kind == "incast") {
 		auto dst = static_cast<std::uint32_t>(cfg.integer("incast_dst", 0));
 		auto senders = static_cast<std::uint32_t>(cfg.integer("incast_senders", 8));
@@ -102,7 +115,7 @@ void build_traffic(const Config &cfg, const Topology &topo, FlowTable &flows)
 			if (i != dst && topo.leaf_of(i) == topo.leaf_of(dst))
 				order.push_back(i);
 		for (std::uint32_t i = 0; i < senders; ++i)
-			flows.add(order[i], dst, bytes, start);
+			flows.add(order[i], dst, size(), start);
 	} else if (kind == "ring") {
 		// Ring all-reduce: 2(n-1) steps; in each, host i sends a chunk to
 		// i+1, and may start step s+1 once its own step-s chunk is acked

@@ -176,6 +176,26 @@ wait $mon_only1
 check "nothing on the monitors' stderr" \
 	sh -c "! grep -h '^mrcctl:' '$txt' '$json' '$only1'"
 
+# --- the module goes away under a monitor ---------------------------------
+ip netns exec "$A" "$MRCCTL" monitor >"$tmp/unload.txt" 2>&1 &
+mon_unload=$!
+ready=0
+for i in $(seq 30); do
+	M plane set dev mrc1 id 1 down
+	M plane set dev mrc1 id 1 up
+	if grep -q '^plane up dev mrc1 id 1 ' "$tmp/unload.txt"; then
+		ready=1
+		break
+	fi
+	sleep 0.3
+done
+check "monitor for the unload test is listening" test $ready = 1
 N rdma link del mrc1
-mrc_unload
+check "rmmod mrc under a running monitor" mrc_unload
+check "... the monitor notices and exits" \
+	sh -c "for i in \$(seq 50); do kill -0 $mon_unload 2>/dev/null || exit 0; sleep 0.1; done; exit 1"
+wait $mon_unload
+check "... with status 1" test $? -eq 1
+check_output "... saying why" '^mrcctl: the mrc module was unloaded$' cat "$tmp/unload.txt"
+
 done_testing

@@ -4,11 +4,14 @@
 #include <csignal>
 #include <cstring>
 #include <iostream>
+#include <string_view>
 #include <poll.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include <linux/genetlink.h>
 #include <linux/mrc.h>
+#include <netlink/attr.h>
 
 #include "attrs.hpp"
 #include "commands.hpp"
@@ -47,6 +50,18 @@ private:
 	int fd_;
 };
 
+// An nlctrl notification that family `name` was unregistered.
+bool family_removed(nl_msg *m, const char *name)
+{
+	nlattr *tb[CTRL_ATTR_MAX + 1];
+	if (genlmsg_hdr(nlmsg_hdr(m))->cmd != CTRL_CMD_DELFAMILY ||
+	    genlmsg_parse(nlmsg_hdr(m), 0, tb, CTRL_ATTR_MAX, nullptr) < 0 ||
+	    !tb[CTRL_ATTR_FAMILY_NAME])
+		return false;
+	return std::string_view(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME])) ==
+	       name;
+}
+
 void print_event(const Options &o, const Event &e)
 {
 	if (o.json) {
@@ -68,10 +83,20 @@ int cmd_monitor(const Invocation &inv)
 	SignalFd sig;
 	GenlSocket sk;
 	sk.subscribe(MRC_GENL_MCGRP_EVENTS);
+	// Without this a monitor would wait forever, silently, once the
+	// module is gone.
+	sk.subscribe("nlctrl", "notify");
 	sk.prepare_events();
 
+	bool unloaded = false;
 	auto on_event = [&](nl_msg *m) {
-		if (genlmsg_hdr(nlmsg_hdr(m))->cmd != MRC_CMD_EVENT)
+		nlmsghdr *h = nlmsg_hdr(m);
+		if (h->nlmsg_type == GENL_ID_CTRL) {
+			unloaded |= family_removed(m, MRC_GENL_NAME);
+			return;
+		}
+		if (h->nlmsg_type != sk.family() ||
+		    genlmsg_hdr(h)->cmd != MRC_CMD_EVENT)
 			return;
 		Event e = decode_event(m);
 		if (inv.req.dev && e.dev && *e.dev != *inv.req.dev)
@@ -92,6 +117,8 @@ int cmd_monitor(const Invocation &inv)
 		if (fds[0].revents && !sk.read_events(on_event))
 			std::cerr << "mrcctl: events were lost (receive "
 				     "buffer overflow)\n";
+		if (unloaded)
+			throw Failure("the mrc module was unloaded");
 	}
 }
 

@@ -74,7 +74,8 @@ constexpr std::string_view kMonitor =
 	"\n"
 	"Print one line per event of the \"events\" multicast group (plane\n"
 	"add, del, up, down; instance add, del) until SIGINT or SIGTERM.\n"
-	"With -j each event is one JSON object on its own line.\n";
+	"With -j each event is one JSON object on its own line. Exits 1 if\n"
+	"the mrc module is unloaded meanwhile.\n";
 
 } // namespace
 

@@ -162,12 +162,12 @@ void GenlSocket::transact(nl_msg *req,
 	}
 }
 
-void GenlSocket::subscribe(const char *group)
+void GenlSocket::subscribe(const char *family, const char *group)
 {
-	int grp = genl_ctrl_resolve_grp(sk_.get(), name_.c_str(), group);
+	int grp = genl_ctrl_resolve_grp(sk_.get(), family, group);
 	if (grp < 0)
 		throw Failure(std::string("cannot find multicast group \"") +
-			      group + "\" of family \"" + name_ + "\": " +
+			      group + "\" of family \"" + family + "\": " +
 			      nl_text(grp));
 	int r = nl_socket_add_membership(sk_.get(), grp);
 	if (r < 0)

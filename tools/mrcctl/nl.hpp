@@ -69,8 +69,10 @@ public:
 
 	int family() const { return family_; }
 
-	// Join a multicast group of the family for monitor.
-	void subscribe(const char *group);
+	// Join a multicast group of our family, or of another (nlctrl's
+	// "notify" tells when a family goes away).
+	void subscribe(const char *group) { subscribe(name_.c_str(), group); }
+	void subscribe(const char *family, const char *group);
 
 	// Monitor mode: non-blocking, no sequence checks, big buffer.
 	void prepare_events();

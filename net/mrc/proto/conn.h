@@ -54,6 +54,7 @@ struct mrc_txmsg {
 struct mrc_tx {
 	struct mrc_txpkt pkt[MRC_MAX_WINDOW];
 	struct mrc_txmsg msg[MRC_MAX_MSGS];
+	u64 sacked[MRC_RING_WORDS];	/* PSN in flight and SACKed */
 	u32 rtxq[MRC_MAX_WINDOW];	/* PSNs to retransmit, FIFO */
 	u32 rtx_head, rtx_tail;		/* free-running indices */
 	u32 snd_una;			/* oldest unacknowledged PSN */

@@ -5,8 +5,7 @@
  */
 #include "sack.h"
 
-/* 64 ring bits starting at ring index @idx (any alignment, wrapping). */
-static u64 ring_word(const u64 *ring, u32 idx)
+u64 mrc_ring_word(const u64 *ring, u32 idx)
 {
 	u32 w = (idx / 64) % MRC_RING_WORDS;
 	u32 sh = idx % 64;
@@ -24,7 +23,7 @@ void mrc_sack_extract(const u64 *ring, u32 base, u32 valid,
 	u32 w;
 
 	for (w = 0; w < MRC_SACK_WORDS; w++) {
-		u64 v = ring_word(ring, idx + w * 64);
+		u64 v = mrc_ring_word(ring, idx + w * 64);
 
 		if (valid < 64) {
 			/* Only the first @valid bits are inside the window. */
@@ -35,6 +34,24 @@ void mrc_sack_extract(const u64 *ring, u32 base, u32 valid,
 		}
 		sack[w] = v;
 	}
+}
+
+u32 mrc_ring_next_zero(const u64 *ring, u32 psn, u32 end)
+{
+	while (psn != end) {
+		u32 i = psn & (MRC_MAX_WINDOW - 1);
+		u64 w = ~ring[i / 64] >> (i % 64);
+		u32 n;
+
+		if (w) {
+			n = mrc_ffs64(w);
+			/* Never step past @end: bits beyond it are stale. */
+			return end - psn <= n ? end : psn + n;
+		}
+		n = 64 - i % 64;
+		psn = end - psn <= n ? end : psn + n;
+	}
+	return end;
 }
 
 u32 mrc_sack_count(const u64 sack[MRC_SACK_WORDS])

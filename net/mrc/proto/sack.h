@@ -32,6 +32,12 @@ static inline void mrc_ring_clear(u64 *ring, u32 psn)
 	ring[i / 64] &= ~((u64)1 << (i % 64));
 }
 
+/* 64 ring bits starting at ring index @idx (any alignment, wrapping). */
+u64 mrc_ring_word(const u64 *ring, u32 idx);
+
+/* First PSN in [psn, end) whose ring bit is clear, or @end. */
+u32 mrc_ring_next_zero(const u64 *ring, u32 psn, u32 end);
+
 /* Copy the ring bits of PSNs [base, base + MRC_SACK_BITS) into @sack,
  * keeping only the @valid first ones (PSNs beyond the window alias other
  * ring slots and must read as 0).

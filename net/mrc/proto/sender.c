@@ -282,6 +282,7 @@ static bool tx_advance_cum(struct mrc_conn *c, u32 cum, u32 *acked, u64 now)
 			tx->msn_una++;
 		}
 		p->flags = 0;
+		mrc_ring_clear(tx->sacked, tx->snd_una);
 		tx->snd_una++;
 		progress = true;
 	}
@@ -296,7 +297,10 @@ static bool tx_apply_sack(struct mrc_conn *c, const struct mrc_ack_ext *a,
 	u32 w;
 
 	for (w = 0; w < MRC_SACK_WORDS; w++) {
-		u64 bits = a->sack[w];
+		/* Only news: drop what this sender already knows SACKed. */
+		u64 bits = a->sack[w] &
+			   ~mrc_ring_word(tx->sacked, (a->sack_base & TX_MASK) +
+					  w * 64);
 
 		while (bits) {
 			u32 psn = a->sack_base + w * 64 + mrc_ffs64(bits);
@@ -310,6 +314,7 @@ static bool tx_apply_sack(struct mrc_conn *c, const struct mrc_ack_ext *a,
 				continue;
 			tx_delivered(c, psn, p, acked, now);
 			p->flags |= MRC_TXP_SACKED;
+			mrc_ring_set(tx->sacked, psn);
 			progress = true;
 		}
 	}
@@ -332,7 +337,10 @@ static void tx_rack_detect(struct mrc_conn *c, u64 now)
 	tx->rack_deadline = MRC_TIME_NEVER;
 	if (!tx->rack_valid)
 		return;
-	for (psn = tx->snd_una; psn != tx->snd_nxt; psn++) {
+	/* Visit only packets not SACKed: a word of the ring at a time. */
+	for (psn = mrc_ring_next_zero(tx->sacked, tx->snd_una, tx->snd_nxt);
+	     psn != tx->snd_nxt;
+	     psn = mrc_ring_next_zero(tx->sacked, psn + 1, tx->snd_nxt)) {
 		struct mrc_txpkt *p = txp(tx, psn);
 		u64 due;
 

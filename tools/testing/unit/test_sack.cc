@@ -76,3 +76,37 @@ TEST(Sack, ZeroValidGivesEmptyBitmap)
 	mrc_sack_extract(ring, 123, 5, sack);
 	EXPECT_EQ(mrc_sack_count(sack), 5u);
 }
+
+TEST(Sack, NextZeroSkipsSetRunsAndStopsAtEnd)
+{
+	std::mt19937_64 rng(11);
+
+	for (int run = 0; run < 200; run++) {
+		uint64_t ring[MRC_RING_WORDS] = {};
+		uint32_t start = (uint32_t)rng();
+		uint32_t span = 1 + (uint32_t)(rng() % MRC_MAX_WINDOW);
+		uint32_t end = start + span;
+
+		for (uint32_t i = 0; i < span; i++)
+			if (rng() % 8)		// mostly set: long runs
+				mrc_ring_set(ring, start + i);
+		for (uint32_t p = start; p != end; p++) {
+			uint32_t want = p;
+
+			while (want != end && mrc_ring_test(ring, want))
+				want++;
+			ASSERT_EQ(mrc_ring_next_zero(ring, p, end), want)
+				<< "run " << run;
+		}
+	}
+}
+
+TEST(Sack, RingWordAnyAlignmentWraps)
+{
+	uint64_t ring[MRC_RING_WORDS] = {};
+
+	mrc_ring_set(ring, MRC_MAX_WINDOW - 1);	// last bit of the ring
+	mrc_ring_set(ring, 0);			// first bit, after the wrap
+	EXPECT_EQ(mrc_ring_word(ring, MRC_MAX_WINDOW - 1), 0x3ull);
+	EXPECT_EQ(mrc_ring_word(ring, MRC_MAX_WINDOW - 64), 1ull << 63);
+}

@@ -65,10 +65,11 @@ std::string name_value(Cursor &c, std::string_view key, std::size_t max,
 	return std::string(v);
 }
 
-// Parse KEY VALUE / WORD arguments of one action. `allowed` lists the
-// keys the action takes; the others are reported as not taking part here
-// rather than as unknown words, which reads better for typos like
-// "plane del ... netdev x".
+// Parse the KEY VALUE / WORD arguments of one action into r. Only the keys
+// in `allowed` are keywords here, so a key of another action is an unknown
+// word and cannot make a prefix ambiguous ("d" is "dev" in plane del, but
+// "dev" or "down" in plane set). Returns false if "help" turned r into a
+// help request.
 bool parse_keys(Cursor &c, Request &r, std::initializer_list<Key> allowed,
 		const std::string &topic)
 {

@@ -281,7 +281,7 @@ void mrc_dev_update_port(struct mrc_dev *mdev)
 	ib_dispatch_event(&ev);
 }
 
-/* A registered instance of namespace @mn by ib_device name, or by index
+/* A visible instance of namespace @mn by ib_device name, or by index
  * when @name is NULL.  Caller holds mrc_cfg_lock.
  */
 struct mrc_dev *mrc_dev_find(struct mrc_net *mn, const char *name, u32 index)
@@ -291,7 +291,7 @@ struct mrc_dev *mrc_dev_find(struct mrc_net *mn, const char *name, u32 index)
 	lockdep_assert_held(&mrc_cfg_lock);
 
 	list_for_each_entry(mdev, &mn->devs, node) {
-		if (!mdev->registered)
+		if (!mrc_dev_visible(mdev))
 			continue;
 		if (name ? !strcmp(mrc_dev_name(mdev), name) :
 			   mdev->ibdev.index == index)

@@ -100,6 +100,15 @@ static inline const char *mrc_dev_name(const struct mrc_dev *mdev)
 	return dev_name(&mdev->ibdev.dev);
 }
 
+/*
+ * Whether netlink shows the instance: registered, and not on its way out
+ * because its plane-1 netdev is gone.  Caller holds mrc_cfg_lock.
+ */
+static inline bool mrc_dev_visible(const struct mrc_dev *mdev)
+{
+	return mdev->registered && !mdev->dying;
+}
+
 /* Plane table access for holders of mrc_cfg_lock. */
 static inline struct mrc_plane *mrc_plane_get_locked(struct mrc_dev *mdev,
 						     u32 id)

@@ -215,7 +215,7 @@ static int mrc_nl_dev_get_dumpit(struct sk_buff *skb,
 
 	mutex_lock(&mrc_cfg_lock);
 	list_for_each_entry(mdev, &mn->devs, node) {
-		if (!mdev->registered)
+		if (!mrc_dev_visible(mdev))
 			continue;
 		if (idx++ < start)
 			continue;
@@ -417,7 +417,7 @@ static int mrc_nl_plane_get_dumpit(struct sk_buff *skb,
 		}
 	}
 	list_for_each_entry(mdev, &mrc_net(net)->devs, node) {
-		if (!mdev->registered || (only && mdev != only))
+		if (!mrc_dev_visible(mdev) || (only && mdev != only))
 			continue;
 		if (idx++ < start)
 			continue;

@@ -22,9 +22,10 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/crc32.h>
+#include <linux/version.h>
 #include <asm/byteorder.h>
-#if __has_include(<linux/unaligned.h>)
-#include <linux/unaligned.h>	/* 6.12+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>	/* asm/unaligned.h is gone since 6.12 */
 #else
 #include <asm/unaligned.h>
 #endif

@@ -100,8 +100,7 @@ static inline const char *mrc_dev_name(const struct mrc_dev *mdev)
 	return dev_name(&mdev->ibdev.dev);
 }
 
-/*
- * Whether netlink shows the instance: registered, and not on its way out
+/* Whether netlink shows the instance: registered, and not on its way out
  * because its plane-1 netdev is gone.  Caller holds mrc_cfg_lock.
  */
 static inline bool mrc_dev_visible(const struct mrc_dev *mdev)

@@ -192,6 +192,48 @@ bool mrc_conn_idle(const struct mrc_conn *c)
 	return c->tx.msn_una == c->tx.msn_nxt;
 }
 
+void mrc_tx_desc_to_pkt(const struct mrc_tx_desc *d, struct mrc_pkt *pkt)
+{
+	struct mrc_msg_ext *m = NULL;
+
+	mrc_pkt_init(pkt, d->opcode);
+	pkt->hdr.flags = d->flags;
+	pkt->hdr.psn = d->psn;
+	pkt->hdr.ev = d->ev;
+	pkt->hdr.plane = d->plane;
+	pkt->hdr.ts = d->ts;
+	switch (d->opcode) {
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_READ_RESP:
+		m = &pkt->u.send.msg;
+		break;
+	case MRC_OP_WRITE:
+	case MRC_OP_WRITE_IMM:
+		m = &pkt->u.write.msg;
+		break;
+	case MRC_OP_READ_REQ:
+		pkt->u.read_req.msn = d->msn;
+		break;
+	case MRC_OP_ATOMIC_CS:
+	case MRC_OP_ATOMIC_FA:
+		pkt->u.atomic.msn = d->msn;
+		break;
+	case MRC_OP_ATOMIC_RESP:
+		pkt->u.atomic_resp.msn = d->msn;
+		break;
+	default:
+		break;
+	}
+	if (m) {
+		m->msn = d->msn;
+		m->offset = d->offset;
+		m->msg_len = d->msg_len;
+	}
+	pkt->payload = NULL;
+	pkt->payload_len = d->len;
+}
+
 int mrc_conn_status(const struct mrc_conn *c)
 {
 	return c->status;
@@ -206,7 +248,7 @@ void mrc_conn_get_stats(const struct mrc_conn *c, struct mrc_conn_stats *s)
 	s->cwnd = mrc_nscc_cwnd(&c->cc);
 	s->inflight = c->tx.inflight;
 	s->srtt = c->tx.srtt;
-	s->rto = (u32)mrc_ack_timeout_ns(c->cfg.ack_timeout_exp);
+	s->rto = (u32)mrc_min64(mrc_tx_rto(c), 0xffffffffu);
 	s->snd_una = c->tx.snd_una;
 	s->snd_nxt = c->tx.snd_nxt;
 	s->rcv_nxt = c->rx.rcv_nxt;

@@ -184,6 +184,8 @@ void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now);
 void mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now);
 void mrc_tx_timer(struct mrc_conn *c, u64 now);
 void mrc_tx_flush(struct mrc_conn *c, int status, u32 err_msn);
+/* Current ACK timeout, back-off included. */
+u64 mrc_tx_rto(const struct mrc_conn *c);
 
 /* receiver.c */
 void mrc_rx_init(struct mrc_conn *c);

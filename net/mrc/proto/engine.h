@@ -145,6 +145,12 @@ struct mrc_tx_desc {
 	u8 opcode;
 };
 
+/* Fill @pkt's header and message placement (msn, offset, msg_len) from
+ * @d; the opcode's own fields (va, rkey, imm, ...) and the payload pointer
+ * are the caller's.
+ */
+void mrc_tx_desc_to_pkt(const struct mrc_tx_desc *d, struct mrc_pkt *pkt);
+
 /* mrc_conn_rx() flags: what the glue saw outside the MRC headers. */
 #define MRC_RX_ECN_CE		0x1	/* IP header carried ECN CE */
 #define MRC_RX_TRIMMED		0x2	/* payload was trimmed by a switch */

@@ -43,7 +43,7 @@ void mrc_tx_init(struct mrc_conn *c)
 /* The k-th consecutive expiry is followed by a wait of the base timeout
  * while k <= retry_cnt, then of base x 2^(k - retry_cnt).
  */
-static u64 tx_rto(const struct mrc_conn *c)
+u64 mrc_tx_rto(const struct mrc_conn *c)
 {
 	u64 base = mrc_ack_timeout_ns(c->cfg.ack_timeout_exp);
 	u32 k = c->tx.rto_k;
@@ -141,7 +141,7 @@ static void tx_fill(struct mrc_conn *c, u32 psn, const struct mrc_txpkt *p,
 	c->st.tx_pkts++;
 	c->st.tx_bytes += p->len;
 	if (c->tx.rto_deadline == MRC_TIME_NEVER)
-		c->tx.rto_deadline = now + tx_rto(c);
+		c->tx.rto_deadline = now + mrc_tx_rto(c);
 }
 
 static bool tx_cwnd_allows(const struct mrc_conn *c, u32 len)
@@ -399,7 +399,7 @@ static void tx_progress(struct mrc_conn *c, u64 now)
 
 	tx->rto_k = 0;
 	tx->rto_deadline = tx->snd_una == tx->snd_nxt ? MRC_TIME_NEVER :
-			   now + tx_rto(c);
+			   now + mrc_tx_rto(c);
 }
 
 void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
@@ -529,7 +529,7 @@ static void tx_rto_expire(struct mrc_conn *c, u64 now)
 	}
 	if (!have) {
 		/* Everything unacked already awaits a resend or RNR. */
-		tx->rto_deadline = now + tx_rto(c);
+		tx->rto_deadline = now + mrc_tx_rto(c);
 		return;
 	}
 	tx->rto_k++;
@@ -554,7 +554,7 @@ static void tx_rto_expire(struct mrc_conn *c, u64 now)
 	 */
 	if (!n)
 		tx_mark_lost(c, first, txp(tx, first), MRC_EVR_TIMEOUT, now);
-	tx->rto_deadline = now + tx_rto(c);
+	tx->rto_deadline = now + mrc_tx_rto(c);
 }
 
 void mrc_tx_timer(struct mrc_conn *c, u64 now)

@@ -225,16 +225,7 @@ public:
 	{
 		struct mrc_pkt pkt;
 
-		mrc_pkt_init(&pkt, d.opcode);
-		pkt.hdr.flags = d.flags;
-		pkt.hdr.psn = d.psn;
-		pkt.hdr.ev = d.ev;
-		pkt.hdr.plane = d.plane;
-		pkt.hdr.ts = d.ts;
-		pkt.u.send.msg.msn = d.msn;
-		pkt.u.send.msg.offset = d.offset;
-		pkt.u.send.msg.msg_len = d.msg_len;
-		pkt.payload_len = d.len;
+		mrc_tx_desc_to_pkt(&d, &pkt);
 		ep[from].data_sent++;
 		ep[from].last_data_on_ev[d.ev] = now;
 		transmit(from, &pkt, true);

@@ -527,3 +527,53 @@ TEST(EngineRx, AckedSackRoundTripsThroughTheWire)
 	EXPECT_EQ(back.u.ack.sack[0], s.ctrl.back().u.ack.sack[0]);
 	EXPECT_EQ(back.u.ack.sack[0], (1ull << 2) | (1ull << 5));
 }
+
+TEST(EngineTx, DescriptorBecomesAValidWirePacket)
+{
+	Solo s(cfg_basic(), 3);
+
+	s.send(2500);
+	auto v = s.drain();
+	std::vector<uint8_t> buf(4096);
+	static const uint8_t payload[1000] = {};
+
+	ASSERT_EQ(v.size(), 3u);
+	for (const auto &d : v) {
+		struct mrc_pkt pkt, back;
+
+		mrc_tx_desc_to_pkt(&d, &pkt);
+		pkt.u.write.va = 0x10000 + d.offset;
+		pkt.u.write.rkey = 7;
+		pkt.payload = payload;
+		int n = mrc_pkt_encode(&pkt, buf.data(), (uint32_t)buf.size());
+
+		ASSERT_GT(n, 0) << mrc_wire_strerror(n);
+		ASSERT_EQ(mrc_pkt_decode(buf.data(), (uint32_t)n, &back), 0);
+		EXPECT_EQ(back.hdr.psn, d.psn);
+		EXPECT_EQ(back.hdr.ev, d.ev);
+		EXPECT_EQ(back.hdr.plane, d.plane);
+		EXPECT_EQ(back.hdr.flags, d.flags);
+		EXPECT_EQ(back.u.write.msg.offset, d.offset);
+		EXPECT_EQ(back.u.write.msg.msg_len, 2500u);
+		EXPECT_EQ(back.payload_len, d.len);
+	}
+}
+
+TEST(EngineTimer, StatsReportTheBackedOffTimeout)
+{
+	auto cfg = cfg_basic();
+
+	cfg.retry_cnt = 1;
+	cfg.backoff_cnt = 5;
+	Solo s(cfg);
+	uint64_t base = mrc_ack_timeout_ns(cfg.ack_timeout_exp);
+
+	s.send(10);
+	s.drain();
+	EXPECT_EQ(s.stats().rto, base);
+	for (int k = 1; k <= 3; k++) {
+		s.timer_to(mrc_conn_next_deadline(s.c));
+		s.drain();
+		EXPECT_EQ(s.stats().rto, k <= 1 ? base : base << (k - 1)) << k;
+	}
+}

@@ -67,6 +67,13 @@ check "the plane left with its netdev" \
 	wait_no_output "netdev c0" ns_exec h1 "$MRCCTL" plane show dev mrcA
 check "mrcA survives the loss of a plane" lists h1 mrcA
 
+veth_pair h1 d0 - h1 d1 -
+check "an instance on d0 in h1" ns_exec h1 rdma link add mrcD type mrc netdev d0
+check "moving the instance's own netdev d0 to h2" ip -n h1 link set d0 netns h2
+check "the instance goes with its netdev" \
+	wait_no_output "^link mrcD/" rdma link show
+check "h2 did not inherit it" hides h2 mrcD
+
 check "deleting netns h1" ip netns del h1
 check "deleting the namespace removes its instance" \
 	wait_no_output "^link mrcA/" rdma link show

@@ -13,7 +13,6 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
@@ -165,7 +164,9 @@ static int mrc_enable_driver(struct ib_device *ibdev)
 {
 	struct mrc_dev *mdev = to_mdev(ibdev);
 
-	/* The port state is known now; announce it to the core's clients. */
+	/* Initial port state, before the core's clients first query it; the
+	 * port events start once mrc_newlink() marks the device registered.
+	 */
 	mutex_lock(&mrc_cfg_lock);
 	mrc_dev_update_port(mdev);
 	mutex_unlock(&mrc_cfg_lock);

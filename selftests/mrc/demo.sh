@@ -29,7 +29,7 @@ step() {
 # show CMD...: print a command as a reader would type it: the host it runs
 # in as the prompt, mrcctl by its name, arguments with blanks quoted.
 show() {
-	local prompt='#' line= a
+	local prompt='#' line='' a
 	case $1 in
 	in_a) prompt="[host A]#"; shift ;;
 	in_b) prompt="[host B]#"; shift ;;
@@ -75,8 +75,8 @@ trap cleanup EXIT
 # wait_event REGEX: the monitor printed a matching line (within 10 s).
 # Event delivery is asynchronous (carrier changes go through linkwatch).
 wait_event() {
-	local i
-	for i in $(seq 100); do
+	local _
+	for _ in $(seq 100); do
 		grep -Eq -- "$1" "$events" && return 0
 		sleep 0.1
 	done
@@ -123,7 +123,7 @@ for p in $(seq "$PLANES"); do
 	run in_b ip link set "q$p" up
 done
 run in_a ip -br addr show
-run in_a ping -c 1 -W 5 10.1.0.2
+run in_a ping -c 1 -w 10 10.1.0.2
 
 step "create the RDMA devices on plane 1 with rdma link add"
 run in_a rdma link add mrc0 type mrc netdev p1

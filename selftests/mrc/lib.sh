@@ -150,22 +150,19 @@ mrc_load() {
 	local dep
 	if [ -f "$MRC_KO" ]; then
 		for dep in $(modinfo -F depends "$MRC_KO" 2>/dev/null | tr ',' ' '); do
-			_mrc_run modprobe "$dep"
-			if [ $? -ne 0 ]; then
+			if ! _mrc_run modprobe "$dep"; then
 				not_ok "mrc_load: modprobe $dep (dependency of mrc.ko)"
 				_mrc_explain "output:" modprobe "$dep"
 				return 1
 			fi
 		done
-		_mrc_run insmod "$MRC_KO" "$@"
-		if [ $? -ne 0 ]; then
+		if ! _mrc_run insmod "$MRC_KO" "$@"; then
 			not_ok "mrc_load: insmod $MRC_KO"
 			_mrc_explain "output:" insmod "$MRC_KO" "$@"
 			return 1
 		fi
 	else
-		_mrc_run modprobe mrc "$@"
-		if [ $? -ne 0 ]; then
+		if ! _mrc_run modprobe mrc "$@"; then
 			not_ok "mrc_load: modprobe mrc"
 			_mrc_explain "no $MRC_KO; output:" modprobe mrc "$@"
 			return 1

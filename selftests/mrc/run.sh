@@ -77,7 +77,7 @@ rxe_was_loaded=0
 [ -d /sys/module/rdma_rxe ] && rxe_was_loaded=1
 
 # RDMA devices that existed before the run belong to the machine's owner.
-initial_devs=" $(ls /sys/class/infiniband 2>/dev/null | tr '\n' ' ') "
+initial_devs=" $(find /sys/class/infiniband -mindepth 1 -maxdepth 1 -printf '%f ' 2>/dev/null) "
 
 # Bring the machine back to a clean state: delete the RDMA links the tests
 # created (rmmod must not be the only way they disappear), unload the

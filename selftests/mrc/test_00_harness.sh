@@ -3,11 +3,13 @@
 #
 # Self-check of the test environment and of lib.sh itself, so that a broken
 # harness shows up as such and not as failures of the module's tests.
+# shellcheck source=selftests/mrc/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 check "running as root" test "$(id -u)" -eq 0
 check "/proc is mounted" test -r /proc/self/status
 check "/sys is mounted" test -d /sys/class/net
+# shellcheck disable=SC2016 # expanded by the inner shell
 check "/tmp is writable" sh -c 'f=$(mktemp) && echo x >"$f" && rm "$f"'
 check_output "dmesg is readable" "." dmesg
 check_output "loopback is up" "state UNKNOWN|LOOPBACK,UP" ip link show lo
@@ -40,10 +42,10 @@ rm -rf "$nested"
 check "ns_create h1" ns_create h1
 check "ns_create h2" ns_create h2
 check "veth_pair between two namespaces" veth_pair h1 a0 10.0.0.1/24 h2 b0 10.0.0.2/24
-check "ping across the veth pair" ns_exec h1 ping -c 1 -W 5 10.0.0.2
+check "ping across the veth pair" ns_exec h1 ping -c 1 -w 10 10.0.0.2
 check "veth_pair with the initial namespace, IPv6" \
 	veth_pair - mrct0 fd00::1/64 h1 a1 fd00::2/64
-check "ping6 from the initial namespace" ping -6 -c 1 -W 5 fd00::2
+check "ping6 from the initial namespace" ping -6 -c 1 -w 10 fd00::2
 
 # The userspace RDMA stack the tests drive.
 for tool in rdma ibv_devices ibv_devinfo ibv_rc_pingpong ib_write_bw; do

@@ -21,8 +21,7 @@ u8 mrc_ev_format_len(u8 format)
 	}
 }
 
-/*
- * An IPv6 address usable as a unicast destination: not ::, not ::1 (would
+/* An IPv6 address usable as a unicast destination: not ::, not ::1 (would
  * loop back) and not multicast (ff00::/8, SIDs are unicast).
  */
 static bool mrc_sid_ok(const u8 *a)

@@ -52,8 +52,8 @@ enum mrc_ev_prof_state {
 };
 
 /* Event mask bits: which notifications the controller wants. */
-#define MRC_EV_EVT_STATE(s)	(1u << (s))	/* an EV entered state s */
-#define MRC_EV_EVT_PROFILE	(1u << 8)	/* the profile changed state */
+#define MRC_EV_EVT_STATE(s)	((u32)BIT(s))	/* an EV entered state s */
+#define MRC_EV_EVT_PROFILE	((u32)BIT(8))	/* the profile changed state */
 #define MRC_EV_EVT_ALL		(MRC_EV_EVT_STATE(MRC_EV_UNKNOWN) | \
 				 MRC_EV_EVT_STATE(MRC_EV_GOOD) | \
 				 MRC_EV_EVT_STATE(MRC_EV_ASSUMED_BAD) | \
@@ -96,8 +96,7 @@ struct mrc_ev {
 	u8 value[MRC_EV_MAX_LEN];
 };
 
-/*
- * GEN bit field.  The field takes the values v with min <= v <= max and
+/* GEN bit field.  The field takes the values v with min <= v <= max and
  * (v & ~mask) == 0, in increasing order starting at init and wrapping from
  * max to min.
  */
@@ -141,8 +140,7 @@ u8 mrc_ev_format_len(u8 format);
 /* Check one EV against @format: 0 or -MRC_EV_EPLANE/ELEN/EVALUE/EFORMAT. */
 int mrc_ev_check(u8 format, const struct mrc_ev *ev);
 
-/*
- * Start a profile in state INIT.  @evs/@cap: storage for the EXP list or
+/* Start a profile in state INIT.  @evs/@cap: storage for the EXP list or
  * the GEN expansion (may be NULL/0 for AUTO).  0 or -MRC_EV_EMODE/EFORMAT.
  */
 int mrc_ev_profile_init(struct mrc_ev_profile *p, u8 mode, u8 format,
@@ -170,15 +168,13 @@ int mrc_ev_profile_deny(struct mrc_ev_profile *p, u16 idx, bool deny);
 /* GEN: check the definition against @format (fields, shift, base, planes). */
 int mrc_ev_gen_check(const struct mrc_ev_gen *gen, u8 format);
 
-/*
- * GEN: expand @gen for @format into @out (at most @cap entries).  Returns
+/* GEN: expand @gen for @format into @out (at most @cap entries).  Returns
  * the number of EVs or a negative MRC_EV_E*.  Does not check duplicates.
  */
 int mrc_ev_gen_expand(const struct mrc_ev_gen *gen, u8 format,
 		      struct mrc_ev *out, u16 cap);
 
-/*
- * AUTO: the @count EVs connection @qpn uses.  EV i is on the (i mod P)-th
+/* AUTO: the @count EVs connection @qpn uses.  EV i is on the (i mod P)-th
  * plane of @plane_mask (P planes, ascending); UDP value: port
  * 0xc000 | ((H14(qpn) + i) & 0x3fff); STEV value:
  * ((H20(qpn) + i) & 0xfffff) << 12 | (qpn & 0xfff), where Hk(x) is the top
@@ -187,14 +183,12 @@ int mrc_ev_gen_expand(const struct mrc_ev_gen *gen, u8 format,
 int mrc_ev_auto_expand(u8 format, u16 count, u16 plane_mask, u32 qpn,
 		       struct mrc_ev *out, u16 cap);
 
-/*
- * Full validation of a profile as going ONLINE requires it (GEN: after
+/* Full validation of a profile as going ONLINE requires it (GEN: after
  * expansion).  0 or the first violation found.
  */
 int mrc_ev_profile_validate(const struct mrc_ev_profile *p);
 
-/*
- * State transitions: INIT -> OFFLINE, OFFLINE -> ONLINE (validates; GEN
+/* State transitions: INIT -> OFFLINE, OFFLINE -> ONLINE (validates; GEN
  * expands into the storage first), ONLINE -> OFFLINE.  Setting the current
  * state again is a no-op.  0 or -MRC_EV_ESTATE or a validation error.
  */

@@ -22,43 +22,44 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/crc32.h>
-#include <linux/version.h>
-#include <asm/byteorder.h>
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-#include <linux/unaligned.h>	/* asm/unaligned.h is gone since 6.12 */
-#else
-#include <asm/unaligned.h>
-#endif
 
 #define MRC_ARRAY_SIZE(a)	ARRAY_SIZE(a)
 
-static inline u16 mrc_get_be16(const u8 *p) { return get_unaligned_be16(p); }
-static inline u32 mrc_get_be32(const u8 *p) { return get_unaligned_be32(p); }
-static inline u64 mrc_get_be64(const u8 *p) { return get_unaligned_be64(p); }
-static inline void mrc_put_be16(u8 *p, u16 v) { put_unaligned_be16(v, p); }
-static inline void mrc_put_be32(u8 *p, u32 v) { put_unaligned_be32(v, p); }
-static inline void mrc_put_be64(u8 *p, u64 v) { put_unaligned_be64(v, p); }
+static inline unsigned int mrc_popcount64(u64 v)
+{
+	return hweight64(v);
+}
 
-static inline unsigned int mrc_popcount64(u64 v) { return hweight64(v); }
 /* Index of the least significant set bit; v must not be 0. */
-static inline unsigned int mrc_ffs64(u64 v) { return __ffs64(v); }
-static inline u64 mrc_div64_u64(u64 a, u64 b) { return div64_u64(a, b); }
+static inline unsigned int mrc_ffs64(u64 v)
+{
+	return __ffs64(v);
+}
+
+static inline u64 mrc_div64_u64(u64 a, u64 b)
+{
+	return div64_u64(a, b);
+}
 
 #else /* MRC_USERSPACE */
 
-#include <stdint.h>
 #include <stddef.h>
 #include <string.h>
 #include <stdbool.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
+/* The compiler's own fixed-size types (GCC and clang), as <stdint.h> has. */
+typedef __UINT8_TYPE__ u8;
+typedef __UINT16_TYPE__ u16;
+typedef __UINT32_TYPE__ u32;
+typedef __UINT64_TYPE__ u64;
+typedef __INT8_TYPE__ s8;
+typedef __INT16_TYPE__ s16;
+typedef __INT32_TYPE__ s32;
+typedef __INT64_TYPE__ s64;
+
+#ifndef BIT
+#define BIT(n)		(1UL << (n))
+#endif
 
 #define MRC_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -67,7 +68,29 @@ typedef int64_t s64;
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #endif
 
-/* Byte-wise, so they are correct on any host byte order and alignment. */
+static inline unsigned int mrc_popcount64(u64 v)
+{
+	return (unsigned int)__builtin_popcountll(v);
+}
+
+/* Index of the least significant set bit; v must not be 0. */
+static inline unsigned int mrc_ffs64(u64 v)
+{
+	return (unsigned int)__builtin_ctzll(v);
+}
+
+static inline u64 mrc_div64_u64(u64 a, u64 b)
+{
+	return a / b;
+}
+
+#endif /* __KERNEL__ */
+
+/* Big endian field access, byte by byte: correct on any host byte order
+ * and alignment, in both worlds, with no dependency on where a kernel
+ * version keeps its unaligned helpers.  Compilers turn these into single
+ * (byte-swapping) loads and stores.
+ */
 static inline u16 mrc_get_be16(const u8 *p)
 {
 	return (u16)((u16)p[0] << 8 | p[1]);
@@ -102,24 +125,6 @@ static inline void mrc_put_be64(u8 *p, u64 v)
 	mrc_put_be32(p, (u32)(v >> 32));
 	mrc_put_be32(p + 4, (u32)v);
 }
-
-static inline unsigned int mrc_popcount64(u64 v)
-{
-	return (unsigned int)__builtin_popcountll(v);
-}
-
-/* Index of the least significant set bit; v must not be 0. */
-static inline unsigned int mrc_ffs64(u64 v)
-{
-	return (unsigned int)__builtin_ctzll(v);
-}
-
-static inline u64 mrc_div64_u64(u64 a, u64 b)
-{
-	return a / b;
-}
-
-#endif /* __KERNEL__ */
 
 #define mrc_memcpy(d, s, n)	memcpy((d), (s), (n))
 #define mrc_memset(d, c, n)	memset((d), (c), (n))

@@ -67,8 +67,7 @@ enum mrc_nack_reason {
 	MRC_NACK_RNR			= 5,	/* retry after rnr_timer_us */
 };
 
-/*
- * Decode/encode failures.  Functions return the negative value; every
+/* Decode/encode failures.  Functions return the negative value; every
  * reason is distinct so that the kernel can count drops per reason.
  */
 enum mrc_wire_err {
@@ -166,8 +165,7 @@ struct mrc_nack_ext {
 	u32 rnr_timer_us;	/* RNR only: retry after this long; else 0 */
 };
 
-/*
- * PROBE_REQ / PROBE_RESP.  Probes are connectionless: hdr.dqpn/sqpn may be
+/* PROBE_REQ / PROBE_RESP.  Probes are connectionless: hdr.dqpn/sqpn may be
  * 0.  The request's hdr.ts is the send time; the response echoes it in
  * ts_echo and names the probed (ev, plane) so that the prober can match it.
  */
@@ -208,8 +206,7 @@ struct mrc_pkt {
 /* Zero @pkt and set the current version and @opcode. */
 void mrc_pkt_init(struct mrc_pkt *pkt, u8 opcode);
 
-/*
- * Semantic validation of a decoded view, shared by encoder and decoder:
+/* Semantic validation of a decoded view, shared by encoder and decoder:
  * version, opcode, flags, QPNs, planes, reasons, offsets and lengths.
  * Returns 0 or a negative MRC_WIRE_E*.
  */
@@ -228,22 +225,19 @@ const char *mrc_nack_reason_name(u8 reason);
 /* Short text of MRC_WIRE_E* (positive or negative). */
 const char *mrc_wire_strerror(int err);
 
-/*
- * Validate @pkt (as the decoder would) and write its headers only, payload
+/* Validate @pkt (as the decoder would) and write its headers only, payload
  * and ICRC excluded.  For building skbs: headers, then payload pages, then
  * the ICRC computed with the mrc_icrc_* API.  Returns the header length or
  * a negative MRC_WIRE_E*.
  */
 int mrc_pkt_encode_hdr(const struct mrc_pkt *pkt, u8 *buf, u32 buflen);
 
-/*
- * Encode a whole packet: headers, pkt->payload (pkt->payload_len bytes)
+/* Encode a whole packet: headers, pkt->payload (pkt->payload_len bytes)
  * and ICRC.  Returns bytes written or a negative MRC_WIRE_E*.
  */
 int mrc_pkt_encode(const struct mrc_pkt *pkt, u8 *buf, u32 buflen);
 
-/*
- * Decode and validate @len bytes (the UDP payload).  Returns 0 or a
+/* Decode and validate @len bytes (the UDP payload).  Returns 0 or a
  * negative MRC_WIRE_E*; @out is meaningful only on success.
  */
 int mrc_pkt_decode(const u8 *buf, u32 len, struct mrc_pkt *out);

@@ -30,8 +30,7 @@ static bool mrc_va_range_ok(u64 va, u64 len)
 	return va + len >= va;	/* no wrap past 2^64 */
 }
 
-/*
- * A payload-carrying packet of a message: where it sits in the message
+/* A payload-carrying packet of a message: where it sits in the message
  * must agree with FIRST/LAST, so that the responder can tell when every
  * byte of a message has been placed.
  */
@@ -39,15 +38,16 @@ static int mrc_check_msg(const struct mrc_hdr *h, const struct mrc_msg_ext *m,
 			 u32 payload_len, bool solicited_ok)
 {
 	u64 end = (u64)m->offset + payload_len;
+	bool first = !m->offset, last = end == m->msg_len;
 
 	if ((h->flags & MRC_F_SOLICITED) &&
 	    (!solicited_ok || !(h->flags & MRC_F_LAST)))
 		return -MRC_WIRE_EFLAGS;
 	if (m->msg_len > MRC_MAX_MSG_LEN || end > m->msg_len)
 		return -MRC_WIRE_ERANGE;
-	if (!!(h->flags & MRC_F_FIRST) != (m->offset == 0))
+	if (!!(h->flags & MRC_F_FIRST) != first)
 		return -MRC_WIRE_ERANGE;
-	if (!!(h->flags & MRC_F_LAST) != (end == m->msg_len))
+	if (!!(h->flags & MRC_F_LAST) != last)
 		return -MRC_WIRE_ERANGE;
 	/* Only a zero-length message may have a packet without payload. */
 	if (payload_len == 0 && m->msg_len != 0)

@@ -100,16 +100,7 @@ int mrc_conn_set_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 
 int mrc_conn_set_evs_auto(struct mrc_conn *c, u32 n, u64 now)
 {
-	struct mrc_ev_cfg evs[MRC_MAX_EVS];
-	u32 i;
-
-	if (!n || n > MRC_MAX_EVS)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		evs[i].plane = 1;
-		evs[i].denied = 0;
-	}
-	return mrc_path_set(c, evs, n, now);
+	return mrc_path_set(c, NULL, n, now);
 }
 
 int mrc_conn_ev_deny(struct mrc_conn *c, u32 ev, bool deny, u64 now)

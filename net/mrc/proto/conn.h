@@ -146,6 +146,7 @@ void mrc_conn_emit_ctrl(struct mrc_conn *c, struct mrc_pkt *pkt);
 
 /* path.c */
 void mrc_path_init(struct mrc_conn *c);
+/* Install @n EVs from @evs, or with @evs NULL @n EVs on plane 1 (AUTO). */
 int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 		 u64 now);
 /* EV for the next data packet, avoiding @exclude (-1: none); -1 if none. */

@@ -111,6 +111,28 @@ void mrc_path_init(struct mrc_conn *c)
 	path_recount(p);
 }
 
+/* Install EV @i afresh; reports the state change, if any. */
+static void path_install(struct mrc_conn *c, u32 i, u8 plane, bool denied,
+			 u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	struct mrc_ev *e = &p->ev[i];
+	u8 old = i < p->n ? e->state : MRC_EV_UNKNOWN;
+	struct mrc_event ev = {
+		.time = now, .ev = (u16)i, .plane = plane,
+		.type = MRC_EVT_EV_STATE, .old_state = old,
+		.reason = MRC_EVR_CONFIG,
+	};
+
+	mrc_memset(e, 0, sizeof(*e));
+	e->plane = plane;
+	e->state = denied ? MRC_EV_DENIED : MRC_EV_GOOD;
+	ev.new_state = e->state;
+	if (old != e->state)
+		mrc_conn_emit_event(c, &ev);
+}
+
+/* @evs NULL: AUTO mode, @n EVs on plane 1. */
 int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 		 u64 now)
 {
@@ -119,25 +141,12 @@ int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 
 	if (!n || n > MRC_MAX_EVS)
 		return -EINVAL;
-	for (i = 0; i < n; i++)
+	for (i = 0; evs && i < n; i++)
 		if (!evs[i].plane || evs[i].plane > MRC_MAX_PLANES)
 			return -EINVAL;
-	for (i = 0; i < n; i++) {
-		struct mrc_ev *e = &p->ev[i];
-		u8 old = i < p->n ? e->state : MRC_EV_UNKNOWN;
-		struct mrc_event ev = {
-			.time = now, .ev = (u16)i, .plane = evs[i].plane,
-			.type = MRC_EVT_EV_STATE, .old_state = old,
-			.reason = MRC_EVR_CONFIG,
-		};
-
-		mrc_memset(e, 0, sizeof(*e));
-		e->plane = evs[i].plane;
-		e->state = evs[i].denied ? MRC_EV_DENIED : MRC_EV_GOOD;
-		ev.new_state = e->state;
-		if (old != e->state)
-			mrc_conn_emit_event(c, &ev);
-	}
+	for (i = 0; i < n; i++)
+		path_install(c, i, evs ? evs[i].plane : 1,
+			     evs ? evs[i].denied : false, now);
 	/* EVs beyond the new set disappear (UNKNOWN). */
 	for (; i < p->n; i++)
 		p->ev[i].state = MRC_EV_UNKNOWN;
@@ -162,17 +171,17 @@ int mrc_path_pick(struct mrc_conn *c, u64 now, int exclude)
 		struct mrc_ev *e = &p->ev[i];
 
 		p->cursor = i + 1 == p->n ? 0 : i + 1;
+		/* Marks expire lazily, as the round robin passes by. */
+		if (e->ecn_marked && e->ecn_until <= now) {
+			e->ecn_marked = 0;
+			p->n_ecn--;
+		}
 		if (!mrc_path_usable(p, e))
 			continue;
-		if (e->ecn_marked) {
-			if (e->ecn_until <= now) {
-				e->ecn_marked = 0;
-				p->n_ecn--;
-			} else if (skip_ecn) {
-				if (fallback < 0)
-					fallback = (int)i;
-				continue;
-			}
+		if (e->ecn_marked && skip_ecn) {
+			if (fallback < 0)
+				fallback = (int)i;
+			continue;
 		}
 		if ((int)i == exclude) {
 			if (fallback < 0)

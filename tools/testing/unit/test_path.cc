@@ -349,3 +349,25 @@ TEST(PathHealth, SetEvsReportsConfigEventsAndAutoUsesPlaneOne)
 	EXPECT_EQ(mrc_conn_set_evs_auto(s.c, MRC_MAX_EVS + 1, s.now), -EINVAL);
 	EXPECT_EQ(mrc_conn_ev_state(s.c, 3), MRC_EV_UNKNOWN);
 }
+
+TEST(PathSpray, ExpiredMarksOfUnusableEvsDoNotDisableTheSkip)
+{
+	Solo s(cfg_path(), 4);
+
+	s.send(4000);
+	auto v = s.drain();
+
+	s.now += 20000;
+	teach_rtt(s, v, 20000);
+	s.rx(s.ack(v.back().psn + 1, {}, &v[3], true));	// mark EV 3
+	mrc_path_on_loss(s.c, 3, MRC_EVR_LOSS, s.now);		// retire it
+	s.now += 100000;				// its mark expired
+	spray(s, 4, 6);					// a full rotation
+	s.rx(s.ack(s.stats().snd_nxt, {}, &v[0], true));	// mark EV 0
+	auto c = spray(s, 4, 40);
+
+	// 1 marked of 3 usable: not more than half, so EV 0 is skipped.
+	EXPECT_EQ(c[0], 0u);
+	EXPECT_EQ(c[3], 0u);
+	EXPECT_EQ(c[1] + c[2], 40u);
+}

@@ -9,6 +9,11 @@
  * ib_unregister_driver(RDMA_DRIVER_RXE), which would remove our devices
  * behind our back.  So: refuse to load while rdma_rxe is present, and while
  * we are loaded refuse rdma_rxe's load from a module notifier.
+ *
+ * The notifier is registered before the check, so the only gap is an
+ * rdma_rxe load that passed its own notifier call but has not created its
+ * /sys/module entry yet at the moment of our check: both modules being
+ * loaded at the same instant.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

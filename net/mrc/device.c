@@ -378,19 +378,30 @@ static struct rdma_link_ops mrc_link_ops = {
 void mrc_dev_unregister_all(struct mrc_net *mn)
 {
 	struct mrc_dev *mdev;
+	bool registered;
 
 	for (;;) {
 		mutex_lock(&mrc_cfg_lock);
 		mdev = list_first_entry_or_null(&mn->devs, struct mrc_dev, node);
-		if (mdev)
+		if (mdev) {
 			get_device(&mdev->ibdev.dev);
+			registered = mdev->registered;
+		}
 		mutex_unlock(&mrc_cfg_lock);
 		if (!mdev)
 			return;
-		/* Fenced against a concurrent (queued) unregistration by the
-		 * core: when this returns, dealloc_driver has run.
-		 */
-		ib_unregister_device(&mdev->ibdev);
+		if (registered) {
+			/* Fenced against a concurrent (queued) unregistration
+			 * by the core: when this returns, dealloc_driver has
+			 * run and @mdev has left the list.
+			 */
+			ib_unregister_device(&mdev->ibdev);
+		} else {
+			/* mrc_newlink() is still registering it, and will
+			 * remove it (its netdev left with the namespace).
+			 */
+			schedule_timeout_uninterruptible(1);
+		}
 		put_device(&mdev->ibdev.dev);
 	}
 }

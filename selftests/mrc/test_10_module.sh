@@ -11,8 +11,7 @@ dmesg_new() { dmesg | tail -n +$((_dmesg_lines + 1)); }
 
 # wait_gone NAME: wait (up to 5 s) until no RDMA link NAME is listed.
 wait_gone() {
-	local i
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		rdma link show 2>/dev/null | grep -q "^link $1/" || return 0
 		sleep 0.1
 	done
@@ -24,7 +23,7 @@ modprobe -r rdma_rxe 2>/dev/null
 
 # --- load/unload ---------------------------------------------------------
 fails=0
-for i in $(seq 20); do
+for _ in $(seq 20); do
 	mrc_load >/dev/null || fails=$((fails + 1))
 	[ -d /sys/module/mrc ] || fails=$((fails + 1))
 	mrc_unload || fails=$((fails + 1))

@@ -10,9 +10,9 @@
 # wait_output REGEX CMD...: poll CMD (up to 5 s) until its output matches.
 # GIDs and carrier changes reach the RDMA core through work queues.
 wait_output() {
-	local re=$1 i
+	local re=$1
 	shift
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		"$@" 2>&1 | grep -Eq -- "$re" && return 0
 		sleep 0.1
 	done
@@ -22,9 +22,9 @@ wait_output() {
 
 # wait_no_output REGEX CMD...: poll until CMD succeeds without matching.
 wait_no_output() {
-	local re=$1 i out
+	local re=$1 out
 	shift
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		if out=$("$@" 2>&1) && ! grep -Eq -- "$re" <<<"$out"; then
 			return 0
 		fi

@@ -9,9 +9,9 @@
 . "$(dirname "$0")/lib.sh"
 
 wait_no_output() {
-	local re=$1 i out
+	local re=$1 out
 	shift
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		if out=$("$@" 2>&1) && ! grep -Eq -- "$re" <<<"$out"; then
 			return 0
 		fi

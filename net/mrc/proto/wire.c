@@ -331,27 +331,34 @@ int mrc_pkt_encode(const struct mrc_pkt *pkt, u8 *buf, u32 buflen)
 	return total;
 }
 
-int mrc_pkt_decode_opts(const u8 *buf, u32 len, struct mrc_pkt *out,
-			u32 opts)
+/* Internal decode option: the payload and ICRC are not in the buffer. */
+#define MRC_DECODE_HDR_ONLY	0x80000000u
+
+/* Decode a packet of @len bytes whose first @avail bytes are in @buf (all
+ * of them unless MRC_DECODE_HDR_ONLY, which implies no ICRC check).
+ */
+static int mrc_decode(const u8 *buf, u32 avail, u32 len, struct mrc_pkt *out,
+		      u32 opts)
 {
 	struct mrc_hdr *h = &out->hdr;
 	u32 body;
 	int hl, err;
 
-	if (len < MRC_COMMON_HDR_LEN + MRC_ICRC_LEN)
+	if (avail < MRC_COMMON_HDR_LEN ||
+	    len < MRC_COMMON_HDR_LEN + MRC_ICRC_LEN)
 		return -MRC_WIRE_ETRUNC;
 	if (buf[OFF_VERSION] != MRC_WIRE_VERSION)
 		return -MRC_WIRE_EVERSION;
 	hl = mrc_hdr_len(buf[OFF_OPCODE]);
 	if (hl < 0)
 		return hl;
-	/* Everything from here on is inside the buffer. */
 	body = (u32)hl + mrc_get_be16(buf + OFF_PAYLEN);
-	if (len < body + MRC_ICRC_LEN)
+	if (len < body + MRC_ICRC_LEN || avail < (u32)hl)
 		return -MRC_WIRE_ETRUNC;
 	if (len > body + MRC_ICRC_LEN)
 		return -MRC_WIRE_EPAYLOAD_LEN;
-	if (!(opts & MRC_DECODE_NO_ICRC) &&
+	/* Everything the checks below read is inside the buffer. */
+	if (!(opts & (MRC_DECODE_NO_ICRC | MRC_DECODE_HDR_ONLY)) &&
 	    mrc_icrc(buf, body) != mrc_get_be32(buf + body))
 		return -MRC_WIRE_EICRC;
 	if (buf[OFF_RSVD1] || mrc_get_be16(buf + OFF_RSVD2))
@@ -368,14 +375,28 @@ int mrc_pkt_decode_opts(const u8 *buf, u32 len, struct mrc_pkt *out,
 	h->plane = buf[OFF_PLANE];
 	h->ts = mrc_get_be32(buf + OFF_TS);
 	out->payload_len = body - (u32)hl;
-	out->payload = out->payload_len ? buf + hl : NULL;
+	if (out->payload_len && !(opts & MRC_DECODE_HDR_ONLY))
+		out->payload = buf + hl;
 	err = get_ext(buf + MRC_COMMON_HDR_LEN, out);
 	if (err)
 		return err;
 	return mrc_pkt_check(out);
 }
 
+int mrc_pkt_decode_opts(const u8 *buf, u32 len, struct mrc_pkt *out,
+			u32 opts)
+{
+	return mrc_decode(buf, len, len, out, opts & MRC_DECODE_NO_ICRC);
+}
+
 int mrc_pkt_decode(const u8 *buf, u32 len, struct mrc_pkt *out)
 {
-	return mrc_pkt_decode_opts(buf, len, out, 0);
+	return mrc_decode(buf, len, len, out, 0);
+}
+
+int mrc_pkt_decode_hdr(const u8 *buf, u32 avail, u32 pkt_len,
+		       struct mrc_pkt *out)
+{
+	return mrc_decode(buf, avail < pkt_len ? avail : pkt_len, pkt_len,
+			  out, MRC_DECODE_HDR_ONLY);
 }

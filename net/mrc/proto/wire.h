@@ -244,4 +244,14 @@ int mrc_pkt_decode(const u8 *buf, u32 len, struct mrc_pkt *out);
 int mrc_pkt_decode_opts(const u8 *buf, u32 len, struct mrc_pkt *out,
 			u32 opts);
 
+/* For packets whose payload is not contiguous with the headers (paged
+ * skbs): decode and validate the headers in @buf (@avail >= the header
+ * length) of a packet of @pkt_len bytes in all (ICRC included).  The ICRC
+ * is NOT checked (the caller runs mrc_icrc_* over the pieces and compares
+ * with the last 4 bytes); out->payload is NULL and the payload starts at
+ * mrc_hdr_len(opcode).  Returns 0 or a negative MRC_WIRE_E*.
+ */
+int mrc_pkt_decode_hdr(const u8 *buf, u32 avail, u32 pkt_len,
+		       struct mrc_pkt *out);
+
 #endif /* _MRC_PROTO_WIRE_H */

@@ -211,6 +211,37 @@ TEST_P(WireOp, ReservedHeaderBytesRejected)
 	}
 }
 
+TEST_P(WireOp, HeaderOnlyDecodeForPagedPayload)
+{
+	const auto pl = some_payload(200);
+	const mrc_pkt p = sample_pkt(GetParam(), pl);
+	auto full = encode(p);
+	const u32 hl = (u32)mrc_hdr_len(GetParam());
+	const u32 len = (u32)full.size();
+	mrc_pkt q;
+	for (u32 avail = 0; avail <= len; avail++) {
+		// Only the first @avail bytes exist, as in an skb's linear part.
+		std::vector<u8> part(full.begin(), full.begin() + avail);
+		int r = mrc_pkt_decode_hdr(part.data(), avail, len, &q);
+		if (avail < hl) {
+			EXPECT_EQ(r, -MRC_WIRE_ETRUNC) << avail;
+			continue;
+		}
+		ASSERT_EQ(r, 0) << avail;
+		EXPECT_EQ(q.payload, nullptr);
+		q.payload = p.payload; // the caller knows where it is
+		EXPECT_EQ(pkt_diff(p, q), "");
+	}
+	EXPECT_EQ(mrc_pkt_decode_hdr(full.data(), len, len - 1, &q),
+		  -MRC_WIRE_ETRUNC);
+	EXPECT_EQ(mrc_pkt_decode_hdr(full.data(), len, len + 1, &q),
+		  -MRC_WIRE_EPAYLOAD_LEN);
+	// The ICRC is the caller's job here.
+	full[len - 1] ^= 1;
+	EXPECT_EQ(mrc_pkt_decode_hdr(full.data(), hl, len, &q), 0);
+	EXPECT_EQ(mrc_pkt_decode(full.data(), len, &q), -MRC_WIRE_EICRC);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllOpcodes, WireOp, ::testing::ValuesIn(all_opcodes()),
 			 [](const ::testing::TestParamInfo<u8> &i) {
 				 return std::string(mrc_opcode_name(i.param));

@@ -284,3 +284,30 @@ bool mrc_ev_profile_wants(const struct mrc_ev_profile *p, u8 ev_state)
 	return ev_state <= MRC_EV_DENIED &&
 	       (p->event_mask & MRC_EV_EVT_STATE(ev_state));
 }
+
+int mrc_ev_profile_conn_evs(const struct mrc_ev_profile *p, u32 qpn,
+			    struct mrc_ev *evs, struct mrc_ev_cfg *cfg,
+			    u16 cap)
+{
+	int i, n;
+
+	if (p->state != MRC_EV_PROF_ONLINE)
+		return -MRC_EV_ESTATE;
+	if (p->mode == MRC_EV_MODE_AUTO) {
+		n = mrc_ev_auto_expand(p->format, p->auto_count,
+				       p->auto_plane_mask, qpn, evs, cap);
+		if (n < 0)
+			return n;
+	} else {
+		n = p->n_evs;
+		if (n > cap)
+			return -MRC_EV_ETOOMANY;
+		for (i = 0; i < n; i++)
+			evs[i] = p->evs[i];
+	}
+	for (i = 0; i < n; i++) {
+		cfg[i].plane = evs[i].plane;
+		cfg[i].denied = evs[i].state == MRC_EV_DENIED;
+	}
+	return n;
+}

@@ -194,6 +194,16 @@ int mrc_ev_profile_validate(const struct mrc_ev_profile *p);
  */
 int mrc_ev_profile_set_state(struct mrc_ev_profile *p, u8 state);
 
+/* The EV set of a new connection @qpn from an ONLINE profile: the EVs
+ * (AUTO: derived from @qpn; EXP/GEN: the profile's, DENIED ones included
+ * so that EV indices match the profile) into @evs and their engine view
+ * (plane, denied) into @cfg, both of @cap entries.  Returns the count or
+ * -MRC_EV_ESTATE (not ONLINE) / -MRC_EV_ETOOMANY.
+ */
+int mrc_ev_profile_conn_evs(const struct mrc_ev_profile *p, u32 qpn,
+			    struct mrc_ev *evs, struct mrc_ev_cfg *cfg,
+			    u16 cap);
+
 /* Does the controller want to hear that an EV entered @ev_state? */
 bool mrc_ev_profile_wants(const struct mrc_ev_profile *p, u8 ev_state);
 

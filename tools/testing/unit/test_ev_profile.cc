@@ -391,3 +391,50 @@ TEST(EvProfile, ErrorTextsAndNames)
 }
 
 } // namespace
+
+namespace {
+
+TEST(EvProfileConn, ExpProfileGivesItsEvsWithDenials)
+{
+	Prof f(MRC_EV_MODE_EXP, MRC_EV_FMT_UDP);
+	ASSERT_EQ(f.add(1, port(10)), 0);
+	ASSERT_EQ(f.add(2, port(11), true), 0);
+	ASSERT_EQ(f.add(3, port(12)), 0);
+	std::vector<mrc_ev> evs(8);
+	std::vector<mrc_ev_cfg> cfg(8);
+	// Only an ONLINE profile may feed connections.
+	EXPECT_EQ(mrc_ev_profile_conn_evs(&f.p, 5, evs.data(), cfg.data(), 8),
+		  -MRC_EV_ESTATE);
+	ASSERT_EQ(f.state(MRC_EV_PROF_OFFLINE), 0);
+	ASSERT_EQ(f.state(MRC_EV_PROF_ONLINE), 0);
+	ASSERT_EQ(mrc_ev_profile_conn_evs(&f.p, 5, evs.data(), cfg.data(), 8),
+		  3);
+	for (int i = 0; i < 3; i++) {
+		EXPECT_EQ(cfg[i].plane, i + 1);
+		EXPECT_EQ(cfg[i].denied, i == 1);
+		EXPECT_EQ(evs[i].value[1], 10 + i);
+	}
+	EXPECT_EQ(mrc_ev_profile_conn_evs(&f.p, 5, evs.data(), cfg.data(), 2),
+		  -MRC_EV_ETOOMANY);
+}
+
+TEST(EvProfileConn, AutoProfileDerivesFromQpn)
+{
+	Prof a(MRC_EV_MODE_AUTO, MRC_EV_FMT_UDP, 0);
+	ASSERT_EQ(mrc_ev_profile_set_auto(&a.p, 4, 0x3), 0);
+	ASSERT_EQ(a.state(MRC_EV_PROF_OFFLINE), 0);
+	ASSERT_EQ(a.state(MRC_EV_PROF_ONLINE), 0);
+	std::vector<mrc_ev> evs(4), ref(4);
+	std::vector<mrc_ev_cfg> cfg(4);
+	ASSERT_EQ(mrc_ev_profile_conn_evs(&a.p, 77, evs.data(), cfg.data(), 4),
+		  4);
+	ASSERT_EQ(mrc_ev_auto_expand(MRC_EV_FMT_UDP, 4, 0x3, 77, ref.data(), 4),
+		  4);
+	for (int i = 0; i < 4; i++) {
+		EXPECT_EQ(std::memcmp(evs[i].value, ref[i].value, 2), 0);
+		EXPECT_EQ(cfg[i].plane, ref[i].plane);
+		EXPECT_EQ(cfg[i].denied, 0);
+	}
+}
+
+} // namespace

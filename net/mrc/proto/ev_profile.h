@@ -14,7 +14,7 @@
  *
  * A profile is AUTO (no EVs: the transport derives UDP/STEV values from
  * the QPN, see mrc_ev_auto_expand()), EXP (an explicit list) or GEN (EVs
- * generated from bit fields, see mrc_ev_profile_expand()).  Its state
+ * generated from bit fields, see mrc_ev_gen_expand()).  Its state
  * machine is INIT -> OFFLINE <-> ONLINE; Documentation/networking/mrc.rst
  * gives every rule.  Nothing here allocates: the EV array is the caller's.
  * Not for the packet path: validation is O(n^2) in the number of EVs.

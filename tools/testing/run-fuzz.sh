@@ -31,10 +31,11 @@ if ! command -v clang >/dev/null || ! command -v clang++ >/dev/null; then
 fi
 
 if [ ! -f "$bdir/CMakeCache.txt" ]; then
+	mkdir -p "$bdir"
 	if ! cmake -S . -B "$bdir" -DCMAKE_C_COMPILER=clang \
 		-DCMAKE_CXX_COMPILER=clang++ -DMRC_FUZZ=ON \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo >"$bdir.configure.log" 2>&1; then
-		cat "$bdir.configure.log"
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo >"$bdir/configure.log" 2>&1; then
+		cat "$bdir/configure.log"
 		echo "run-fuzz: configuring $bdir failed"
 		summary 0 1
 	fi

@@ -13,7 +13,7 @@
 # inputs are kept in $MRC_FUZZ_BUILD/artifacts/.  The output ends with
 # "fuzz: N passed, N failed" (tools/check.sh reads it).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 
 secs=${MRC_FUZZ_SECONDS:-20}
 bdir=${MRC_FUZZ_BUILD:-build/fuzz}

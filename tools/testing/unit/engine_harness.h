@@ -33,6 +33,7 @@ struct PathModel {
 	double ctrl_loss = 0;		// probability per control packet
 	double dup = 0;			// probability of a second copy
 	double ecn = 0;			// probability of CE marking
+	double trim = 0;		// probability a data packet is trimmed
 	bool blackhole = false;		// drops everything, control included
 };
 
@@ -88,6 +89,7 @@ public:
 	uint64_t seq = 0;
 	uint64_t data_dropped = 0;	// data packets the link lost
 	uint64_t ctrl_dropped = 0;
+	uint64_t trimmed = 0;		// data packets delivered trimmed
 	std::map<uint32_t, uint64_t> first_drop; // EV -> time of first loss
 	std::string failure;		// first invariant violation
 
@@ -215,6 +217,13 @@ public:
 			uint64_t j = pm.jitter ? rng() % pm.jitter : 0;
 			uint32_t fl = pm.ecn > 0 && uniform() < pm.ecn ?
 				      MRC_RX_ECN_CE : 0;
+
+			// A trimming switch cuts the payload and marks it; the
+			// receiver's glue reports that with MRC_RX_TRIMMED.
+			if (data && pm.trim > 0 && uniform() < pm.trim) {
+				fl |= MRC_RX_TRIMMED;
+				trimmed++;
+			}
 
 			q.push(Frame{now + pm.delay + j, seq++, 1 - from, buf,
 				     fl});

@@ -115,7 +115,7 @@ TEST(Property, SmokeOnePathNoLoss)
 
 TEST(Property, ExactlyOnceInOrderUnderLossReorderDuplication)
 {
-	uint64_t lo = 1, hi = 401;
+	uint64_t lo = 1, hi = 401, trimmed = 0, nacks = 0, ecn = 0, dups = 0;
 
 	replay(&lo, &hi);
 	for (uint64_t seed = lo; seed < hi; seed++) {
@@ -125,8 +125,11 @@ TEST(Property, ExactlyOnceInOrderUnderLossReorderDuplication)
 		double loss = (double)(r() % 40) / 1000.0;	// 0..4 %
 		auto paths = random_paths(r, n, loss, true, 30);
 
-		for (auto &p : paths)
+		for (auto &p : paths) {
 			p.ctrl_loss = (double)(r() % 20) / 1000.0;
+			p.ecn = (double)(r() % 100) / 1000.0;
+			p.trim = (double)(r() % 20) / 1000.0;
+		}
 		cfg.ack_every = 1 + (uint32_t)(r() % 8);
 		cfg.mpr = cfg.peer_mpr = (uint8_t)(1 + r() % MRC_MAX_MPR);
 		cfg.init_psn = (uint32_t)r();		// exercise the wrap
@@ -138,6 +141,21 @@ TEST(Property, ExactlyOnceInOrderUnderLossReorderDuplication)
 			 "seed " + std::to_string(seed));
 		if (HasFatalFailure())
 			return;
+		trimmed += h.trimmed;
+		for (const auto &e : h.ep) {
+			auto st = e.stats();
+
+			nacks += st.nacks_rx;
+			ecn += st.ecn_acks;
+			dups += st.rx_dup;
+		}
+	}
+	// The chaos really happened.
+	if (hi - lo > 1) {
+		EXPECT_GT(trimmed, 0u);
+		EXPECT_GE(nacks, trimmed / 2);
+		EXPECT_GT(ecn, 0u);
+		EXPECT_GT(dups, 0u);
 	}
 }
 

@@ -298,6 +298,16 @@ Invocation parse_args(std::span<const std::string_view> args)
 			i++;
 			break;
 		}
+		// The one option with a value: -n NETNS (as in ip -n).
+		if (args[i] == "-n" || args[i] == "--netns") {
+			if (i + 1 >= args.size() || args[i + 1].empty())
+				throw UsageError(std::string(args[i]) +
+							 " needs a network "
+							 "namespace name",
+						 "");
+			inv.opts.netns = std::string(args[++i]);
+			continue;
+		}
 		if (!parse_option(args[i], inv)) {
 			inv.req = Request{};
 			return inv;

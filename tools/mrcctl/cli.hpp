@@ -37,6 +37,7 @@ struct Options {
 	bool json = false;
 	bool pretty = false;	// implies json
 	bool stats = false;
+	std::string netns;	// -n: run in this named network namespace
 };
 
 enum class Cmd {

@@ -9,6 +9,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "netns.hpp"
 #include "nl.hpp"
 
 #ifndef MRCCTL_VERSION
@@ -35,6 +36,12 @@ int run(int argc, char **argv)
 			  << (e.topic().empty() ? "" : " ") << "help'.\n";
 		return 2;
 	}
+
+	// Before any socket exists: sockets belong to the namespace they
+	// were created in.
+	if (!inv.opts.netns.empty() && inv.req.cmd != Cmd::Help &&
+	    inv.req.cmd != Cmd::Version)
+		enter_netns(inv.opts.netns);
 
 	switch (inv.req.cmd) {
 	case Cmd::Help:

@@ -121,6 +121,20 @@ TEST(Cli, Options)
 	EXPECT_NE(usage_error({"--frobnicate", "plane"}), "");
 }
 
+TEST(Cli, NetnsOption)
+{
+	auto inv = parse({"-n", "ns1", "-j", "plane", "show"});
+	EXPECT_EQ(inv.opts.netns, "ns1");
+	EXPECT_TRUE(inv.opts.json);
+	EXPECT_EQ(inv.req.cmd, Cmd::PlaneShow);
+	EXPECT_EQ(parse({"--netns", "/proc/1/ns/net", "dev"}).opts.netns,
+		  "/proc/1/ns/net");
+	EXPECT_TRUE(parse({"plane"}).opts.netns.empty());
+	EXPECT_NE(usage_error({"-n"}).find("needs a network namespace"),
+		  std::string::npos);
+	EXPECT_NE(usage_error({"-n", "", "plane"}), "");
+}
+
 TEST(Cli, HelpAtEveryLevel)
 {
 	auto inv = parse({"help"});

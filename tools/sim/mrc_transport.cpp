@@ -102,7 +102,7 @@ MrcTransport::~MrcTransport()
 	if (!std::getenv("MRCSIM_DEBUG"))
 		return;
 	for (const auto &c : conns_) {
-		if (!c->sender || c->id > 40)
+		if (!c->c || !c->sender || c->id > 40)
 			continue;
 		mrc_conn_stats st;
 		mrc_conn_get_stats(c->c, &st);
@@ -270,6 +270,8 @@ void MrcTransport::conn_failed(Conn &c)
 
 void MrcTransport::arm(Conn &c)
 {
+	if (!c.c)
+		return;
 	const u64 d = mrc_conn_next_deadline(c.c);
 	if (d == MRC_TIME_NEVER)
 		return;
@@ -283,10 +285,14 @@ void MrcTransport::arm(Conn &c)
 void MrcTransport::on_timer(std::uint32_t id, std::uint32_t gen)
 {
 	Conn &c = *conns_[id];
-	if (gen != c.gen)
+	if (gen != c.gen || !c.c)
 		return;
 	c.armed = kNever;
 	mrc_conn_on_timer(c.c, now_ns());
+	if (c.finished) {
+		release(c);
+		return;
+	}
 	if (c.sender)
 		pull(c.host);
 	arm(c);
@@ -299,15 +305,35 @@ void MrcTransport::on_packet(std::uint32_t pkt)
 	const mrc_pkt mp = blobs_[p.blob];
 	free_blobs_.push_back(p.blob);
 	Conn &c = *conns_[p.flow];
+	if (!c.c)
+		return;	// a straggler for a finished connection
 	u32 flags = 0;
 	if (p.flags & kEcnCe)
 		flags |= MRC_RX_ECN_CE;
 	if (p.flags & kTrimmed)
 		flags |= MRC_RX_TRIMMED;
 	mrc_conn_rx(c.c, &mp, flags, now_ns());
+	if (c.finished) {
+		release(c);
+		return;
+	}
 	if (c.sender)
 		pull(c.host);
 	arm(c);
+}
+
+// The flow is over (acknowledged or failed): free both engine instances,
+// from outside any engine call.  Stragglers still in the fabric are
+// dropped on arrival; the sender has nothing left that needs them.
+void MrcTransport::release(Conn &c)
+{
+	for (Conn *x : {&c, conns_[c.peer].get()}) {
+		x->finished = true;
+		x->c = nullptr;
+		x->mem.reset();
+		auto &s = host_senders_[x->host];
+		s.erase(std::remove(s.begin(), s.end(), x->id), s.end());
+	}
 }
 
 void MrcTransport::on_nic_ready(std::uint32_t host)
@@ -320,6 +346,8 @@ void MrcTransport::on_host_port(std::uint32_t host, std::uint32_t plane, bool up
 {
 	for (std::uint32_t id : host_conns_[host]) {
 		Conn &c = *conns_[id];
+		if (!c.c)
+			continue;
 		mrc_conn_plane_set(c.c, static_cast<u8>(plane + 1), up, now_ns());
 		arm(c);
 	}

@@ -49,6 +49,7 @@ private:
 	void emit_ctrl(Conn &c, const mrc_pkt &pkt);
 	void send_complete(Conn &c, int status);
 	void conn_failed(Conn &c);
+	void release(Conn &c);
 	std::uint32_t ev_value(const Conn &c, std::uint32_t ev_index) const;
 	std::uint32_t blob_alloc(const mrc_pkt &pkt);
 	std::uint64_t now_ns() const { return static_cast<std::uint64_t>(ctx_.now() / kNs); }

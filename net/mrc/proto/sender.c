@@ -209,8 +209,12 @@ bool mrc_conn_tx_next(struct mrc_conn *c, u64 now, struct mrc_tx_desc *out)
 	if (!tx_cwnd_allows(c, len))
 		return false;
 	ev = mrc_path_pick(c, now, -1);
-	if (ev < 0)
+	if (ev < 0) {
+		/* No path at all: the ACK timeout bounds how long we wait. */
+		if (tx->rto_deadline == MRC_TIME_NEVER)
+			tx->rto_deadline = now + mrc_tx_rto(c);
 		return false;
+	}
 
 	p = txp(tx, tx->snd_nxt);
 	p->sent = now;
@@ -509,15 +513,42 @@ static void tx_rnr_expire(struct mrc_conn *c)
 	}
 }
 
+/*
+ * Count one ACK timeout expiry without progress; fails the connection and
+ * returns false once retry_cnt + backoff_cnt are used up.  Without any
+ * usable path left the failure says so.
+ */
+static bool tx_rto_count(struct mrc_conn *c, u32 msn, u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+
+	tx->rto_k++;
+	c->st.timeouts++;
+	if (c->cfg.backoff_cnt < MRC_BACKOFF_INFINITE &&
+	    tx->rto_k > (u32)c->cfg.retry_cnt + c->cfg.backoff_cnt) {
+		mrc_conn_fail(c, c->paths.n_usable ? MRC_ST_RETRY_EXCEEDED :
+			      MRC_ST_NO_PATH, msn, now);
+		return false;
+	}
+	return true;
+}
+
 static void tx_rto_expire(struct mrc_conn *c, u64 now)
 {
 	struct mrc_tx *tx = &c->tx;
 	u32 psn, first = 0, n = 0;
-	bool have = false;
+	bool have = false, waiting = false;
 
 	tx->rto_deadline = MRC_TIME_NEVER;
-	if (tx->snd_una == tx->snd_nxt)
+	if (tx->snd_una == tx->snd_nxt) {
+		/* Nothing in flight: only data that no path can carry
+		 * keeps the timer going (and eventually fails).
+		 */
+		if (tx->msn_seg != tx->msn_nxt && !c->paths.n_usable &&
+		    tx_rto_count(c, tx->msn_una, now))
+			tx->rto_deadline = now + mrc_tx_rto(c);
 		return;
+	}
 	for (psn = tx->snd_una; psn != tx->snd_nxt; psn++) {
 		u8 f = txp(tx, psn)->flags;
 
@@ -526,19 +557,21 @@ static void tx_rto_expire(struct mrc_conn *c, u64 now)
 			have = true;
 			break;
 		}
+		waiting |= (f & (MRC_TXP_SACKED | MRC_TXP_LOST)) ==
+			   MRC_TXP_LOST;
 	}
 	if (!have) {
-		/* Everything unacked already awaits a resend or RNR. */
+		/* Everything unacked awaits a resend or the RNR timer.
+		 * Resends still waiting (no path took them) count as a
+		 * retry; an RNR wait does not.
+		 */
+		if (waiting && !tx_rto_count(c, txp(tx, tx->snd_una)->msn, now))
+			return;
 		tx->rto_deadline = now + mrc_tx_rto(c);
 		return;
 	}
-	tx->rto_k++;
-	c->st.timeouts++;
-	if (c->cfg.backoff_cnt < MRC_BACKOFF_INFINITE &&
-	    tx->rto_k > (u32)c->cfg.retry_cnt + c->cfg.backoff_cnt) {
-		mrc_conn_fail(c, MRC_ST_RETRY_EXCEEDED, txp(tx, first)->msn, now);
+	if (!tx_rto_count(c, txp(tx, first)->msn, now))
 		return;
-	}
 	for (psn = first; psn != tx->snd_nxt; psn++) {
 		struct mrc_txpkt *p = txp(tx, psn);
 

@@ -577,3 +577,62 @@ TEST(EngineTimer, StatsReportTheBackedOffTimeout)
 		EXPECT_EQ(s.stats().rto, k <= 1 ? base : base << (k - 1)) << k;
 	}
 }
+
+TEST(EngineTimer, NoUsablePathFailsWithNoPathAfterTheRetries)
+{
+	auto cfg = cfg_basic();
+
+	cfg.retry_cnt = 1;
+	cfg.backoff_cnt = 1;
+	for (bool in_flight : {false, true}) {
+		Solo s(cfg, 2);
+
+		if (in_flight) {
+			s.send(100);
+			ASSERT_EQ(s.drain().size(), 1u);
+		}
+		mrc_conn_plane_set(s.c, 1, false, s.now);
+		s.send(100);
+		EXPECT_TRUE(s.drain().empty());
+		ASSERT_NE(mrc_conn_next_deadline(s.c), MRC_TIME_NEVER);
+		for (int k = 1; k <= 2; k++) {
+			s.timer_to(mrc_conn_next_deadline(s.c));
+			EXPECT_TRUE(s.drain().empty());
+			EXPECT_EQ(mrc_conn_status(s.c), 0) << k;
+		}
+		s.timer_to(mrc_conn_next_deadline(s.c));
+		EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_NO_PATH) << in_flight;
+		ASSERT_FALSE(s.send_done.empty());
+		EXPECT_EQ(s.send_done[0].second, MRC_ST_NO_PATH);
+	}
+}
+
+TEST(EngineTimer, PathBackInTimeRecovers)
+{
+	auto cfg = cfg_basic();
+
+	cfg.retry_cnt = 1;
+	cfg.backoff_cnt = 1;
+	Solo s(cfg, 2);
+
+	s.send(100);
+	auto v = s.drain();
+
+	mrc_conn_plane_set(s.c, 1, false, s.now);
+	s.timer_to(mrc_conn_next_deadline(s.c));
+	EXPECT_TRUE(s.drain().empty());
+	mrc_conn_plane_set(s.c, 1, true, s.now);
+	auto r = s.drain();
+
+	ASSERT_EQ(r.size(), 1u);
+	EXPECT_TRUE(r[0].flags & MRC_F_RETX);
+	s.rx(s.ack(r[0].psn + 1, {}, &r[0]));
+	ASSERT_EQ(s.send_done.size(), 1u);
+	EXPECT_EQ(s.send_done[0].second, MRC_ST_OK);
+	EXPECT_TRUE(mrc_conn_idle(s.c));
+	// Only probes of the EV blamed for the timeout remain scheduled.
+	s.run_timers_until(s.now + 100 * mrc_ack_timeout_ns(12));
+	EXPECT_EQ(mrc_conn_status(s.c), 0);
+	EXPECT_EQ(s.stats().timeouts, 1u);
+	EXPECT_GT(s.count_ctrl(MRC_OP_PROBE_REQ), 0u);
+}

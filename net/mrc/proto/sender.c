@@ -513,8 +513,7 @@ static void tx_rnr_expire(struct mrc_conn *c)
 	}
 }
 
-/*
- * Count one ACK timeout expiry without progress; fails the connection and
+/* Count one ACK timeout expiry without progress; fails the connection and
  * returns false once retry_cnt + backoff_cnt are used up.  Without any
  * usable path left the failure says so.
  */

@@ -115,7 +115,7 @@ TEST(Property, SmokeOnePathNoLoss)
 
 TEST(Property, ExactlyOnceInOrderUnderLossReorderDuplication)
 {
-	uint64_t lo = 1, hi = 401, trimmed = 0, nacks = 0, ecn = 0, dups = 0;
+	uint64_t lo = 1, hi = 1001, trimmed = 0, nacks = 0, ecn = 0, dups = 0;
 
 	replay(&lo, &hi);
 	for (uint64_t seed = lo; seed < hi; seed++) {

@@ -43,20 +43,32 @@ int run(int argc, char **argv)
 	    inv.req.cmd != Cmd::Version)
 		enter_netns(inv.opts.netns);
 
+	int rc;
 	switch (inv.req.cmd) {
 	case Cmd::Help:
 		std::cout << help_text(inv.req.topic);
-		return 0;
+		rc = 0;
+		break;
 	case Cmd::Version:
 		std::cout << "mrcctl " MRCCTL_VERSION "\n";
-		return 0;
+		rc = 0;
+		break;
 	case Cmd::DevShow:
-		return cmd_dev(inv);
+		rc = cmd_dev(inv);
+		break;
 	case Cmd::Monitor:
-		return cmd_monitor(inv);
+		rc = cmd_monitor(inv);
+		break;
 	default:
-		return cmd_plane(inv);
+		rc = cmd_plane(inv);
+		break;
 	}
+	// A script reading "mrcctl -j ..." must not get a truncated answer
+	// with status 0 (full disk, closed pipe).
+	std::cout.flush();
+	if (!std::cout)
+		throw Failure("cannot write to standard output");
+	return rc;
 }
 
 } // namespace

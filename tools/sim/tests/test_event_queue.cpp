@@ -9,13 +9,18 @@
 
 using namespace mrcsim;
 
-TEST(EventQueue, PopsInTimeOrder)
+template <class Q> class Queue : public ::testing::Test {};
+using QueueTypes = ::testing::Types<EventHeap, EventQueue>;
+TYPED_TEST_SUITE(Queue, QueueTypes);
+
+TYPED_TEST(Queue, PopsInTimeOrder)
 {
-	EventQueue q;
+	TypeParam q;
 	Rng rng(7);
 	std::vector<Time> times;
 	for (int i = 0; i < 10000; ++i) {
-		Time t = static_cast<Time>(rng.below(1000000));
+		// Near and far (beyond the calendar's ring) events.
+		Time t = static_cast<Time>(rng.below(i % 7 ? 1000000 : 10 * kMs));
 		times.push_back(t);
 		q.push(t, EvKind::Timer, static_cast<std::uint32_t>(i));
 	}
@@ -27,41 +32,53 @@ TEST(EventQueue, PopsInTimeOrder)
 	EXPECT_TRUE(q.empty());
 }
 
-TEST(EventQueue, TiesBrokenByInsertionOrder)
+TYPED_TEST(Queue, TiesBrokenByInsertionOrder)
 {
-	EventQueue q;
+	TypeParam q;
 	for (std::uint32_t i = 0; i < 100; ++i)
 		q.push(i % 3 == 0 ? 5 : 9, EvKind::Arrive, i);
-	std::uint32_t last5 = 0, last9 = 0;
-	bool first5 = true, first9 = true;
+	std::vector<std::uint32_t> order;
 	for (int i = 0; i < 100; ++i) {
 		Event e = q.pop();
-		if (e.time == 5) {
-			EXPECT_TRUE(first5 || e.a > last5);
-			first5 = false;
-			last5 = e.a;
-		} else {
-			EXPECT_FALSE(first5 && i < 34) << "a t=9 event before all t=5 ones";
-			EXPECT_TRUE(first9 || e.a > last9);
-			first9 = false;
-			last9 = e.a;
-		}
+		EXPECT_EQ(e.kind(), EvKind::Arrive);
+		order.push_back(e.a);
 	}
+	// Every t=5 event (i % 3 == 0) in insertion order, then every t=9 one.
+	std::vector<std::uint32_t> want;
+	for (std::uint32_t i = 0; i < 100; i += 3)
+		want.push_back(i);
+	for (std::uint32_t i = 0; i < 100; ++i)
+		if (i % 3)
+			want.push_back(i);
+	EXPECT_EQ(order, want);
 }
 
-TEST(EventQueue, InterleavedPushPopKeepsOrder)
+// The calendar queue must pop exactly what the heap pops, including
+// events pushed for "now" while a bucket is being drained and events far
+// beyond its ring.
+TEST(EventQueue, SameOrderAsHeapUnderLoad)
 {
-	EventQueue q;
-	Rng rng(3);
+	EventHeap h;
+	EventQueue c;
+	Rng rng(11);
 	Time now = 0;
-	q.push(0, EvKind::Sample);
-	for (int i = 0; i < 50000; ++i) {
-		Event e = q.pop();
-		ASSERT_GE(e.time, now);
-		now = e.time;
+	h.push(0, EvKind::Sample);
+	c.push(0, EvKind::Sample);
+	for (int i = 0; i < 200000; ++i) {
+		ASSERT_FALSE(c.empty());
+		Event a = h.pop(), b = c.pop();
+		ASSERT_EQ(a.time, b.time) << "pop " << i;
+		ASSERT_EQ(a.seq_kind, b.seq_kind) << "pop " << i;
+		now = a.time;
 		int n = static_cast<int>(rng.below(3));
-		for (int k = 0; k < n || q.empty(); ++k)
-			q.push(now + static_cast<Time>(rng.below(1000)), EvKind::Timer);
+		for (int k = 0; k < n || c.empty(); ++k) {
+			std::uint64_t r = rng.below(100);
+			Time dt = r < 10 ? 0 : r < 90 ? static_cast<Time>(rng.below(2 * kUs)) : static_cast<Time>(rng.below(5 * kMs));
+			auto id = static_cast<std::uint32_t>(i);
+			h.push(now + dt, EvKind::Timer, id);
+			c.push(now + dt, EvKind::Timer, id);
+		}
+		ASSERT_EQ(h.size(), c.size());
 	}
 }
 

@@ -13,7 +13,7 @@ pkgs=(
 	libnl-3-dev libnl-genl-3-dev iproute2 iputils-ping
 	libgtest-dev libgmock-dev googletest libbenchmark-dev
 	clang libclang-rt-14-dev sparse
-	gnuplot-nox python3-docutils
+	gnuplot-nox python3 python3-docutils
 )
 
 missing=()

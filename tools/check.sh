@@ -13,7 +13,7 @@ suites=(
 	"unit:tools/testing/run-unit.sh"
 	"fuzz:tools/testing/run-fuzz.sh"
 )
-[ "${MRC_SKIP_VM:-0}" = 1 ] || suites+=("selftests:tools/vm/run --timeout 1500 -- selftests/mrc/run.sh")
+[ "${MRC_SKIP_VM:-0}" = 1 ] || suites+=("selftests:tools/vm/run --timeout 3600 -- selftests/mrc/run.sh")
 
 total_pass=0
 total_fail=0

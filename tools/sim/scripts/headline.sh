@@ -9,7 +9,9 @@
 # series.csv, summary.json), a table to OUT/results.txt, plots via plot.sh.
 #
 #   headline.sh [-o OUT] [-b BUILD] [-s FLOW_BYTES] [--no-speed] [--speed-only]
-#               [--set key=value]...
+#               [--all] [--set key=value]...
+# --all adds the MRC SRv6/tuned variants and the plane-down, fat-tree-k8
+# and incast scenarios for every transport (everything in sim.rst).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -18,6 +20,7 @@ build=$root/build
 size=16MB
 speed=1
 main=1
+all=0
 extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -26,8 +29,9 @@ while [ $# -gt 0 ]; do
 	-s) size=$2; shift 2 ;;
 	--no-speed) speed=0; shift ;;
 	--speed-only) main=0; shift ;;
+	--all) all=1; shift ;;
 	--set) extra+=(--set "$2"); shift 2 ;;
-	*) echo "usage: $0 [-o OUT] [-b BUILD] [-s FLOW_BYTES] [--no-speed] [--speed-only] [--set k=v]..." >&2; exit 2 ;;
+	*) echo "usage: $0 [-o OUT] [-b BUILD] [-s FLOW_BYTES] [--no-speed] [--speed-only] [--all] [--set k=v]..." >&2; exit 2 ;;
 	esac
 done
 sim=$build/bin/mrcsim
@@ -66,6 +70,22 @@ if [ $main = 1 ]; then
 		done
 	} | tee "$out/results.txt"
 	"$here/plot.sh" "$out" || echo "plot.sh failed (gnuplot missing?)" >&2
+fi
+
+if [ $all = 1 ]; then
+	tuned=(--set ev_mode=srv6 --set mrc.target_delay=10us --set mrc.eta=64 --set mrc.init_cwnd=600KB)
+	run perm-mrc-srv6 "$scn/permutation-1024.scn" mrc --set ev_mode=srv6
+	run perm-mrc-srv6-tuned "$scn/permutation-1024.scn" mrc "${tuned[@]}"
+	run perm-fail-mrc-srv6-tuned "$scn/permutation-1024-failures.scn" mrc "${tuned[@]}"
+	for s in plane-down fat-tree-k8 incast; do
+		for tr in mrc gbn spray; do
+			# These scenarios set their own flow sizes.
+			echo "== $s-$tr" >&2
+			"$sim" "$scn/$s.scn" --out "$out/$s-$tr" --set transport="$tr" "${extra[@]}" -q
+		done
+	done
+	"$here/plot.sh" "$out" >/dev/null
+	"$here/plot.sh" cdf "$out/cdf-fat-tree-k8.png" "$out"/fat-tree-k8-{mrc,gbn,spray}
 fi
 
 if [ $speed = 1 ]; then

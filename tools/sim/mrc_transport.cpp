@@ -2,8 +2,6 @@
 #include "mrc_transport.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 #include "config.hpp"
 
@@ -97,22 +95,7 @@ MrcTransport::MrcTransport(SimContext &ctx)
 	nic_limit_ = static_cast<std::uint64_t>(c.integer("mrc.nic_packets", 2 * planes)) * ctx.packet_bytes();
 }
 
-MrcTransport::~MrcTransport()
-{
-	if (!std::getenv("MRCSIM_DEBUG"))
-		return;
-	for (const auto &c : conns_) {
-		if (!c->c || !c->sender || c->id > 40)
-			continue;
-		mrc_conn_stats st;
-		mrc_conn_get_stats(c->c, &st);
-		std::fprintf(stderr, "conn %u flow %u: cwnd %u srtt %u rto %u tx %llu retx %llu acks %llu ecn_acks %llu timeouts %llu evs %u/%u bad %u\n",
-			     c->id, c->flow, st.cwnd, st.srtt, st.rto, (unsigned long long)st.tx_pkts,
-			     (unsigned long long)st.retx_pkts, (unsigned long long)st.acks_rx,
-			     (unsigned long long)st.ecn_acks, (unsigned long long)st.timeouts, st.evs_usable, st.evs_total,
-			     st.evs_bad);
-	}
-}
+MrcTransport::~MrcTransport() = default;
 
 std::uint32_t MrcTransport::ev_value(const Conn &c, std::uint32_t ev_index) const
 {

@@ -2,6 +2,7 @@
 #include "mrc_transport.hpp"
 
 #include <algorithm>
+#include <fstream>
 
 #include "config.hpp"
 
@@ -57,7 +58,7 @@ const u8 kZeroPayload[MRC_MAX_PAYLOAD + 1] = {};
 
 MrcTransport::MrcTransport(SimContext &ctx)
 	: ctx_(ctx), host_conns_(ctx.fabric.topo().hosts()), host_senders_(ctx.fabric.topo().hosts()),
-	  host_rr_(ctx.fabric.topo().hosts(), 0)
+	  host_rr_(ctx.fabric.topo().hosts(), 0), stats_(ctx.flows.size())
 {
 	const Config &c = ctx.cfg;
 	const auto planes = ctx.fabric.topo().planes();
@@ -311,11 +312,31 @@ void MrcTransport::on_packet(std::uint32_t pkt)
 void MrcTransport::release(Conn &c)
 {
 	for (Conn *x : {&c, conns_[c.peer].get()}) {
+		if (x->sender && x->c)
+			mrc_conn_get_stats(x->c, &stats_[x->flow]);
 		x->finished = true;
 		x->c = nullptr;
 		x->mem.reset();
 		auto &s = host_senders_[x->host];
 		s.erase(std::remove(s.begin(), s.end(), x->id), s.end());
+	}
+}
+
+void MrcTransport::write_outputs(const std::string &dir)
+{
+	// Connections still open at the end (failed or unfinished flows).
+	for (const auto &c : conns_)
+		if (c->sender && c->c)
+			mrc_conn_get_stats(c->c, &stats_[c->flow]);
+	std::ofstream out(dir + "/engine.csv");
+	out << "flow,tx_pkts,retx_pkts,lost_pkts,timeouts,acks_rx,nacks_rx,ecn_acks,probes_tx,probes_ok,"
+	       "cwnd,srtt_ns,rto_ns,evs_usable,evs_bad,status\n";
+	for (std::uint32_t f = 0; f < stats_.size(); ++f) {
+		const mrc_conn_stats &s = stats_[f];
+		out << f << ',' << s.tx_pkts << ',' << s.retx_pkts << ',' << s.lost_pkts << ',' << s.timeouts << ','
+		    << s.acks_rx << ',' << s.nacks_rx << ',' << s.ecn_acks << ',' << s.probes_tx << ',' << s.probes_ok
+		    << ',' << s.cwnd << ',' << s.srtt << ',' << s.rto << ',' << s.evs_usable << ',' << s.evs_bad << ','
+		    << static_cast<unsigned>(s.status) << '\n';
 	}
 }
 

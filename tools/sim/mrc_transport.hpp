@@ -15,6 +15,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 extern "C" {
@@ -38,6 +39,9 @@ public:
 	void on_timer(std::uint32_t conn, std::uint32_t gen);
 	void on_nic_ready(std::uint32_t host);
 	void on_host_port(std::uint32_t host, std::uint32_t plane, bool up);
+	// engine.csv: the engine's counters of each flow's sending side, as
+	// they stood when the flow ended (or at the end of the run).
+	void write_outputs(const std::string &dir);
 
 	struct Conn;
 
@@ -65,6 +69,7 @@ private:
 	std::vector<std::uint32_t> host_rr_;
 	std::vector<mrc_pkt> blobs_;
 	std::vector<std::uint32_t> free_blobs_;
+	std::vector<mrc_conn_stats> stats_;	// per flow
 };
 
 } // namespace mrcsim

@@ -146,6 +146,8 @@ const RunInfo &Simulation::run(const RunOptions &opt)
 #ifdef MRCSIM_HAVE_ENGINE
 		MrcTransport t(*ctx_);
 		loop(t, opt);
+		if (!opt.out_dir.empty())
+			t.write_outputs(opt.out_dir);
 #else
 		throw ConfigError("transport mrc: this mrcsim was built without the MRC engine (net/mrc/proto has no mrc_conn_init)");
 #endif

@@ -8,9 +8,7 @@
 #include "gbn.hpp"
 #include "spray.hpp"
 #include "traffic.hpp"
-#ifdef MRCSIM_HAVE_ENGINE
 #include "mrc_transport.hpp"
-#endif
 
 namespace mrcsim {
 
@@ -32,15 +30,6 @@ Simulation::Simulation(const Config &config) : cfg_(config)
 }
 
 Simulation::~Simulation() = default;
-
-bool Simulation::have_mrc()
-{
-#ifdef MRCSIM_HAVE_ENGINE
-	return true;
-#else
-	return false;
-#endif
-}
 
 namespace {
 
@@ -143,14 +132,10 @@ const RunInfo &Simulation::run(const RunOptions &opt)
 		SprayTransport t(*ctx_);
 		loop(t, opt);
 	} else if (transport_ == "mrc") {
-#ifdef MRCSIM_HAVE_ENGINE
 		MrcTransport t(*ctx_);
 		loop(t, opt);
 		if (!opt.out_dir.empty())
 			t.write_outputs(opt.out_dir);
-#else
-		throw ConfigError("transport mrc: this mrcsim was built without the MRC engine (net/mrc/proto has no mrc_conn_init)");
-#endif
 	} else {
 		throw ConfigError("transport: expected gbn, spray or mrc, got '" + transport_ + "'");
 	}

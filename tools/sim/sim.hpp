@@ -41,7 +41,6 @@ public:
 	const Topology &topo() const { return *topo_; }
 	const Sampler &sampler() const { return *sampler_; }
 	const std::string &transport() const { return transport_; }
-	static bool have_mrc();
 
 private:
 	template <Transport T> void loop(T &tr, const RunOptions &opt);

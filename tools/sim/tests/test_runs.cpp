@@ -33,10 +33,7 @@ std::vector<double> throughputs(const Simulation &s)
 
 std::vector<std::string> transports()
 {
-	std::vector<std::string> t = {"gbn", "spray"};
-	if (Simulation::have_mrc())
-		t.push_back("mrc");
-	return t;
+	return {"gbn", "spray", "mrc"};
 }
 
 const char *kIdle = "hosts = 16\nhosts_per_leaf = 4\nlink_rate = 100G\ntraffic = single\n"
@@ -88,8 +85,7 @@ TEST_P(Incast, SharesReceiverFairlyWithBoundedQueues)
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, Incast,
-			 ::testing::ValuesIn(Simulation::have_mrc() ? std::vector<std::string>{"spray", "mrc"}
-								    : std::vector<std::string>{"spray"}),
+			 ::testing::Values("spray", "mrc"),
 			 [](const auto &i) { return i.param; });
 
 namespace {
@@ -128,8 +124,6 @@ TEST(Failure, GoBackNCompletesOnceRoutingReconverges)
 
 TEST(Failure, MrcRoutesAroundDeadLink)
 {
-	if (!Simulation::have_mrc())
-		GTEST_SKIP() << "built without the MRC engine";
 	Simulation s(failed_link("mrc"));
 	s.run({});
 	ASSERT_TRUE(s.flows()[0].done);
@@ -140,8 +134,6 @@ TEST(Failure, MrcRoutesAroundDeadLink)
 
 TEST(Failure, MrcSurvivesPlaneDown)
 {
-	if (!Simulation::have_mrc())
-		GTEST_SKIP() << "built without the MRC engine";
 	Config c = make("hosts = 32\nhosts_per_leaf = 8\nplanes = 4\ntraffic = permutation\nflow_bytes = 4MB\n"
 			"transport = mrc\nfailure = plane_down at=50us plane=2\n");
 	Simulation s(c);

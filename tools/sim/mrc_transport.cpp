@@ -74,7 +74,12 @@ MrcTransport::MrcTransport(SimContext &ctx)
 	cfg_.cc.target_delay = static_cast<u32>(c.time("mrc.target_delay", static_cast<Time>(cfg_.cc.target_delay) * kNs) / kNs);
 	cfg_.cc.max_cwnd = static_cast<u32>(c.bytes("mrc.max_cwnd", 2 * bdp * planes));
 	cfg_.cc.init_cwnd = static_cast<u32>(c.bytes("mrc.init_cwnd", bdp * planes));
-	cfg_.cc.eta = static_cast<u32>(c.integer("mrc.eta", cfg_.cc.eta));
+	// NSCC's increase is sized relative to the BDP: the engine's eta (4
+	// MTUs per RTT) suits its default 512 KiB window; at this fabric's
+	// BDP a window cut by a decrease must regrow in a few RTTs, so grow
+	// by a quarter of the all-plane BDP per RTT at zero delay.
+	const std::uint64_t bdp_mtus = bdp * planes / cfg_.mtu;
+	cfg_.cc.eta = static_cast<u32>(c.integer("mrc.eta", std::max<std::uint64_t>(cfg_.cc.eta, bdp_mtus / 4)));
 	cfg_.cc.fi = static_cast<u32>(c.integer("mrc.fi", cfg_.cc.fi));
 	cfg_.ack_every = static_cast<u32>(c.integer("mrc.ack_every", cfg_.ack_every));
 	// The engine's 4.19 ms ACK timeout is sized for software stacks with
@@ -101,8 +106,11 @@ MrcTransport::~MrcTransport() = default;
 std::uint32_t MrcTransport::ev_value(const Conn &c, std::uint32_t ev_index) const
 {
 	const std::uint32_t planes = ctx_.fabric.topo().planes();
+	// Top switch k of the EV's plane, each connection's list rotated by
+	// its own offset (as a controller hands out EV lists): connections
+	// that start together then do not sweep the spines in lock-step.
 	if (srv6_)
-		return ev_index / planes;	// names top switch k of the EV's plane
+		return ev_index / planes + static_cast<std::uint32_t>(hash_combine(c.id, 0x5356) % 65536);
 	// A UDP source port per (connection, EV), as the glue derives them.
 	return 49152 + static_cast<std::uint32_t>(hash_combine(c.id, ev_index) % 16384);
 }

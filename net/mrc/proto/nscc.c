@@ -105,12 +105,20 @@ static void nscc_adjust(struct mrc_nscc *cc, u32 acked, u64 now)
 	cc->last_adjust = now;
 }
 
-static void nscc_md(struct mrc_nscc *cc, u32 qdelay, u64 now)
+/* The decrease is sized by the smoothed delay, not by the one marked
+ * ACK: with spraying, a single hot path shows a long queue on its own
+ * ACKs while the connection as a whole does not queue; that path is
+ * avoided by the spraying (path.c), and only a queue seen across the
+ * connection's paths shrinks the window.
+ */
+static void nscc_md(struct mrc_nscc *cc, u64 now)
 {
+	u32 qdelay = cc->avg_delay;
 	u64 dec, cap;
 
 	/* One decrease per base RTT: later ACKs reflect the same queue. */
-	if (now - cc->last_md < cc->p.base_rtt || !qdelay)
+	if (now - cc->last_md < cc->p.base_rtt ||
+	    qdelay <= cc->p.target_delay)
 		return;
 	dec = mrc_div64_u64((u64)cc->cwnd * cc->p.gamma *
 			    (qdelay - cc->p.target_delay), qdelay) >> 10;
@@ -133,6 +141,12 @@ enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u32 acked,
 	if (acked > cc->p.max_cwnd)
 		acked = cc->p.max_cwnd;
 	cc->achieved += acked;
+	if (!cc->have_delay) {
+		cc->avg_delay = qdelay;
+		cc->have_delay = 1;
+	} else {
+		cc->avg_delay = cc->avg_delay - cc->avg_delay / 8 + qdelay / 8;
+	}
 	if (qdelay > cc->p.qa_threshold)
 		cc->qa_pending = 1;
 	if (nscc_quick_adapt(cc, now))
@@ -144,7 +158,7 @@ enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u32 acked,
 		 */
 		if (qdelay < target)
 			return MRC_NSCC_HOLD;
-		nscc_md(cc, qdelay, now);
+		nscc_md(cc, now);
 		return MRC_NSCC_MD;
 	}
 	if (qdelay < target) {

@@ -26,6 +26,8 @@ struct mrc_nscc {
 	u32 acked_since_adjust;	/* bytes since the pending increase was applied */
 	u32 achieved;		/* bytes acknowledged in this quick-adapt period */
 	u8 qa_pending;		/* a loss/trim/high delay awaits the period end */
+	u8 have_delay;		/* avg_delay holds a sample */
+	u32 avg_delay;		/* EWMA (1/8) of the queueing delay, ns */
 	u64 inc;		/* pending increase, in bytes x bytes (/cwnd) */
 	u64 last_adjust;
 	u64 last_md;

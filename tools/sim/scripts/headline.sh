@@ -75,6 +75,7 @@ fi
 if [ $all = 1 ]; then
 	tuned=(--set ev_mode=srv6 --set mrc.target_delay=10us --set mrc.eta=64 --set mrc.init_cwnd=600KB)
 	run perm-mrc-srv6 "$scn/permutation-1024.scn" mrc --set ev_mode=srv6
+	run perm-fail-mrc-srv6 "$scn/permutation-1024-failures.scn" mrc --set ev_mode=srv6
 	run perm-mrc-srv6-tuned "$scn/permutation-1024.scn" mrc "${tuned[@]}"
 	run perm-fail-mrc-srv6-tuned "$scn/permutation-1024-failures.scn" mrc "${tuned[@]}"
 	for s in plane-down fat-tree-k8 incast; do

@@ -105,6 +105,30 @@ TEST(Nscc, MultiplicativeDecreaseProportionalOncePerBaseRtt)
 	EXPECT_EQ(cc.stat_md, 2u);
 }
 
+TEST(Nscc, MultiplicativeDecreaseFollowsTheSmoothedDelay)
+{
+	auto p = params();
+	auto cc = make(p);
+	uint64_t t = kT0 + p.base_rtt;
+
+	// A sprayed connection whose ACKs show no queue, but one marked ACK
+	// from a hot path with a long queue: that path is avoided by the
+	// spraying; the connection's window is not cut.
+	for (int i = 0; i < 64; i++)
+		mrc_nscc_on_ack(&cc, 1000, false, 0, t);
+	uint32_t before = cc.cwnd;
+
+	EXPECT_EQ(mrc_nscc_on_ack(&cc, 0, true, 20000, t), MRC_NSCC_MD);
+	EXPECT_EQ(cc.cwnd, before);
+	EXPECT_EQ(cc.stat_md, 0u);
+	// A queue on every path: the smoothed delay rises above the target
+	// and the window is cut, in proportion to the excess.
+	for (int i = 0; i < 64; i++)
+		mrc_nscc_on_ack(&cc, 0, true, 20000, t + p.base_rtt);
+	EXPECT_LT(cc.cwnd, before);
+	EXPECT_EQ(cc.stat_md, 1u);
+}
+
 TEST(Nscc, MultiplicativeDecreaseIsCappedByMaxMdJump)
 {
 	auto p = params();

@@ -106,11 +106,12 @@ MrcTransport::~MrcTransport() = default;
 std::uint32_t MrcTransport::ev_value(const Conn &c, std::uint32_t ev_index) const
 {
 	const std::uint32_t planes = ctx_.fabric.topo().planes();
-	// Top switch k of the EV's plane, each connection's list rotated by
-	// its own offset (as a controller hands out EV lists): connections
-	// that start together then do not sweep the spines in lock-step.
+	// Top switch k of the EV's plane, the list rotated by the host's
+	// index (as a controller hands out EV lists): with one order for all,
+	// the flows of a leaf, started together, would sweep the spines in
+	// lock-step and all hit spine k at once.
 	if (srv6_)
-		return ev_index / planes + static_cast<std::uint32_t>(hash_combine(c.id, 0x5356) % 65536);
+		return ev_index / planes + c.host;
 	// A UDP source port per (connection, EV), as the glue derives them.
 	return 49152 + static_cast<std::uint32_t>(hash_combine(c.id, ev_index) % 16384);
 }

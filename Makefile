@@ -45,7 +45,7 @@ bench: all
 
 install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(KVER)
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 	install -D -m 0755 $(BUILD)/bin/mrcctl $(DESTDIR)/usr/local/sbin/mrcctl
 
 clean:

@@ -26,7 +26,7 @@ Failures::Failures(const Config &cfg, Fabric &fabric, const FlowTable &flows)
 		list_.push_back(parse(spec, seed + list_.size()));
 }
 
-// "p0:leaf3-spine5", or "flowF:H": hop H (0 = the host's own uplink) of
+// "p1:leaf3-spine5", or "flowF:H": hop H (0 = the host's own uplink) of
 // the path flow F's first go-back-N subflow is pinned to.
 std::uint32_t Failures::link(const std::string &spec) const
 {
@@ -83,9 +83,12 @@ Failure Failures::parse(const std::string &spec, std::uint64_t seed)
 			throw ConfigError("flap: period must be > 0");
 	} else if (head == "plane_down") {
 		f.kind = FailKind::PlaneDown;
+		// Plane numbers start at 1, as in mrcctl and the engine.
 		auto plane = static_cast<std::uint32_t>(std::stoul(need("plane")));
-		if (plane >= fabric_.topo().planes())
-			throw ConfigError("plane_down: no plane " + std::to_string(plane));
+		if (plane < 1 || plane > fabric_.topo().planes())
+			throw ConfigError("plane_down: no plane " + std::to_string(plane) + " (planes are 1.." +
+					  std::to_string(fabric_.topo().planes()) + ")");
+		--plane;
 		const Topology &t = fabric_.topo();
 		for (std::uint32_t h = 0; h < t.hosts(); ++h)
 			f.ports.push_back(t.host_port(h, plane));

@@ -100,7 +100,7 @@ void Sampler::sample(Time now)
 			const std::uint64_t d = fabric_.delivered_payload(pl) - last_delivered_[pl];
 			const double gbps = static_cast<double>(d) * 8 / secs / 1e9;
 			const double util = nports[pl] ? static_cast<double>(tx[pl]) * 8 / (rate_bps * secs * static_cast<double>(nports[pl])) : 0;
-			std::snprintf(buf, sizeof(buf), "%.3f,%u,%.3f,%.5f,%.1f,%llu,%llu\n", static_cast<double>(now) / kUs, pl,
+			std::snprintf(buf, sizeof(buf), "%.3f,%u,%.3f,%.5f,%.1f,%llu,%llu\n", static_cast<double>(now) / kUs, pl + 1,
 				      gbps, util, nports[pl] ? static_cast<double>(qsum[pl]) / static_cast<double>(nports[pl]) : 0.0,
 				      static_cast<unsigned long long>(qmax[pl]), static_cast<unsigned long long>(drops[pl]));
 			series_ << buf;

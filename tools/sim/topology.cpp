@@ -196,7 +196,8 @@ std::string Topology::node_name(std::uint32_t n) const
 std::string Topology::link_name(std::uint32_t port) const
 {
 	const Port &p = ports_[port];
-	return "p" + std::to_string(p.plane) + ":" + node_name(p.owner) + "-" + node_name(p.peer);
+	// Planes are numbered from 1 for people, as in mrcctl and the engine.
+	return "p" + std::to_string(p.plane + 1) + ":" + node_name(p.owner) + "-" + node_name(p.peer);
 }
 
 std::uint32_t Topology::find_node(std::uint32_t plane, const std::string &name) const
@@ -229,7 +230,7 @@ std::uint32_t Topology::find_node(std::uint32_t plane, const std::string &name) 
 	}
 	std::uint32_t n = layer_base_[plane][static_cast<std::size_t>(layer)] + idx;
 	if (n >= nodes_.size() || nodes_[n].layer != layer || nodes_[n].plane != plane || nodes_[n].index != idx)
-		throw ConfigError("no node " + name + " in plane " + std::to_string(plane));
+		throw ConfigError("no node " + name + " in plane " + std::to_string(plane + 1));
 	return n;
 }
 
@@ -238,10 +239,12 @@ std::uint32_t Topology::find_link(const std::string &spec) const
 	auto colon = spec.find(':');
 	auto dash = spec.find('-');
 	if (spec.size() < 2 || spec[0] != 'p' || colon == std::string::npos || dash == std::string::npos || dash < colon)
-		throw ConfigError("link spec must look like p0:leaf3-spine5, got '" + spec + "'");
+		throw ConfigError("link spec must look like p1:leaf3-spine5, got '" + spec + "'");
+	// Plane numbers in link specs start at 1, like mrcctl's plane ids.
 	std::uint32_t plane = static_cast<std::uint32_t>(std::stoul(spec.substr(1, colon - 1)));
-	if (plane >= p_.planes)
-		throw ConfigError("no plane in '" + spec + "'");
+	if (plane < 1 || plane > p_.planes)
+		throw ConfigError("no plane in '" + spec + "' (planes are 1.." + std::to_string(p_.planes) + ")");
+	--plane;
 	std::uint32_t a = find_node(plane, spec.substr(colon + 1, dash - colon - 1));
 	std::uint32_t b = find_node(plane, spec.substr(dash + 1));
 	const Node &na = nodes_[a];

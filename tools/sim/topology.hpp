@@ -77,7 +77,7 @@ public:
 
 	std::string node_name(std::uint32_t n) const;
 	std::string link_name(std::uint32_t port) const;
-	// "p0:leaf3-spine5" or "p1:h4-leaf1" -> the port from the first to the
+	// "p1:leaf3-spine5" or "p2:h4-leaf1" (planes from 1) -> the port from the first to the
 	// second node; throws ConfigError.
 	std::uint32_t find_link(const std::string &spec) const;
 	std::uint32_t find_node(std::uint32_t plane, const std::string &name) const;

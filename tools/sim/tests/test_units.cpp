@@ -55,9 +55,10 @@ TEST(Topology, LeafSpineOversubscription)
 	Topology t(TopoParams::from(c));
 	EXPECT_EQ(t.top_count(), 8u);
 	EXPECT_EQ(t.fabric_links().size(), 4u * 4 * 8);
-	EXPECT_EQ(t.link_name(t.find_link("p3:leaf2-spine7")), "p3:leaf2-spine7");
-	EXPECT_THROW(t.find_link("p4:leaf0-spine0"), ConfigError);
-	EXPECT_THROW(t.find_link("p0:leaf0-spine8"), ConfigError);
+	EXPECT_EQ(t.link_name(t.find_link("p4:leaf2-spine7")), "p4:leaf2-spine7");
+	EXPECT_THROW(t.find_link("p5:leaf0-spine0"), ConfigError);
+	EXPECT_THROW(t.find_link("p0:leaf0-spine0"), ConfigError);
+	EXPECT_THROW(t.find_link("p1:leaf0-spine8"), ConfigError);
 }
 
 class PathTest : public ::testing::TestWithParam<const char *> {};

@@ -37,17 +37,20 @@
 #include <linux/mrc.h>
 
 #include "compat.h"
+#include "wire.h"
 
 /* Limits the verbs layer reports today: only contexts and PDs exist. */
 #define MRC_MAX_PD		0xffff
 #define MRC_MAX_UCONTEXT	512
 #define MRC_GID_TBL_LEN		1024
 
-/* Worst-case bytes a packet carries besides the payload: IPv6 (40), UDP (8),
- * BTH (12), RETH (16), ICRC (4).  Subtracted from the netdev MTU to get the
- * RDMA path MTU.
+/* Worst-case bytes a data packet carries besides the payload: IPv6 (40)
+ * with a one-segment SRH (8 + 16) for SRV6 EVs, UDP (8), then the MRC
+ * headers and ICRC of proto/wire.h.  Subtracted from the netdev MTU to get
+ * the RDMA path MTU.
  */
-#define MRC_MAX_HDR_LEN		(40 + 8 + 12 + 16 + 4)
+#define MRC_MAX_HDR_LEN		(40 + 8 + 16 + 8 + MRC_COMMON_HDR_LEN + \
+				 MRC_MAX_DATA_EXT_LEN + MRC_ICRC_LEN)
 
 extern struct mutex mrc_cfg_lock;
 extern unsigned short mrc_udp_port;

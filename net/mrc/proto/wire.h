@@ -22,6 +22,10 @@
 
 #define MRC_COMMON_HDR_LEN	28
 #define MRC_ICRC_LEN		4
+/* Largest extension header of an opcode that carries payload (WRITE_IMM):
+ * with the common header and the ICRC it bounds a data packet's overhead.
+ */
+#define MRC_MAX_DATA_EXT_LEN	28
 #define MRC_QPN_MASK		0x00ffffffu	/* QPNs are 24 bits */
 #define MRC_MAX_PLANES		16		/* planes are 1..16 */
 #define MRC_MAX_PAYLOAD		0xffffu		/* payload_len is 16 bits */

@@ -273,13 +273,20 @@ void mrc_dev_update_port(struct mrc_dev *mdev)
 	if (active == mdev->port_active)
 		return;
 	WRITE_ONCE(mdev->port_active, active);
-	if (!mdev->registered)
+	/* ib_dispatch_event() only queues work that uses the device later.
+	 * Holding a registration reference makes sure the core's unregister
+	 * path has not passed the flush of that work yet; without it a
+	 * carrier change racing "rdma link del" could queue work on a freed
+	 * device.
+	 */
+	if (!mdev->registered || !ib_device_try_get(&mdev->ibdev))
 		return;
 
 	ev.device = &mdev->ibdev;
 	ev.element.port_num = 1;
 	ev.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
 	ib_dispatch_event(&ev);
+	ib_device_put(&mdev->ibdev);
 }
 
 /* A visible instance of namespace @mn by ib_device name, or by index
@@ -310,7 +317,6 @@ static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	mdev = ib_alloc_device(mrc_dev, ibdev);
 	if (!mdev)
 		return -ENOMEM;
-	mdev->mnet = mrc_net(dev_net(ndev));
 	INIT_LIST_HEAD(&mdev->node);
 	mrc_dev_init_attr(mdev, ndev);
 
@@ -320,6 +326,10 @@ static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	 */
 	rtnl_lock();
 	mutex_lock(&mrc_cfg_lock);
+	/* Only under RTNL: the netdev may have moved to another netns since
+	 * the core looked it up, and that netns may be on its way out.
+	 */
+	mdev->mnet = mrc_net(dev_net(ndev));
 	err = mrc_plane_add(mdev, ndev, 1, NULL);
 	if (!err)
 		list_add_tail(&mdev->node, &mdev->mnet->devs);

@@ -98,9 +98,12 @@ static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)
 	return container_of(ibdev, struct mrc_dev, ibdev);
 }
 
+/* ibdev.name, not dev_name(): "rdma dev set NAME name NEW" updates the
+ * fixed array in place, while the kobject's name string is freed on rename.
+ */
 static inline const char *mrc_dev_name(const struct mrc_dev *mdev)
 {
-	return dev_name(&mdev->ibdev.dev);
+	return mdev->ibdev.name;
 }
 
 /* Whether netlink shows the instance: registered, and not on its way out

@@ -258,6 +258,34 @@ _mrc_cleanup() {
 }
 trap '_mrc_cleanup 2>/dev/null' EXIT
 
+# wait_output REGEX CMD...: poll CMD (up to 5 s) until its output matches.
+# State that reaches the RDMA core or netlink through work queues (GIDs,
+# carrier, teardown) needs a poll, not a single look.
+wait_output() {
+	local re=$1
+	shift
+	for _ in $(seq 50); do
+		"$@" 2>&1 | grep -Eq -- "$re" && return 0
+		sleep 0.1
+	done
+	"$@"
+	return 1
+}
+
+# wait_no_output REGEX CMD...: poll until CMD succeeds without matching.
+wait_no_output() {
+	local re=$1 out
+	shift
+	for _ in $(seq 50); do
+		if out=$("$@" 2>&1) && ! grep -Eq -- "$re" <<<"$out"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	printf '%s\n' "$out"
+	return 1
+}
+
 # done_testing: print the plan and the summary, clean up, exit non-zero if
 # a check failed.  A script without a single check is a failure too.
 done_testing() {

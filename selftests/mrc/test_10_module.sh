@@ -9,15 +9,6 @@
 dmesg_mark() { _dmesg_lines=$(dmesg | wc -l); }
 dmesg_new() { dmesg | tail -n +$((_dmesg_lines + 1)); }
 
-# wait_gone NAME: wait (up to 5 s) until no RDMA link NAME is listed.
-wait_gone() {
-	for _ in $(seq 50); do
-		rdma link show 2>/dev/null | grep -q "^link $1/" || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 mrc_unload
 modprobe -r rdma_rxe 2>/dev/null
 
@@ -86,6 +77,6 @@ check "rmmod rdma_rxe" modprobe -r rdma_rxe
 check "mrc loads again after rdma_rxe is gone" mrc_load
 check "and creates instances" rdma link add mrc_m0 type mrc netdev m0a
 check "final rmmod" mrc_unload
-check "no instance left behind" wait_gone mrc_m0
+check "no instance left behind" wait_no_output "^link mrc_m0/" rdma link show
 
 done_testing

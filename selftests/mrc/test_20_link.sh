@@ -7,33 +7,6 @@
 # "rdma link del" or by deleting the netdev.
 . "$(dirname "$0")/lib.sh"
 
-# wait_output REGEX CMD...: poll CMD (up to 5 s) until its output matches.
-# GIDs and carrier changes reach the RDMA core through work queues.
-wait_output() {
-	local re=$1
-	shift
-	for _ in $(seq 50); do
-		"$@" 2>&1 | grep -Eq -- "$re" && return 0
-		sleep 0.1
-	done
-	"$@"
-	return 1
-}
-
-# wait_no_output REGEX CMD...: poll until CMD succeeds without matching.
-wait_no_output() {
-	local re=$1 out
-	shift
-	for _ in $(seq 50); do
-		if out=$("$@" 2>&1) && ! grep -Eq -- "$re" <<<"$out"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	printf '%s\n' "$out"
-	return 1
-}
-
 mrc_load || { done_testing; }
 veth_pair - l0a 10.0.0.1/24 - l0b 10.0.0.2/24
 veth_pair - l1a 10.0.1.1/24 - l1b 10.0.1.2/24

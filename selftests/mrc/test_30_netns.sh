@@ -8,19 +8,6 @@
 # ib_devices themselves are visible everywhere; that is not ours to change.)
 . "$(dirname "$0")/lib.sh"
 
-wait_no_output() {
-	local re=$1 out
-	shift
-	for _ in $(seq 50); do
-		if out=$("$@" 2>&1) && ! grep -Eq -- "$re" <<<"$out"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	printf '%s\n' "$out"
-	return 1
-}
-
 # lists NS NAME: mrcctl in namespace NS succeeds and lists instance NAME.
 lists() { ns_exec "$1" "$MRCCTL" -j dev show | grep -q "\"name\":\"$2\""; }
 # hides NS NAME: mrcctl in namespace NS succeeds and does not list NAME.

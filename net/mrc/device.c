@@ -19,19 +19,12 @@
 #include <rdma/rdma_netlink.h>
 
 #include "mrc.h"
+#include "verbs.h"
 
 /* The user ABI version of the rxe provider (drivers/infiniband/sw/rxe/rxe.h,
  * not exported in a header).
  */
 #define MRC_RXE_UVERBS_ABI_VERSION	2
-
-struct mrc_ucontext {
-	struct ib_ucontext ibuc;
-};
-
-struct mrc_pd {
-	struct ib_pd ibpd;
-};
 
 /* Plane 1's netdev; the caller holds mrc_cfg_lock or the RCU read lock. */
 static struct net_device *mrc_dev_link_ndev(struct mrc_dev *mdev)
@@ -80,8 +73,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port,
 	attr->active_mtu = IB_MTU_256;
 	attr->gid_tbl_len = MRC_GID_TBL_LEN;
 	attr->pkey_tbl_len = 1;
-	/* No messages can be sent until the data path exists. */
-	attr->max_msg_sz = 0;
+	attr->max_msg_sz = MRC_MAX_MSG_SIZE;
 
 	rcu_read_lock();
 	ndev = mrc_dev_link_ndev(mdev);
@@ -120,7 +112,12 @@ static enum rdma_link_layer mrc_get_link_layer(struct ib_device *ibdev,
 static int mrc_get_port_immutable(struct ib_device *ibdev, u32 port,
 				  struct ib_port_immutable *immutable)
 {
-	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	/* RoCEv2-style addressing (GIDs from the netdev's IP addresses), but
+	 * no MADs: there is no QP1 (kernel verbs are not offered), so the
+	 * MAD, CM and SA clients must not bind to this port.  Connections are
+	 * set up out of band (as ibv_rc_pingpong and perftest do over TCP).
+	 */
+	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP;
 	immutable->pkey_tbl_len = 1;
 	immutable->gid_tbl_len = MRC_GID_TBL_LEN;
 	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
@@ -239,7 +236,24 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_pd = MRC_MAX_PD;
 	attr->max_pkeys = 1;
-	attr->atomic_cap = IB_ATOMIC_NONE;
+	attr->max_mr_size = MRC_MAX_MR_SIZE;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->max_qp = MRC_MAX_QP;
+	attr->max_qp_wr = MRC_MAX_QP_WR;
+	attr->max_send_sge = MRC_MAX_SGE;
+	attr->max_recv_sge = MRC_MAX_SGE;
+	attr->max_sge_rd = MRC_MAX_SGE;
+	attr->max_cq = MRC_MAX_CQ;
+	attr->max_cqe = MRC_MAX_CQE;
+	attr->max_mr = MRC_MAX_MR;
+	attr->max_ah = MRC_MAX_AH;
+	attr->max_qp_rd_atom = MRC_MAX_RD_ATOMIC;
+	attr->max_qp_init_rd_atom = MRC_MAX_RD_ATOMIC;
+	attr->max_res_rd_atom = MRC_MAX_RD_ATOMIC * MRC_MAX_QP;
+	/* Atomics are serialised per MR against each other (not against the
+	 * CPU): the verbs' IB_ATOMIC_HCA.
+	 */
+	attr->atomic_cap = IB_ATOMIC_HCA;
 	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
 			    ndev->dev_addr);
 
@@ -250,6 +264,12 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	ibdev->local_dma_lkey = 0;
 	ibdev->node_guid = attr->sys_image_guid;
 	ib_set_device_ops(ibdev, &mrc_dev_ops);
+	/* Each verbs file brings its own ops (verbs.h). */
+	ib_set_device_ops(ibdev, &mrc_queue_ops);
+	ib_set_device_ops(ibdev, &mrc_cq_ops);
+	ib_set_device_ops(ibdev, &mrc_mr_ops);
+	ib_set_device_ops(ibdev, &mrc_ah_ops);
+	ib_set_device_ops(ibdev, &mrc_qp_ops);
 }
 
 /* Recompute the RDMA port state: active while at least one plane is
@@ -318,6 +338,8 @@ static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	if (!mdev)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&mdev->node);
+	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC);
 	mrc_dev_init_attr(mdev, ndev);
 
 	/* Under RTNL the netdev cannot go away unseen: either it is still

@@ -85,12 +85,32 @@ struct mrc_dev {
 	struct ib_device_attr attr;	/* const after mrc_newlink() */
 	atomic_t nr_pd;			/* PDs allocated, <= MRC_MAX_PD */
 	atomic_t nr_ucontext;		/* user contexts, <= MRC_MAX_UCONTEXT */
+	atomic_t nr_cq;			/* <= MRC_MAX_CQ */
+	atomic_t nr_mr;			/* <= MRC_MAX_MR */
+	atomic_t nr_ah;			/* <= MRC_MAX_AH */
+	atomic_t nr_qp;			/* <= MRC_MAX_QP */
+
+	/* MR key -> struct mrc_mr; xa_lock for writers, RCU for lookups. */
+	struct xarray mrs;
+	u32 mr_next;			/* xa_alloc_cyclic() cursor; xa_lock */
+	/* AH number -> struct mrc_ah (the provider's ah_num). */
+	struct xarray ahs;
+	u32 ah_next;			/* xa_lock of ahs */
 };
 
 /* Per network namespace state. */
 struct mrc_net {
 	struct net *net;		/* const */
 	struct list_head devs;		/* struct mrc_dev.node; mrc_cfg_lock */
+
+	/* QPN -> struct mrc_qp of every instance in the namespace: the
+	 * namespace's UDP socket finds a packet's QP by its destination QPN.
+	 * xa_lock for writers, RCU for the receive path.
+	 */
+	struct xarray qps;
+	u32 qp_next;			/* xa_alloc_cyclic() cursor; xa_lock */
+	struct socket __rcu *sock4;	/* UDP tunnel sockets; net.c */
+	struct socket __rcu *sock6;
 };
 
 static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)

@@ -24,6 +24,7 @@ static int __net_init mrc_net_init(struct net *net)
 
 	mn->net = net;
 	INIT_LIST_HEAD(&mn->devs);
+	xa_init_flags(&mn->qps, XA_FLAGS_ALLOC);
 	return 0;
 }
 

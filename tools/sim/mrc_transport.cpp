@@ -33,7 +33,7 @@ struct Callbacks {
 		auto *c = static_cast<MrcTransport::Conn *>(priv);
 		c->self->send_complete(*c, status);
 	}
-	static void event(void *priv, const mrc_event *ev)
+	static void event(void *priv, const mrc_conn_event *ev)
 	{
 		auto *c = static_cast<MrcTransport::Conn *>(priv);
 		if (ev->type == MRC_EVT_CONN_FAILED)

@@ -63,7 +63,7 @@ int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
 	return 0;
 }
 
-void mrc_conn_emit_event(struct mrc_conn *c, const struct mrc_event *e)
+void mrc_conn_emit_event(struct mrc_conn *c, const struct mrc_conn_event *e)
 {
 	if (c->ops->event)
 		c->ops->event(c->priv, e);
@@ -77,7 +77,7 @@ void mrc_conn_emit_ctrl(struct mrc_conn *c, struct mrc_pkt *pkt)
 
 void mrc_conn_fail(struct mrc_conn *c, int status, u32 err_msn, u64 now)
 {
-	struct mrc_event e = {
+	struct mrc_conn_event e = {
 		.time = now, .type = MRC_EVT_CONN_FAILED, .status = (u8)status,
 	};
 

@@ -139,7 +139,7 @@ static inline u64 mrc_min64(u64 a, u64 b)
 }
 
 /* conn.c */
-void mrc_conn_emit_event(struct mrc_conn *c, const struct mrc_event *e);
+void mrc_conn_emit_event(struct mrc_conn *c, const struct mrc_conn_event *e);
 /* Fail the connection: message @err_msn gets @status, the others FLUSHED. */
 void mrc_conn_fail(struct mrc_conn *c, int status, u32 err_msn, u64 now);
 void mrc_conn_emit_ctrl(struct mrc_conn *c, struct mrc_pkt *pkt);

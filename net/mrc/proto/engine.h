@@ -57,7 +57,7 @@ enum mrc_ev_state {
 	MRC_EV_DENIED		= 3,	/* controller forbids it: never used */
 };
 
-/* Why an EV changed state (struct mrc_event.reason). */
+/* Why an EV changed state (struct mrc_conn_event.reason). */
 enum mrc_ev_reason {
 	MRC_EVR_CONFIG		= 0,	/* EV set installed or replaced */
 	MRC_EVR_LOSS		= 1,	/* a packet sent on it was lost */
@@ -170,7 +170,7 @@ enum mrc_event_type {
 	MRC_EVT_CONN_FAILED	= 2,	/* status */
 };
 
-struct mrc_event {
+struct mrc_conn_event {
 	u64 time;
 	u32 rtt;		/* EV_STATE after a probe: probe RTT (ns) */
 	u16 ev;
@@ -196,7 +196,7 @@ struct mrc_conn_ops {
 	void (*recv_complete)(void *priv, u32 msn);
 	/* Our message @msn is acknowledged (status 0) or failed. */
 	void (*send_complete)(void *priv, u32 msn, u64 cookie, int status);
-	void (*event)(void *priv, const struct mrc_event *ev);
+	void (*event)(void *priv, const struct mrc_conn_event *ev);
 };
 
 /* One EV of the connection's set; the EV's value bytes are the glue's. */

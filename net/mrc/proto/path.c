@@ -43,7 +43,7 @@ static void path_set_state(struct mrc_conn *c, u32 i, u8 state, u8 reason,
 {
 	struct mrc_paths *p = &c->paths;
 	struct mrc_ev *e = &p->ev[i];
-	struct mrc_event ev = {
+	struct mrc_conn_event ev = {
 		.time = now, .rtt = rtt, .ev = (u16)i, .plane = e->plane,
 		.type = MRC_EVT_EV_STATE, .old_state = e->state,
 		.new_state = state, .reason = reason,
@@ -118,7 +118,7 @@ static void path_install(struct mrc_conn *c, u32 i, u8 plane, bool denied,
 	struct mrc_paths *p = &c->paths;
 	struct mrc_ev *e = &p->ev[i];
 	u8 old = i < p->n ? e->state : MRC_EV_UNKNOWN;
-	struct mrc_event ev = {
+	struct mrc_conn_event ev = {
 		.time = now, .ev = (u16)i, .plane = plane,
 		.type = MRC_EVT_EV_STATE, .old_state = old,
 		.reason = MRC_EVR_CONFIG,

@@ -95,7 +95,7 @@ void on_send(void *, uint32_t msn, uint64_t cookie, int status)
 	CHECK(g->next_send <= g->queued);
 }
 
-void on_event(void *, const struct mrc_event *e)
+void on_event(void *, const struct mrc_conn_event *e)
 {
 	CHECK(e->type == MRC_EVT_EV_STATE || e->type == MRC_EVT_CONN_FAILED);
 	if (e->type == MRC_EVT_EV_STATE) {

@@ -65,7 +65,7 @@ struct Endpoint {
 	std::vector<uint32_t> recv_done;
 	// Send side records.
 	std::vector<std::pair<uint32_t, int>> send_done;
-	std::vector<struct mrc_event> events;
+	std::vector<struct mrc_conn_event> events;
 	int place_nack = 0;		// if set, place() refuses with this
 	uint64_t data_sent = 0;		// data packets handed to the link
 	std::map<uint32_t, uint64_t> last_data_on_ev;	// EV -> last send
@@ -134,7 +134,7 @@ public:
 			static_cast<Endpoint *>(priv)->send_done.push_back(
 				{msn, status});
 		};
-		e.ops.event = [](void *priv, const struct mrc_event *ev) {
+		e.ops.event = [](void *priv, const struct mrc_conn_event *ev) {
 			static_cast<Endpoint *>(priv)->events.push_back(*ev);
 		};
 		if (mrc_conn_init(e.c, cfg, &e.ops, &e, now))
@@ -355,7 +355,7 @@ struct Solo {
 	struct mrc_conn *c;
 	struct mrc_conn_ops ops {};
 	std::vector<struct mrc_pkt> ctrl;	// emitted ACK/NACK/probes
-	std::vector<struct mrc_event> events;
+	std::vector<struct mrc_conn_event> events;
 	std::vector<std::pair<uint32_t, int>> send_done;
 	std::vector<uint32_t> recv_done;
 	std::vector<uint32_t> placed;		// PSNs placed
@@ -383,7 +383,7 @@ struct Solo {
 				       int st) {
 			static_cast<Solo *>(p)->send_done.push_back({msn, st});
 		};
-		ops.event = [](void *p, const struct mrc_event *e) {
+		ops.event = [](void *p, const struct mrc_conn_event *e) {
 			static_cast<Solo *>(p)->events.push_back(*e);
 		};
 		if (mrc_conn_init(c, &cfg, &ops, this, now))

@@ -27,7 +27,7 @@ struct Callbacks {
 		c->self->emit_ctrl(*c, *pkt);
 	}
 	static int place(void *, const mrc_pkt *) { return 0; }
-	static void recv_complete(void *, u32) {}
+	static void recv_complete(void *, u32, u32) {}
 	static void send_complete(void *priv, u32, u64, int status)
 	{
 		auto *c = static_cast<MrcTransport::Conn *>(priv);

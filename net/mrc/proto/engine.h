@@ -192,8 +192,11 @@ struct mrc_conn_ops {
 	 * (it is then NACKed and not counted as received).  May be NULL.
 	 */
 	int (*place)(void *priv, const struct mrc_pkt *pkt);
-	/* Peer's message @msn is complete (all packets, all earlier ones). */
-	void (*recv_complete)(void *priv, u32 msn);
+	/* Peer's message @msn is complete (all packets, all earlier ones);
+	 * @last_psn is the PSN of its last packet, which place() saw (the
+	 * glue keys what it learnt from that packet by PSN).
+	 */
+	void (*recv_complete)(void *priv, u32 msn, u32 last_psn);
 	/* Our message @msn is acknowledged (status 0) or failed. */
 	void (*send_complete)(void *priv, u32 msn, u64 cookie, int status);
 	void (*event)(void *priv, const struct mrc_conn_event *ev);
@@ -249,6 +252,14 @@ u32 mrc_conn_size(void);
  */
 int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
 		  const struct mrc_conn_ops *ops, void *priv, u64 now);
+
+/* Start our send stream at @init_psn with the ACK timeout exponent,
+ * retry and RNR retry counts given (a QP learns them only when it moves to
+ * RTS, after it already receives in RTR).  Only before the first message
+ * is queued: 0, -EBUSY after that, -EINVAL for out-of-range values.
+ */
+int mrc_conn_start_send(struct mrc_conn *c, u32 init_psn, u8 ack_timeout_exp,
+			u8 retry_cnt, u8 rnr_retry);
 
 /* Install @n EVs (1..MRC_MAX_EVS); all GOOD unless denied.  0 or -EINVAL. */
 int mrc_conn_set_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,

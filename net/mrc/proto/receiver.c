@@ -107,7 +107,8 @@ static u32 rx_advance(struct mrc_conn *c)
 			mrc_ring_clear(rx->last, rx->rcv_nxt);
 			c->st.msgs_rcvd++;
 			if (c->ops->recv_complete)
-				c->ops->recv_complete(c->priv, rx->msn);
+				c->ops->recv_complete(c->priv, rx->msn,
+						      rx->rcv_nxt);
 			rx->msn++;
 		}
 		rx->rcv_nxt++;

@@ -80,7 +80,7 @@ int on_place(void *, const struct mrc_pkt *pkt)
 	return 0;
 }
 
-void on_recv(void *, uint32_t msn)
+void on_recv(void *, uint32_t msn, uint32_t)
 {
 	CHECK(msn == g->next_recv);
 	g->next_recv++;

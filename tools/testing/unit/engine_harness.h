@@ -124,7 +124,7 @@ public:
 			return static_cast<Endpoint *>(priv)->h->on_place(
 				*static_cast<Endpoint *>(priv), pkt);
 		};
-		e.ops.recv_complete = [](void *priv, uint32_t msn) {
+		e.ops.recv_complete = [](void *priv, uint32_t msn, uint32_t) {
 			auto *ep = static_cast<Endpoint *>(priv);
 
 			ep->h->on_recv_complete(*ep, msn);
@@ -358,6 +358,7 @@ struct Solo {
 	std::vector<struct mrc_conn_event> events;
 	std::vector<std::pair<uint32_t, int>> send_done;
 	std::vector<uint32_t> recv_done;
+	std::vector<uint32_t> recv_last;	// last PSN of each completed
 	std::vector<uint32_t> placed;		// PSNs placed
 	int place_ret = 0;
 	uint64_t now = 1000000;
@@ -376,8 +377,9 @@ struct Solo {
 				s->placed.push_back(pkt->hdr.psn);
 			return s->place_ret;
 		};
-		ops.recv_complete = [](void *p, uint32_t msn) {
+		ops.recv_complete = [](void *p, uint32_t msn, uint32_t last) {
 			static_cast<Solo *>(p)->recv_done.push_back(msn);
+			static_cast<Solo *>(p)->recv_last.push_back(last);
 		};
 		ops.send_complete = [](void *p, uint32_t msn, uint64_t,
 				       int st) {

@@ -373,7 +373,27 @@ TEST(EngineRx, InOrderCompletionWithOutOfOrderArrival)
 	EXPECT_EQ(s.placed.size(), 5u);		// placed on arrival
 	EXPECT_EQ(s.rx(p[0]), MRC_RX_ACCEPTED);
 	EXPECT_EQ(s.recv_done, (std::vector<uint32_t>{0, 1, 2}));
+	// Each completion names its message's last PSN (the glue's key).
+	EXPECT_EQ(s.recv_last, (std::vector<uint32_t>{2, 3, 5}));
 	EXPECT_EQ(s.stats().rcv_nxt, 6u);
+}
+
+TEST(EngineTx, StartSendSetsThePsnOnlyBeforeTheFirstMessage)
+{
+	Solo s(cfg_basic());
+
+	// A QP receives in RTR and learns its send PSN at RTS.
+	EXPECT_EQ(mrc_conn_start_send(s.c, 0xfffffe, 10, 3, 2), 0);
+	EXPECT_EQ(mrc_conn_start_send(s.c, 5, 25, 3, 2), -EINVAL);
+	EXPECT_EQ(mrc_conn_start_send(s.c, 5, 10, 8, 2), -EINVAL);
+	s.send(2500);
+	auto v = s.drain();
+
+	ASSERT_EQ(v.size(), 3u);
+	EXPECT_EQ(v[0].psn, 0xfffffeu);
+	EXPECT_EQ(v[2].psn, 0x1000000u);
+	EXPECT_EQ(s.stats().rto, mrc_ack_timeout_ns(10));
+	EXPECT_EQ(mrc_conn_start_send(s.c, 7, 10, 3, 2), -EBUSY);
 }
 
 TEST(EngineRx, DuplicatesAreReAckedNotPlacedTwice)

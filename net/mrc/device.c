@@ -198,6 +198,9 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	}
 	if (announce)
 		mrc_genl_event_dev(mdev, MRC_EVENT_DEV_DEL);
+	if (mdev->has_sock)
+		mrc_net_sock_put(mdev->mnet);
+	mdev->has_sock = false;
 	mutex_unlock(&mrc_cfg_lock);
 }
 
@@ -352,7 +355,11 @@ static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	 * the core looked it up, and that netns may be on its way out.
 	 */
 	mdev->mnet = mrc_net(dev_net(ndev));
-	err = mrc_plane_add(mdev, ndev, 1, NULL);
+	err = mrc_net_sock_get(mdev->mnet);
+	if (!err) {
+		mdev->has_sock = true;
+		err = mrc_plane_add(mdev, ndev, 1, NULL);
+	}
 	if (!err)
 		list_add_tail(&mdev->node, &mdev->mnet->devs);
 	mutex_unlock(&mrc_cfg_lock);

@@ -55,6 +55,32 @@
 extern struct mutex mrc_cfg_lock;
 extern unsigned short mrc_udp_port;
 
+/* Per-namespace receive drops: the packet named no instance (yet). */
+enum mrc_net_counter {
+	MRC_NCNT_MALFORMED,		/* truncated or bad MRC header */
+	MRC_NCNT_BAD_ICRC,		/* ICRC mismatch */
+	MRC_NCNT_NO_QP,			/* no QP with that number */
+	MRC_NCNT_NR
+};
+
+/* Per-instance data path counters (atomic64: bumped from any CPU). */
+enum mrc_dev_counter {
+	MRC_CNT_TX_PKTS,		/* every packet sent, control included */
+	MRC_CNT_TX_BYTES,		/* UDP payload bytes */
+	MRC_CNT_RX_PKTS,		/* every packet delivered to a QP */
+	MRC_CNT_RX_BYTES,
+	MRC_CNT_RETX,			/* data packets retransmitted */
+	MRC_CNT_DUP,			/* duplicate data packets */
+	MRC_CNT_OOW,			/* data beyond the reorder window */
+	MRC_CNT_NACK_TX,
+	MRC_CNT_NACK_RX,
+	MRC_CNT_BAD_RKEY,		/* remote access refused */
+	MRC_CNT_SPOOFED,		/* wrong source address or QPN */
+	MRC_CNT_BAD_STATE,		/* QP not able to receive */
+	MRC_CNT_TX_DROP,		/* no route or no memory to send */
+	MRC_CNT_NR
+};
+
 /* One netdev attached to an instance as plane @id. */
 struct mrc_plane {
 	struct mrc_dev *mdev;		/* const */
@@ -63,6 +89,8 @@ struct mrc_plane {
 	u32 id;				/* const, 1..MRC_MAX_PLANES */
 	bool admin_up;			/* mrc_cfg_lock; READ_ONCE() elsewhere */
 	bool oper_up;			/* mrc_cfg_lock; last announced state */
+	atomic64_t tx_pkts, tx_bytes;	/* data path, any CPU */
+	atomic64_t rx_pkts, rx_bytes;
 	struct rcu_head rcu;
 };
 
@@ -81,6 +109,7 @@ struct mrc_dev {
 	bool registered;		/* mrc_cfg_lock: ib_register_device done */
 	bool dying;			/* mrc_cfg_lock: plane 1 netdev is gone */
 	bool port_active;		/* mrc_cfg_lock; READ_ONCE() in verbs */
+	bool has_sock;			/* mrc_cfg_lock: holds mnet's socket */
 
 	struct ib_device_attr attr;	/* const after mrc_newlink() */
 	atomic_t nr_pd;			/* PDs allocated, <= MRC_MAX_PD */
@@ -96,7 +125,15 @@ struct mrc_dev {
 	/* AH number -> struct mrc_ah (the provider's ah_num). */
 	struct xarray ahs;
 	u32 ah_next;			/* xa_lock of ahs */
+
+	atomic64_t cnt[MRC_CNT_NR];	/* enum mrc_dev_counter */
 };
+
+static inline void mrc_count(struct mrc_dev *mdev, enum mrc_dev_counter c,
+			     u64 n)
+{
+	atomic64_add(n, &mdev->cnt[c]);
+}
 
 /* Per network namespace state. */
 struct mrc_net {
@@ -109,8 +146,16 @@ struct mrc_net {
 	 */
 	struct xarray qps;
 	u32 qp_next;			/* xa_alloc_cyclic() cursor; xa_lock */
-	struct socket __rcu *sock4;	/* UDP tunnel sockets; net.c */
-	struct socket __rcu *sock6;
+
+	/* The namespace's UDP tunnel socket (net.c): opened with the first
+	 * instance, closed with the last; mrc_cfg_lock.  Stable while any
+	 * instance (so any QP) of the namespace exists.
+	 */
+	struct socket *sock4;
+	unsigned int sock_users;	/* mrc_cfg_lock */
+
+	/* Packets dropped before they could be charged to an instance. */
+	atomic64_t rx_drop[MRC_NCNT_NR];
 };
 
 static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)
@@ -175,6 +220,10 @@ bool mrc_plane_ndev_ok(const struct net_device *ndev,
 /* netdev.c */
 int mrc_netdev_init(void);
 void mrc_netdev_exit(void);
+
+/* net.c: the namespace's UDP socket, taken by each instance. */
+int mrc_net_sock_get(struct mrc_net *mn);
+void mrc_net_sock_put(struct mrc_net *mn);
 
 /* netlink.c */
 int mrc_genl_init(void);

@@ -108,6 +108,12 @@ void mrc_conn_fail(struct mrc_conn *c, int status, u32 err_msn, u64 now)
 	mrc_conn_emit_event(c, &e);
 }
 
+void mrc_conn_abort(struct mrc_conn *c, u64 now)
+{
+	/* msn_nxt names no message: all of them get FLUSHED. */
+	mrc_conn_fail(c, MRC_ST_FLUSHED, c->tx.msn_nxt, now);
+}
+
 int mrc_conn_set_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 		     u64 now)
 {

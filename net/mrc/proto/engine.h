@@ -287,6 +287,11 @@ bool mrc_conn_tx_next(struct mrc_conn *c, u64 now, struct mrc_tx_desc *out);
  */
 int mrc_conn_rx(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 		u64 now);
+/* The owner gives up (QP moved to the error state or destroyed): every
+ * message queued or in flight completes MRC_ST_FLUSHED, then the
+ * connection is failed (MRC_EVT_CONN_FAILED).  No-op once failed.
+ */
+void mrc_conn_abort(struct mrc_conn *c, u64 now);
 /* Run every timer due at @now. */
 void mrc_conn_on_timer(struct mrc_conn *c, u64 now);
 /* Earliest time mrc_conn_on_timer() has work, or MRC_TIME_NEVER. */

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The glue between a QP and its engine connection: the engine's callbacks,
+ * the "kick" that runs after every input (post what the engine allows,
+ * complete what is done, re-arm the timer), the QP's hrtimer, the receive
+ * entry and the error transition.
+ *
+ * Context: the doorbell and modify_qp (process context, spin_lock_bh), the
+ * UDP receive callback and the hrtimer (softirq).  Nothing here sleeps or
+ * allocates except the skbs of packets to send (GFP_ATOMIC); a packet that
+ * cannot be built is dropped and recovered by the engine like a loss.
+ */
+
+#include "qp.h"
+
+u64 mrc_now(void)
+{
+	return ktime_get_ns();
+}
+
+static void mrc_cb_emit_ctrl(void *priv, struct mrc_pkt *pkt)
+{
+	struct mrc_qp *qp = priv;
+	struct sk_buff *skb;
+	u8 *payload;
+
+	pkt->hdr.dqpn = qp->attr.dest_qp_num;
+	pkt->hdr.sqpn = mrc_qpn(qp);
+	if (pkt->hdr.opcode == MRC_OP_NACK)
+		mrc_count(qp->mdev, MRC_CNT_NACK_TX, 1);
+	skb = mrc_net_alloc(qp, pkt, &payload);
+	if (skb)
+		mrc_net_queue(qp, skb);
+}
+
+static int mrc_cb_place(void *priv, const struct mrc_pkt *pkt)
+{
+	struct mrc_qp *qp = priv;
+
+	switch (pkt->hdr.opcode) {
+	case MRC_OP_READ_RESP:
+	case MRC_OP_ATOMIC_RESP:
+		return mrc_req_place_resp(qp, pkt);
+	default:
+		return mrc_resp_place(qp, pkt);
+	}
+}
+
+static void mrc_cb_recv_complete(void *priv, u32 msn, u32 last_psn)
+{
+	struct mrc_qp *qp = priv;
+	const struct mrc_inmsg *im = &qp->inmsg[last_psn &
+						 (MRC_MAX_WINDOW - 1)];
+
+	if (im->opcode == MRC_OP_READ_RESP ||
+	    im->opcode == MRC_OP_ATOMIC_RESP)
+		mrc_req_resp_complete(qp, im);
+	else
+		mrc_resp_recv_complete(qp, im);
+}
+
+static void mrc_cb_send_complete(void *priv, u32 msn, u64 cookie,
+				 int status)
+{
+	struct mrc_qp *qp = priv;
+
+	if (cookie & MRC_COOKIE_RESP)
+		mrc_resp_send_complete(qp, cookie);
+	else
+		mrc_req_send_complete(qp, cookie, status);
+}
+
+static void mrc_cb_event(void *priv, const struct mrc_conn_event *ev)
+{
+	struct mrc_qp *qp = priv;
+
+	/* The engine failed the connection (retries exhausted, NACKed):
+	 * the QP goes to ERR once the engine call returns.
+	 */
+	if (ev->type == MRC_EVT_CONN_FAILED && qp->state != IB_QPS_ERR)
+		qp->pending_error = true;
+}
+
+const struct mrc_conn_ops mrc_qp_conn_ops = {
+	.emit_ctrl = mrc_cb_emit_ctrl,
+	.place = mrc_cb_place,
+	.recv_complete = mrc_cb_recv_complete,
+	.send_complete = mrc_cb_send_complete,
+	.event = mrc_cb_event,
+};
+
+void mrc_qp_error(struct mrc_qp *qp)
+{
+	qp->pending_error = false;
+	if (qp->conn_ready)
+		mrc_conn_abort(qp->conn, mrc_now());
+	mrc_req_flush(qp);
+	mrc_resp_flush_rq(qp);
+	mrc_resp_release(qp);
+	hrtimer_try_to_cancel(&qp->timer);
+}
+
+static bool mrc_qp_can_send(const struct mrc_qp *qp)
+{
+	return qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD ||
+	       qp->state == IB_QPS_SQE;
+}
+
+void mrc_qp_kick(struct mrc_qp *qp)
+{
+	u64 now = mrc_now(), deadline;
+	bool more = false;
+
+	if (qp->pending_error)
+		qp->state = IB_QPS_ERR;
+	if (qp->state == IB_QPS_ERR) {
+		mrc_qp_error(qp);
+		return;
+	}
+	if (!qp->conn_ready)
+		return;
+	/* The send stream exists from RTS on: responses wait until then. */
+	if (mrc_qp_can_send(qp)) {
+		mrc_resp_post(qp);
+		if (qp->state == IB_QPS_RTS)
+			mrc_req_post(qp);
+		more = mrc_req_tx(qp, now);
+	}
+	mrc_req_complete(qp);
+	if (qp->pending_error) {
+		qp->state = IB_QPS_ERR;
+		mrc_qp_error(qp);
+		return;
+	}
+	if (qp->dying)
+		return;
+	/* Out of budget: come back at once from softirq. */
+	deadline = more ? now : mrc_conn_next_deadline(qp->conn);
+	if (deadline == MRC_TIME_NEVER)
+		hrtimer_try_to_cancel(&qp->timer);
+	else
+		hrtimer_start(&qp->timer, ns_to_ktime(deadline),
+			      HRTIMER_MODE_ABS_SOFT);
+}
+
+enum hrtimer_restart mrc_qp_timer_fn(struct hrtimer *t)
+{
+	struct mrc_qp *qp = container_of(t, struct mrc_qp, timer);
+
+	spin_lock_bh(&qp->lock);
+	if (qp->conn_ready && !qp->dying && qp->state != IB_QPS_ERR) {
+		mrc_conn_on_timer(qp->conn, mrc_now());
+		mrc_qp_kick(qp);
+	}
+	mrc_qp_unlock_xmit(qp);
+	return HRTIMER_NORESTART;
+}
+
+void mrc_qp_unlock_xmit(struct mrc_qp *qp)
+	__releases(&qp->lock)
+{
+	struct sk_buff_head q;
+	struct sk_buff *skb;
+
+	__skb_queue_head_init(&q);
+	skb_queue_splice_init(&qp->txq, &q);
+	spin_unlock_bh(&qp->lock);
+	while ((skb = __skb_dequeue(&q)))
+		mrc_net_xmit(qp, skb);
+}
+
+static bool mrc_qp_can_receive(const struct mrc_qp *qp)
+{
+	return qp->conn_ready && qp->state != IB_QPS_ERR &&
+	       qp->state >= IB_QPS_RTR;
+}
+
+void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags)
+{
+	int r;
+
+	spin_lock_bh(&qp->lock);
+	if (!mrc_qp_can_receive(qp)) {
+		mrc_count(qp->mdev, MRC_CNT_BAD_STATE, 1);
+		goto out;
+	}
+	if (pkt->hdr.opcode == MRC_OP_NACK)
+		mrc_count(qp->mdev, MRC_CNT_NACK_RX, 1);
+	r = mrc_conn_rx(qp->conn, pkt, flags, mrc_now());
+	if (r == MRC_RX_DUPLICATE)
+		mrc_count(qp->mdev, MRC_CNT_DUP, 1);
+	else if (r == MRC_RX_OUT_OF_WINDOW)
+		mrc_count(qp->mdev, MRC_CNT_OOW, 1);
+	mrc_qp_kick(qp);
+out:
+	mrc_qp_unlock_xmit(qp);
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The wire side of the data path.
+ *
+ * Each network namespace with at least one instance has one UDP tunnel
+ * socket on the MRC port.  Its encap_rcv callback runs in softirq for
+ * every datagram: decode and ICRC check, find the QP by destination QPN,
+ * check that the packet comes from that QP's peer, hand it to the engine.
+ * Whatever fails is counted (per namespace before a QP is known, per
+ * instance after) and dropped.
+ *
+ * Transmit: the engine's packets are encoded into linear skbs while the
+ * QP lock is held (queued on qp->txq) and routed and sent after it is
+ * released, through udp_tunnel_xmit_skb() from the namespace's socket.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/route.h>
+#include <net/udp_tunnel.h>
+
+#include "icrc.h"
+#include "qp.h"
+
+/* Room for the link layer, IPv4 and UDP in front of the MRC headers. */
+#define MRC_SKB_HEADROOM	(LL_MAX_HEADER + sizeof(struct iphdr) + \
+				 sizeof(struct udphdr))
+
+/* What mrc_net_xmit() needs of a queued skb, kept in skb->cb. */
+struct mrc_skb_cb {
+	u16 ev;
+	u8 plane;
+};
+
+static struct mrc_skb_cb *mrc_skb_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct mrc_skb_cb) > sizeof(skb->cb));
+	return (struct mrc_skb_cb *)skb->cb;
+}
+
+static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
+
+int mrc_net_sock_get(struct mrc_net *mn)
+{
+	struct udp_tunnel_sock_cfg tcfg = {};
+	struct udp_port_cfg cfg = {};
+	struct socket *sock;
+	int err;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+	if (mn->sock_users++)
+		return 0;
+
+	cfg.family = AF_INET;
+	cfg.local_ip.s_addr = htonl(INADDR_ANY);
+	cfg.local_udp_port = htons(mrc_udp_port);
+	err = udp_sock_create(mn->net, &cfg, &sock);
+	if (err) {
+		mn->sock_users--;
+		return err;
+	}
+	tcfg.encap_type = 1;
+	tcfg.encap_rcv = mrc_udp_encap_recv;
+	tcfg.sk_user_data = mn;
+	setup_udp_tunnel_sock(mn->net, sock, &tcfg);
+	mn->sock4 = sock;
+	return 0;
+}
+
+void mrc_net_sock_put(struct mrc_net *mn)
+{
+	lockdep_assert_held(&mrc_cfg_lock);
+	if (--mn->sock_users)
+		return;
+	udp_tunnel_sock_release(mn->sock4);
+	mn->sock4 = NULL;
+}
+
+static void mrc_net_drop(struct mrc_net *mn, enum mrc_net_counter c)
+{
+	atomic64_inc(&mn->rx_drop[c]);
+}
+
+/* The QP's peer sent it: its address and QPN, as set at RTR. */
+static bool mrc_net_from_peer(const struct mrc_qp *qp,
+			      const struct sk_buff *skb,
+			      const struct mrc_pkt *pkt)
+{
+	return ip_hdr(skb)->saddr == qp->daddr.v4.sin_addr.s_addr &&
+	       pkt->hdr.sqpn == qp->attr.dest_qp_num;
+}
+
+static void mrc_net_count_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			     u32 len)
+{
+	struct mrc_plane *plane;
+
+	mrc_count(qp->mdev, MRC_CNT_RX_PKTS, 1);
+	mrc_count(qp->mdev, MRC_CNT_RX_BYTES, len);
+	plane = rcu_dereference(qp->mdev->planes[pkt->hdr.plane]);
+	if (plane) {
+		atomic64_inc(&plane->rx_pkts);
+		atomic64_add(len, &plane->rx_bytes);
+	}
+}
+
+static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_net *mn = rcu_dereference_sk_user_data(sk);
+	struct mrc_pkt pkt;
+	struct mrc_qp *qp;
+	u32 len, flags = 0;
+	int err;
+
+	if (!mn)
+		goto drop;
+	/* Packets are at most one MTU: a copy is rare (GRO'd or paged). */
+	if (skb_linearize(skb)) {
+		mrc_net_drop(mn, MRC_NCNT_MALFORMED);
+		goto drop;
+	}
+	len = skb->len - sizeof(struct udphdr);
+	err = mrc_pkt_decode(skb->data + sizeof(struct udphdr), len, &pkt);
+	if (err) {
+		mrc_net_drop(mn, err == -MRC_WIRE_EICRC ? MRC_NCNT_BAD_ICRC :
+							  MRC_NCNT_MALFORMED);
+		goto drop;
+	}
+	qp = mrc_qp_get(mn, pkt.hdr.dqpn);
+	if (!qp) {
+		mrc_net_drop(mn, MRC_NCNT_NO_QP);
+		goto drop;
+	}
+	if (!mrc_net_from_peer(qp, skb, &pkt)) {
+		mrc_count(qp->mdev, MRC_CNT_SPOOFED, 1);
+	} else {
+		mrc_net_count_rx(qp, &pkt, len);
+		if (INET_ECN_is_ce(ip_hdr(skb)->tos))
+			flags |= MRC_RX_ECN_CE;
+		mrc_qp_rx(qp, &pkt, flags);
+	}
+	mrc_qp_put(qp);
+	consume_skb(skb);
+	return 0;
+drop:
+	kfree_skb(skb);
+	return 0;
+}
+
+struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			      u8 **payload)
+{
+	int hlen = mrc_hdr_len(pkt->hdr.opcode);
+	struct sk_buff *skb;
+	u32 len;
+	u8 *p;
+
+	if (hlen < 0)
+		return NULL;
+	len = hlen + pkt->payload_len + MRC_ICRC_LEN;
+	skb = alloc_skb(MRC_SKB_HEADROOM + len, GFP_ATOMIC);
+	if (!skb) {
+		mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
+		return NULL;
+	}
+	skb_reserve(skb, MRC_SKB_HEADROOM);
+	p = skb_put(skb, len);
+	if (mrc_pkt_encode_hdr(pkt, p, hlen) != hlen) {
+		/* The engine and the glue built it: a bug, not the peer. */
+		WARN_ONCE(1, "mrc: cannot encode opcode %u\n",
+			  pkt->hdr.opcode);
+		kfree_skb(skb);
+		return NULL;
+	}
+	mrc_skb_cb(skb)->ev = pkt->hdr.ev;
+	mrc_skb_cb(skb)->plane = pkt->hdr.plane;
+	*payload = p + hlen;
+	return skb;
+}
+
+void mrc_net_queue(struct mrc_qp *qp, struct sk_buff *skb)
+{
+	u32 n = skb->len - MRC_ICRC_LEN;
+
+	put_unaligned_be32(mrc_icrc(skb->data, n), skb->data + n);
+	__skb_queue_tail(&qp->txq, skb);
+}
+
+/* The UDP source port names the EV for ECMP (UDP EV format): distinct
+ * per EV, in the dynamic port range.
+ */
+static __be16 mrc_net_sport(u16 ev)
+{
+	return htons(0xc000 | (ev & 0x3fff));
+}
+
+void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb)
+{
+	struct mrc_skb_cb *cb = mrc_skb_cb(skb);
+	struct socket *sock = qp->mnet->sock4;
+	struct mrc_plane *plane;
+	struct flowi4 fl4 = {};
+	struct rtable *rt;
+	u32 len = skb->len;
+
+	fl4.flowi4_oif = qp->oif;
+	fl4.flowi4_proto = IPPROTO_UDP;
+	fl4.daddr = qp->daddr.v4.sin_addr.s_addr;
+	fl4.saddr = qp->saddr.v4.sin_addr.s_addr;
+	rt = ip_route_output_key(sock_net(sock->sk), &fl4);
+	if (IS_ERR(rt)) {
+		mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
+		kfree_skb(skb);
+		return;
+	}
+	mrc_count(qp->mdev, MRC_CNT_TX_PKTS, 1);
+	mrc_count(qp->mdev, MRC_CNT_TX_BYTES, len);
+	rcu_read_lock();
+	plane = rcu_dereference(qp->mdev->planes[cb->plane]);
+	if (plane) {
+		atomic64_inc(&plane->tx_pkts);
+		atomic64_add(len, &plane->tx_bytes);
+	}
+	rcu_read_unlock();
+	/* ECT(0): routers mark congestion instead of dropping.  The ICRC
+	 * covers the payload, so the UDP checksum is left out.
+	 */
+	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr,
+			    qp->tos | INET_ECN_ECT_0, qp->ttl, htons(IP_DF),
+			    mrc_net_sport(cb->ev), htons(mrc_udp_port), false,
+			    true);
+}

@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * RC queue pairs: create, modify (the IB state machine), query, destroy,
+ * and the doorbell.  Only user QPs of type RC exist; the rings are shared
+ * with the rdma-core rxe provider in the rxe layout.
+ *
+ * The engine connection is initialised at RTR (the QP must receive from
+ * then on) and its send stream started at RTS, when the send PSN and the
+ * ACK timeout and retry counts are known.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inetdevice.h>
+#include <net/addrconf.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_umem.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "qp.h"
+
+struct mrc_qp *mrc_qp_get(struct mrc_net *mn, u32 qpn)
+{
+	struct mrc_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&mn->qps, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+void mrc_qp_put(struct mrc_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->released);
+}
+
+static u32 mrc_sq_wqe_size(u32 max_sge, u32 max_inline)
+{
+	return sizeof(struct rxe_send_wqe) +
+	       max_t(u32, max_sge * sizeof(struct rxe_sge), max_inline);
+}
+
+static int mrc_qp_check_init(struct mrc_dev *mdev,
+			     const struct ib_qp_init_attr *init,
+			     struct ib_udata *udata)
+{
+	const struct ib_qp_cap *cap = &init->cap;
+
+	if (!udata)
+		return -EOPNOTSUPP;	/* no kernel verbs */
+	if (init->qp_type != IB_QPT_RC || init->srq || init->create_flags)
+		return -EOPNOTSUPP;
+	if (udata->outlen < sizeof(struct rxe_create_qp_resp))
+		return -EINVAL;
+	if (!cap->max_send_wr || cap->max_send_wr > MRC_MAX_QP_WR ||
+	    !cap->max_recv_wr || cap->max_recv_wr > MRC_MAX_QP_WR ||
+	    cap->max_send_sge > MRC_MAX_SGE ||
+	    cap->max_recv_sge > MRC_MAX_SGE ||
+	    cap->max_inline_data > MRC_MAX_INLINE)
+		return -EINVAL;
+	return 0;
+}
+
+/* Allocate the rings, their kernel copies and the engine connection. */
+static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
+{
+	struct ib_qp_cap *cap = &init->cap;
+	u32 sq_cap, rq_cap, sge, inl;
+	int err;
+
+	sge = max_t(u32, cap->max_send_sge, 1);
+	inl = max_t(u32, cap->max_inline_data, sge * sizeof(struct rxe_sge));
+	inl = min_t(u32, inl, MRC_MAX_INLINE);
+	err = mrc_queue_init(&qp->sq, cap->max_send_wr,
+			     mrc_sq_wqe_size(sge, inl), &sq_cap);
+	if (err)
+		return err;
+	/* The element may have been rounded up: offer what fits. */
+	qp->max_sge = min_t(u32, MRC_MAX_SGE,
+			    ((1U << qp->sq.log2_elem_size) -
+			     sizeof(struct rxe_send_wqe)) /
+			    sizeof(struct rxe_sge));
+	qp->max_inline = MRC_MAX_INLINE;
+	err = mrc_queue_init(&qp->rq, cap->max_recv_wr,
+			     sizeof(struct rxe_recv_wqe) +
+			     max_t(u32, cap->max_recv_sge, 1) *
+			     sizeof(struct rxe_sge), &rq_cap);
+	if (err)
+		return err;
+	qp->swqe = kvcalloc(qp->sq.index_mask + 1, sizeof(*qp->swqe),
+			    GFP_KERNEL);
+	qp->rwqe = kvcalloc(qp->rq.index_mask + 1, sizeof(*qp->rwqe),
+			    GFP_KERNEL);
+	qp->inmsg = kvcalloc(MRC_MAX_WINDOW, sizeof(*qp->inmsg), GFP_KERNEL);
+	qp->conn = kvzalloc(mrc_conn_size(), GFP_KERNEL);
+	if (!qp->swqe || !qp->rwqe || !qp->inmsg || !qp->conn)
+		return -ENOMEM;
+
+	cap->max_send_wr = sq_cap;
+	cap->max_recv_wr = rq_cap;
+	cap->max_send_sge = qp->max_sge;
+	cap->max_recv_sge = max_t(u32, cap->max_recv_sge, 1);
+	cap->max_inline_data = qp->max_inline;
+	return 0;
+}
+
+static void mrc_qp_free(struct mrc_qp *qp)
+{
+	mrc_queue_cleanup(&qp->sq);
+	mrc_queue_cleanup(&qp->rq);
+	kvfree(qp->swqe);
+	kvfree(qp->rwqe);
+	kvfree(qp->inmsg);
+	kvfree(qp->conn);
+}
+
+static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+			 struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibqp->device);
+	struct mrc_qp *qp = to_mqp(ibqp);
+	struct rxe_create_qp_resp resp = {};
+	struct mrc_ucontext *uctx;
+	u32 qpn;
+	int err;
+
+	err = mrc_qp_check_init(mdev, init, udata);
+	if (err)
+		return err;
+	uctx = rdma_udata_to_drv_context(udata, struct mrc_ucontext, ibuc);
+	if (atomic_inc_return(&mdev->nr_qp) > MRC_MAX_QP) {
+		err = -ENOMEM;
+		goto err_count;
+	}
+
+	qp->mdev = mdev;
+	qp->mnet = mdev->mnet;
+	qp->pd = to_mpd(ibqp->pd);
+	qp->scq = to_mcq(init->send_cq);
+	qp->rcq = to_mcq(init->recv_cq);
+	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	spin_lock_init(&qp->lock);
+	skb_queue_head_init(&qp->txq);
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->released);
+	hrtimer_init(&qp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	qp->timer.function = mrc_qp_timer_fn;
+	qp->state = IB_QPS_RESET;
+
+	err = mrc_qp_alloc(qp, init);
+	if (err)
+		goto err_free;
+	err = mrc_queue_publish(&qp->sq, &uctx->ibuc, &resp.sq_mi);
+	if (!err)
+		err = mrc_queue_publish(&qp->rq, &uctx->ibuc, &resp.rq_mi);
+	if (err)
+		goto err_free;
+
+	/* Reserve the number now, publish the QP when it is complete. */
+	err = xa_alloc_cyclic(&qp->mnet->qps, &qpn, NULL,
+			      XA_LIMIT(MRC_QPN_MIN, MRC_QPN_MASK),
+			      &qp->mnet->qp_next, GFP_KERNEL);
+	if (err < 0)
+		goto err_free;
+	ibqp->qp_num = qpn;
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err)
+		goto err_xa;
+	xa_store(&qp->mnet->qps, qpn, qp, GFP_KERNEL);
+	return 0;
+
+err_xa:
+	xa_erase(&qp->mnet->qps, qpn);
+err_free:
+	mrc_qp_free(qp);
+err_count:
+	atomic_dec(&mdev->nr_qp);
+	return err;
+}
+
+/* IB's 5-bit minimum RNR NAK timer code, in ns (IBA table 45). */
+static u32 mrc_rnr_timer_ns(u8 code)
+{
+	static const u16 us100[32] = {
+		6554, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+		256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
+		12288, 16384, 24576, 32768, 49152,
+	};
+
+	/* Entries are 10 us units; code 0 is 655.36 ms. */
+	return (u32)us100[code & 31] * 10000;
+}
+
+/* IB's local ACK timeout 4.096 us x 2^t is MRC's 1.024 us x 2^(t + 2);
+ * t = 0 (wait forever) keeps the largest timeout with endless back-off.
+ */
+static void mrc_qp_tx_params(const struct ib_qp_attr *a, u8 *exp,
+			     u8 *retry, u8 *rnr)
+{
+	*exp = a->timeout ? min_t(u8, a->timeout + 2, 24) : 24;
+	*retry = a->retry_cnt;
+	*rnr = a->rnr_retry;
+}
+
+static int mrc_qp_set_av(struct mrc_qp *qp, const struct rdma_ah_attr *ah)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
+	const struct ib_gid_attr *sattr = grh->sgid_attr;
+	struct net_device *ndev;
+	struct sockaddr_storage s, d;
+
+	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH) || !sattr)
+		return -EINVAL;
+	if (sattr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return -EINVAL;
+	rdma_gid2ip((struct sockaddr *)&s, &sattr->gid);
+	rdma_gid2ip((struct sockaddr *)&d, &grh->dgid);
+	/* IPv6 peers arrive with the SRv6 work; refuse them clearly. */
+	if (s.ss_family != AF_INET || d.ss_family != AF_INET)
+		return -EAFNOSUPPORT;
+	memcpy(&qp->saddr.v4, &s, sizeof(qp->saddr.v4));
+	memcpy(&qp->daddr.v4, &d, sizeof(qp->daddr.v4));
+	qp->ipv6 = false;
+	qp->tos = grh->traffic_class & ~INET_ECN_MASK;
+	qp->ttl = grh->hop_limit ? grh->hop_limit : 64;
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(sattr);
+	qp->oif = IS_ERR(ndev) ? 0 : ndev->ifindex;
+	rcu_read_unlock();
+	return 0;
+}
+
+static int mrc_qp_check_attr(struct mrc_qp *qp, const struct ib_qp_attr *a,
+			     int mask)
+{
+	if ((mask & IB_QP_PORT) && a->port_num != 1)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) && a->pkey_index)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    a->max_rd_atomic > MRC_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    a->max_dest_rd_atomic > MRC_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (a->path_mtu < IB_MTU_256 || a->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && a->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && a->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && a->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) && a->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && a->dest_qp_num > MRC_QPN_MASK)
+		return -EINVAL;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (a->qp_access_flags & ~(IB_ACCESS_REMOTE_WRITE |
+				    IB_ACCESS_REMOTE_READ |
+				    IB_ACCESS_REMOTE_ATOMIC |
+				    IB_ACCESS_LOCAL_WRITE)))
+		return -EINVAL;
+	return 0;
+}
+
+/* Copy the attributes of @mask into qp->attr. */
+static void mrc_qp_store_attr(struct mrc_qp *qp, const struct ib_qp_attr *a,
+			      int mask)
+{
+	struct ib_qp_attr *q = &qp->attr;
+
+	if (mask & IB_QP_ACCESS_FLAGS)
+		q->qp_access_flags = a->qp_access_flags;
+	if (mask & IB_QP_PORT)
+		q->port_num = a->port_num;
+	if (mask & IB_QP_PATH_MTU)
+		q->path_mtu = a->path_mtu;
+	if (mask & IB_QP_TIMEOUT)
+		q->timeout = a->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		q->retry_cnt = a->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		q->rnr_retry = a->rnr_retry;
+	if (mask & IB_QP_RQ_PSN)
+		q->rq_psn = a->rq_psn & MRC_QPN_MASK;
+	if (mask & IB_QP_SQ_PSN)
+		q->sq_psn = a->sq_psn & MRC_QPN_MASK;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		q->max_rd_atomic = a->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		q->max_dest_rd_atomic = a->max_dest_rd_atomic;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		q->min_rnr_timer = a->min_rnr_timer;
+	if (mask & IB_QP_DEST_QPN)
+		q->dest_qp_num = a->dest_qp_num;
+	if (mask & IB_QP_AV)
+		q->ah_attr = a->ah_attr;	/* for query; sgid ref not kept */
+	qp->attr_mask |= mask;
+}
+
+/* RTR: the connection exists from now on (we receive). */
+static int mrc_qp_to_rtr(struct mrc_qp *qp)
+{
+	struct mrc_conn_config cfg;
+
+	mrc_conn_config_default(&cfg);
+	cfg.mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	cfg.init_psn = qp->attr.sq_psn;
+	cfg.peer_init_psn = qp->attr.rq_psn;
+	cfg.rnr_timeout = mrc_rnr_timer_ns(qp->attr.min_rnr_timer);
+	if (mrc_conn_init(qp->conn, &cfg, &mrc_qp_conn_ops, qp, mrc_now()))
+		return -EINVAL;
+	qp->conn_ready = true;
+	return 0;
+}
+
+static int mrc_qp_to_rts(struct mrc_qp *qp)
+{
+	u8 exp, retry, rnr;
+
+	mrc_qp_tx_params(&qp->attr, &exp, &retry, &rnr);
+	return mrc_conn_start_send(qp->conn, qp->attr.sq_psn, exp, retry,
+				   rnr);
+}
+
+/* Back to RESET: forget everything without completions (IBA 10.3.1). */
+static void mrc_qp_reset(struct mrc_qp *qp)
+{
+	if (qp->conn_ready)
+		mrc_conn_abort(qp->conn, mrc_now());
+	mrc_resp_release(qp);
+	qp->conn_ready = false;
+	qp->sq_fetch = qp->sq_post = 0;
+	mrc_queue_set_consumer(&qp->sq, mrc_queue_user_producer(&qp->sq));
+	mrc_queue_set_consumer(&qp->rq, mrc_queue_user_producer(&qp->rq));
+	qp->sq_fetch = qp->sq_post = qp->sq.index;
+	qp->ssn_next = qp->rsn_next = qp->rsn_done = 0;
+	qp->rq_ssn = qp->rsn_expect = 0;
+	qp->req_msgs = 0;
+	qp->pending_error = false;
+	memset(qp->rwqe, 0, (qp->rq.index_mask + 1) * sizeof(*qp->rwqe));
+	memset(qp->inmsg, 0, MRC_MAX_WINDOW * sizeof(*qp->inmsg));
+	__skb_queue_purge(&qp->txq);
+}
+
+static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			 int mask, struct ib_udata *udata)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	enum ib_qp_state cur, next;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	if (udata && udata->inlen)
+		return -EOPNOTSUPP;
+
+	spin_lock_bh(&qp->lock);
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	err = -EINVAL;
+	if (cur != qp->state ||
+	    !ib_modify_qp_is_ok(cur, next, IB_QPT_RC, mask))
+		goto out;
+	err = mrc_qp_check_attr(qp, attr, mask);
+	if (err)
+		goto out;
+	if (mask & IB_QP_AV) {
+		err = mrc_qp_set_av(qp, &attr->ah_attr);
+		if (err)
+			goto out;
+	}
+	mrc_qp_store_attr(qp, attr, mask);
+
+	if (next != cur) {
+		switch (next) {
+		case IB_QPS_RESET:
+			mrc_qp_reset(qp);
+			break;
+		case IB_QPS_RTR:
+			err = mrc_qp_to_rtr(qp);
+			break;
+		case IB_QPS_RTS:
+			if (cur == IB_QPS_RTR)
+				err = mrc_qp_to_rts(qp);
+			break;
+		case IB_QPS_ERR:
+			qp->state = IB_QPS_ERR;
+			mrc_qp_error(qp);
+			break;
+		default:
+			break;
+		}
+		if (err)
+			goto out;
+		qp->state = next;
+		qp->sq_draining = next == IB_QPS_SQD;
+		if (next == IB_QPS_RTS)
+			mrc_qp_kick(qp);
+	}
+out:
+	mrc_qp_unlock_xmit(qp);
+	return err;
+}
+
+static int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			int mask, struct ib_qp_init_attr *init)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+
+	spin_lock_bh(&qp->lock);
+	*attr = qp->attr;
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->sq_draining = qp->sq_draining;
+	attr->cap.max_send_wr = qp->sq.index_mask;
+	attr->cap.max_recv_wr = qp->rq.index_mask;
+	attr->cap.max_send_sge = qp->max_sge;
+	attr->cap.max_recv_sge = qp->max_sge;
+	attr->cap.max_inline_data = qp->max_inline;
+	spin_unlock_bh(&qp->lock);
+
+	memset(init, 0, sizeof(*init));
+	init->send_cq = &qp->scq->ibcq;
+	init->recv_cq = &qp->rcq->ibcq;
+	init->cap = attr->cap;
+	init->qp_type = IB_QPT_RC;
+	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
+					     IB_SIGNAL_REQ_WR;
+	return 0;
+}
+
+static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+
+	/* No new lookup finds it; wait for the receive path to let go. */
+	xa_erase(&qp->mnet->qps, mrc_qpn(qp));
+	mrc_qp_put(qp);
+	wait_for_completion(&qp->released);
+
+	spin_lock_bh(&qp->lock);
+	qp->dying = true;
+	if (qp->state != IB_QPS_RESET && qp->state != IB_QPS_ERR) {
+		/* Work still outstanding completes as flushed. */
+		qp->state = IB_QPS_ERR;
+		mrc_qp_error(qp);
+	} else if (qp->state == IB_QPS_ERR) {
+		mrc_qp_error(qp);
+	}
+	mrc_resp_release(qp);
+	mrc_qp_unlock_xmit(qp);
+	hrtimer_cancel(&qp->timer);
+
+	mrc_qp_free(qp);
+	atomic_dec(&qp->mdev->nr_qp);
+	return 0;
+}
+
+/* The provider's doorbell: ibv_post_send() wrote WQEs into the shared
+ * send ring and calls POST_SEND with no work requests.
+ */
+static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			 const struct ib_send_wr **bad_wr)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	int err = 0;
+
+	if (wr) {
+		/* Only user QPs exist: work requests come through the ring. */
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
+	spin_lock_bh(&qp->lock);
+	switch (qp->state) {
+	case IB_QPS_RTS:
+	case IB_QPS_ERR:
+	case IB_QPS_SQE:
+		mrc_req_doorbell(qp);
+		mrc_qp_kick(qp);
+		break;
+	case IB_QPS_SQD:
+		break;		/* fetched again when back in RTS */
+	default:
+		/* Refused at post time (IBA 10.8.3.1): the WQEs the provider
+		 * wrote are discarded, the caller sees the error.
+		 */
+		mrc_queue_set_consumer(&qp->sq,
+				       mrc_queue_user_producer(&qp->sq));
+		qp->sq_fetch = qp->sq_post = qp->sq.index;
+		err = -EINVAL;
+		break;
+	}
+	mrc_qp_unlock_xmit(qp);
+	return err;
+}
+
+static int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			 const struct ib_recv_wr **bad_wr)
+{
+	/* The provider writes receive WQEs into the ring itself. */
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+const struct ib_device_ops mrc_qp_ops = {
+	.create_qp = mrc_create_qp,
+	.modify_qp = mrc_modify_qp,
+	.query_qp = mrc_query_qp,
+	.destroy_qp = mrc_destroy_qp,
+	.post_send = mrc_post_send,
+	.post_recv = mrc_post_recv,
+	INIT_RDMA_OBJ_SIZE(ib_qp, mrc_qp, ibqp),
+};

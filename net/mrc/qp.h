@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * RC queue pairs: the verbs object, its kernel copies of work requests and
+ * the per-QP engine connection that carries them.
+ *
+ *   qp.c     create / modify (state machine) / query / destroy, doorbell
+ *   req.c    requester: send queue -> engine messages, in-order send
+ *            completions, READ and ATOMIC responses
+ *   resp.c   responder: placement of arriving packets (SEND into receive
+ *            WQEs, WRITE/READ/ATOMIC against MRs), in-order completions,
+ *            READ/ATOMIC execution
+ *   net.c    UDP tunnel socket per netns, packet build and transmit,
+ *            receive and dispatch by destination QPN
+ *
+ * Every function here that touches a QP's mutable state runs with
+ * qp->lock held (spin_lock_bh), which also serialises all calls into the
+ * QP's struct mrc_conn as the engine requires.  Packets built under the
+ * lock are queued on qp->txq and sent after it is released.
+ */
+#ifndef _NET_MRC_QP_H
+#define _NET_MRC_QP_H
+
+#include "mrc.h"
+#include "verbs.h"
+
+/* READ/ATOMIC responses a responder keeps (queued or unacknowledged). */
+#define MRC_RESP_SLOTS		32
+/* Engine messages reserved for responses: requests never take them all. */
+#define MRC_REQ_MSGS		(MRC_MAX_MSGS - MRC_RESP_SLOTS)
+/* Packets one call of the transmit pump builds before yielding. */
+#define MRC_TX_BUDGET		64
+
+/* Kernel copy of a send WQE, taken at doorbell time: the shared ring can
+ * change under us at any moment, this cannot.
+ */
+enum mrc_swqe_state {
+	MRC_SWQE_FETCHED = 0,	/* copied, not yet given to the engine */
+	MRC_SWQE_POSTED,	/* an engine message */
+	MRC_SWQE_DONE,		/* ready to complete (status set) */
+};
+
+struct mrc_swqe {
+	u64 wr_id;
+	u64 remote_addr;
+	u64 compare_add;
+	u64 swap;
+	u64 atomic_orig;	/* ATOMIC: value returned by the responder */
+	u32 opcode;		/* IB_WR_* (same values as the user ABI) */
+	u32 send_flags;		/* IB_SEND_* */
+	__be32 imm;
+	u32 rkey;
+	u32 length;		/* message bytes */
+	u32 num_sge;		/* 0 with IB_SEND_INLINE */
+	u32 seq;		/* SEND/WRITE_IMM: ssn; READ/ATOMIC: rsn */
+	u8 state;		/* enum mrc_swqe_state */
+	u8 status;		/* enum ib_wc_status once DONE */
+	bool acked;		/* engine: request acknowledged */
+	bool resp_done;		/* READ/ATOMIC: response complete */
+	union {
+		struct rxe_sge sge[MRC_MAX_SGE];
+		u8 inline_data[MRC_MAX_INLINE];
+	};
+};
+
+/* Kernel copy of a receive WQE, taken when a SEND (or WRITE_IMM) first
+ * binds it.
+ */
+struct mrc_rwqe {
+	u64 wr_id;
+	u32 length;		/* sum of the SGE lengths */
+	u32 num_sge;
+	u32 ssn;		/* the message bound to it */
+	bool bound;
+	u8 status;		/* IB_WC_SUCCESS or the placement error */
+	struct rxe_sge sge[MRC_MAX_SGE];
+};
+
+/* What the last packet of an arriving message said, for the in-order
+ * completion that follows (indexed by PSN modulo MRC_MAX_WINDOW).
+ */
+struct mrc_inmsg {
+	u64 va;			/* READ/ATOMIC: responder address */
+	u64 swap_add;
+	u64 compare;
+	u32 rkey;
+	u32 len;		/* message length */
+	u32 seq;		/* ssn or rsn */
+	__be32 imm;
+	u8 opcode;		/* enum mrc_opcode */
+	u8 solicited;
+	u8 status;		/* 0, or the IB_WC_* the receive completes with */
+};
+
+/* A READ or ATOMIC response the responder owes. */
+struct mrc_resp {
+	struct mrc_mr *mr;	/* READ: reference held until acknowledged */
+	u64 va;
+	u64 orig;		/* ATOMIC: original value */
+	u32 len;
+	u32 rsn;
+	u8 opcode;		/* MRC_OP_READ_RESP / MRC_OP_ATOMIC_RESP */
+	bool queued;		/* given to the engine */
+};
+
+struct mrc_qp {
+	struct ib_qp ibqp;
+	struct mrc_dev *mdev;		/* const */
+	struct mrc_net *mnet;		/* const */
+	refcount_t ref;			/* receive path lookups + 1 */
+	struct completion released;
+
+	spinlock_t lock;		/* everything below that is not const */
+	enum ib_qp_state state;
+	struct ib_qp_attr attr;		/* as modified and queried */
+	int attr_mask;			/* attributes ever set */
+	bool sq_draining;		/* SQD requested */
+	bool pending_error;		/* move to ERR once out of the engine */
+	bool dying;			/* destroy_qp: do not re-arm the timer */
+
+	struct mrc_pd *pd;		/* const */
+	struct mrc_cq *scq;		/* const */
+	struct mrc_cq *rcq;		/* const */
+	u32 sq_sig_all;			/* const */
+	u32 max_sge;			/* const */
+	u32 max_inline;			/* const */
+
+	/* Send queue: ring shared with the provider, kernel copies. */
+	struct mrc_queue sq;
+	struct mrc_swqe *swqe;		/* index_mask + 1 entries */
+	u32 sq_fetch;			/* next ring index to copy */
+	u32 sq_post;			/* next copy to give to the engine */
+	u32 ssn_next;			/* SEND / WRITE_IMM sequence */
+	u32 rsn_next;			/* READ / ATOMIC sequence */
+	u32 rsn_done;			/* oldest READ/ATOMIC without response */
+	u32 rd_slot[MRC_MAX_RD_ATOMIC];	/* rsn -> swqe ring index */
+	u32 req_msgs;			/* requests inside the engine */
+
+	/* Receive queue. */
+	struct mrc_queue rq;
+	struct mrc_rwqe *rwqe;		/* index_mask + 1 entries */
+	u32 rq_ssn;			/* ssn of the WQE at rq.index */
+
+	/* Responder. */
+	struct mrc_inmsg *inmsg;	/* MRC_MAX_WINDOW entries */
+	struct mrc_resp resp[MRC_RESP_SLOTS];
+	u32 resp_head;			/* oldest unacknowledged response */
+	u32 resp_tail;			/* next free slot */
+	u32 resp_queued;		/* next slot to give to the engine */
+	u32 rsn_expect;			/* next READ/ATOMIC rsn from the peer */
+	u32 resp_reserved;		/* READ/ATOMIC placed, not completed */
+
+	/* Path: where our packets go (from the RTR address vector). */
+	union {
+		struct sockaddr_in v4;
+		struct sockaddr_in6 v6;
+	} daddr, saddr;
+	bool ipv6;
+	int oif;			/* ifindex of the source GID's netdev */
+	u8 tos;
+	u8 ttl;
+
+	struct mrc_conn *conn;		/* kvzalloc(mrc_conn_size()) */
+	bool conn_ready;		/* RTR reached: conn initialised */
+	struct hrtimer timer;		/* engine deadline, or "pump again" */
+	struct sk_buff_head txq;	/* built under lock, sent after */
+	struct mrc_conn_stats last;	/* stats at destroy (for counters) */
+};
+
+static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct mrc_qp, ibqp);
+}
+
+static inline u32 mrc_qpn(const struct mrc_qp *qp)
+{
+	return qp->ibqp.qp_num;
+}
+
+/* qp.c */
+struct mrc_qp *mrc_qp_get(struct mrc_net *mn, u32 qpn);
+void mrc_qp_put(struct mrc_qp *qp);
+
+/* datapath.c */
+extern const struct mrc_conn_ops mrc_qp_conn_ops;
+u64 mrc_now(void);
+/* With qp->lock held, state already ERR: abort the connection and flush
+ * every outstanding work request with completions.  Idempotent.
+ */
+void mrc_qp_error(struct mrc_qp *qp);
+/* With qp->lock held: handle a pending error, post what the engine
+ * allows, complete what is done, re-arm the timer.
+ */
+void mrc_qp_kick(struct mrc_qp *qp);
+/* Release qp->lock (taken with spin_lock_bh) and send the packets built
+ * under it.
+ */
+void mrc_qp_unlock_xmit(struct mrc_qp *qp);
+enum hrtimer_restart mrc_qp_timer_fn(struct hrtimer *t);
+/* A packet from the QP's peer (receive path, softirq). */
+void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags);
+
+/* req.c */
+void mrc_req_doorbell(struct mrc_qp *qp);
+void mrc_req_post(struct mrc_qp *qp);
+bool mrc_req_tx(struct mrc_qp *qp, u64 now);
+int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt);
+void mrc_req_resp_complete(struct mrc_qp *qp, const struct mrc_inmsg *im);
+void mrc_req_send_complete(struct mrc_qp *qp, u64 cookie, int status);
+void mrc_req_complete(struct mrc_qp *qp);
+void mrc_req_flush(struct mrc_qp *qp);
+int mrc_wc_status(int mrc_status);
+/* Engine cookies: requests carry their send ring index, responses
+ * their response slot with this bit.
+ */
+#define MRC_COOKIE_RESP		(1ULL << 63)
+
+/* resp.c */
+int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt);
+void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im);
+void mrc_resp_post(struct mrc_qp *qp);
+void mrc_resp_send_complete(struct mrc_qp *qp, u64 cookie);
+/* Build and queue the READ_RESP / ATOMIC_RESP packet @d describes. */
+void mrc_resp_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,
+		   struct mrc_pkt *pkt);
+void mrc_resp_flush_rq(struct mrc_qp *qp);
+void mrc_resp_release(struct mrc_qp *qp);
+
+/* net.c */
+/* Build the packet for @pkt (headers, @payload_len bytes filled by
+ * @fill, ICRC) towards the QP's peer and queue it on qp->txq.  Counted
+ * and dropped (never an error to the engine) when no buffer or route.
+ */
+struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			      u8 **payload);
+void mrc_net_queue(struct mrc_qp *qp, struct sk_buff *skb);
+void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb);
+
+#endif /* _NET_MRC_QP_H */

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Requester: the send queue.
+ *
+ *   doorbell   copy new WQEs from the shared ring into qp->swqe (the user
+ *              cannot change a copy), validate them
+ *   post       give copies to the engine as messages, within the engine's
+ *              message budget and the QP's READ/ATOMIC limit
+ *   tx         pull packets from the engine, build them (payload gathered
+ *              from the local SGEs at the packet's own offset)
+ *   complete   completions in send-queue order once each WQE is done:
+ *              SEND/WRITE when acknowledged, READ/ATOMIC when acknowledged
+ *              and their response has arrived
+ *
+ * Sequence numbers carried in the wire's msn field (mrc.rst): SEND,
+ * SEND_IMM and WRITE_IMM carry the ssn that picks the peer's receive WQE;
+ * READ and ATOMIC carry the rsn that their response echoes.
+ */
+
+#include "qp.h"
+
+static struct mrc_swqe *mrc_swqe(struct mrc_qp *qp, u32 idx)
+{
+	return &qp->swqe[idx & qp->sq.index_mask];
+}
+
+static u32 mrc_sq_next(const struct mrc_qp *qp, u32 idx)
+{
+	return (idx + 1) & qp->sq.index_mask;
+}
+
+static bool mrc_wr_is_atomic(u32 op)
+{
+	return op == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       op == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static bool mrc_wr_is_rd(u32 op)
+{
+	return op == IB_WR_RDMA_READ || mrc_wr_is_atomic(op);
+}
+
+/* Operations that consume a receive WQE at the peer. */
+static bool mrc_wr_has_ssn(u32 op)
+{
+	return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM ||
+	       op == IB_WR_RDMA_WRITE_WITH_IMM;
+}
+
+static u8 mrc_wr_to_op(u32 op)
+{
+	switch (op) {
+	case IB_WR_SEND:			return MRC_OP_SEND;
+	case IB_WR_SEND_WITH_IMM:		return MRC_OP_SEND_IMM;
+	case IB_WR_RDMA_WRITE:			return MRC_OP_WRITE;
+	case IB_WR_RDMA_WRITE_WITH_IMM:		return MRC_OP_WRITE_IMM;
+	case IB_WR_RDMA_READ:			return MRC_OP_READ_REQ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:		return MRC_OP_ATOMIC_CS;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:	return MRC_OP_ATOMIC_FA;
+	default:				return 0;
+	}
+}
+
+static u32 mrc_wr_to_wc(u32 op)
+{
+	switch (op) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:		return IB_UVERBS_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:			return IB_UVERBS_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:		return IB_UVERBS_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:	return IB_UVERBS_WC_FETCH_ADD;
+	default:				return IB_UVERBS_WC_SEND;
+	}
+}
+
+int mrc_wc_status(int mrc_status)
+{
+	switch (mrc_status) {
+	case MRC_ST_OK:			return IB_WC_SUCCESS;
+	case MRC_ST_RNR_EXCEEDED:	return IB_WC_RNR_RETRY_EXC_ERR;
+	case MRC_ST_REMOTE_ACCESS:	return IB_WC_REM_ACCESS_ERR;
+	case MRC_ST_INVALID_REQUEST:	return IB_WC_REM_INV_REQ_ERR;
+	case MRC_ST_FLUSHED:		return IB_WC_WR_FLUSH_ERR;
+	default:			return IB_WC_RETRY_EXC_ERR;
+	}
+}
+
+/* Every local SGE must name an MR of the QP's PD covering it, writable
+ * when the operation writes into it (READ, ATOMIC).
+ */
+static u8 mrc_req_check_sges(struct mrc_qp *qp, const struct mrc_swqe *w)
+{
+	int access = mrc_wr_is_rd(w->opcode) ? IB_ACCESS_LOCAL_WRITE : 0;
+	struct mrc_mr *mr;
+	u32 i;
+	int err;
+
+	for (i = 0; i < w->num_sge; i++) {
+		if (!w->sge[i].length)
+			continue;
+		mr = mrc_mr_get(qp->mdev, w->sge[i].lkey);
+		if (!mr)
+			return IB_WC_LOC_PROT_ERR;
+		err = mrc_mr_check(mr, &qp->pd->ibpd, w->sge[i].addr,
+				   w->sge[i].length, access);
+		mrc_mr_put(mr);
+		if (err)
+			return IB_WC_LOC_PROT_ERR;
+	}
+	return IB_WC_SUCCESS;
+}
+
+/* Copy the ring's WQE @u into @w; the completion status it deserves. */
+static u8 mrc_req_fetch_one(struct mrc_qp *qp, struct mrc_swqe *w,
+			    const struct rxe_send_wqe *u)
+{
+	u64 len = 0;
+	u32 i, n;
+
+	memset(w, 0, offsetof(struct mrc_swqe, sge));
+	w->wr_id = READ_ONCE(u->wr.wr_id);
+	w->opcode = READ_ONCE(u->wr.opcode);
+	w->send_flags = READ_ONCE(u->wr.send_flags);
+	w->state = MRC_SWQE_FETCHED;
+	if (qp->state == IB_QPS_ERR)
+		return IB_WC_WR_FLUSH_ERR;
+	if (!mrc_wr_to_op(w->opcode))
+		return IB_WC_LOC_QP_OP_ERR;
+	w->imm = READ_ONCE(u->wr.ex.imm_data);
+	if (mrc_wr_is_atomic(w->opcode)) {
+		w->remote_addr = READ_ONCE(u->wr.wr.atomic.remote_addr);
+		w->rkey = READ_ONCE(u->wr.wr.atomic.rkey);
+		w->compare_add = READ_ONCE(u->wr.wr.atomic.compare_add);
+		w->swap = READ_ONCE(u->wr.wr.atomic.swap);
+	} else {
+		w->remote_addr = READ_ONCE(u->wr.wr.rdma.remote_addr);
+		w->rkey = READ_ONCE(u->wr.wr.rdma.rkey);
+	}
+
+	if (w->send_flags & IB_SEND_INLINE) {
+		len = READ_ONCE(u->dma.length);
+		if (mrc_wr_is_rd(w->opcode) || len > qp->max_inline)
+			return IB_WC_LOC_LEN_ERR;
+		memcpy(w->inline_data, u->dma.inline_data, len);
+	} else {
+		n = READ_ONCE(u->dma.num_sge);
+		if (n > qp->max_sge)
+			return IB_WC_LOC_LEN_ERR;
+		memcpy(w->sge, u->dma.sge, n * sizeof(struct rxe_sge));
+		w->num_sge = n;
+		for (i = 0; i < n; i++)
+			len += w->sge[i].length;
+	}
+	if (len > MRC_MAX_MSG_SIZE)
+		return IB_WC_LOC_LEN_ERR;
+	if (mrc_wr_is_atomic(w->opcode)) {
+		if (len < sizeof(u64))
+			return IB_WC_LOC_LEN_ERR;
+		len = sizeof(u64);
+	}
+	w->length = len;
+	return mrc_req_check_sges(qp, w);
+}
+
+void mrc_req_doorbell(struct mrc_qp *qp)
+{
+	u32 cons = qp->sq.index, mask = qp->sq.index_mask;
+	u32 prod = mrc_queue_user_producer(&qp->sq);
+	u32 avail = (prod - cons) & mask;
+	struct mrc_swqe *w;
+	u8 st;
+
+	/* A producer index moved backwards (a broken or hostile user) must
+	 * not make us overwrite copies still in use.
+	 */
+	while (((qp->sq_fetch - cons) & mask) < avail) {
+		w = mrc_swqe(qp, qp->sq_fetch);
+		st = mrc_req_fetch_one(qp, w, mrc_queue_addr(&qp->sq,
+							     qp->sq_fetch));
+		if (st != IB_WC_SUCCESS) {
+			w->state = MRC_SWQE_DONE;
+			w->status = st;
+			if (st != IB_WC_WR_FLUSH_ERR)
+				qp->pending_error = true;
+		}
+		qp->sq_fetch = mrc_sq_next(qp, qp->sq_fetch);
+	}
+}
+
+void mrc_req_post(struct mrc_qp *qp)
+{
+	u32 rd_max = max_t(u32, qp->attr.max_rd_atomic, 1);
+	struct mrc_swqe *w;
+	struct mrc_msg m;
+	u32 msn;
+
+	while (qp->sq_post != qp->sq_fetch && qp->req_msgs < MRC_REQ_MSGS) {
+		w = mrc_swqe(qp, qp->sq_post);
+		if (w->state != MRC_SWQE_FETCHED)
+			break;		/* failed at fetch: the QP errors */
+		if (mrc_wr_is_rd(w->opcode) &&
+		    qp->rsn_next - qp->rsn_done >= rd_max)
+			break;
+		/* Fence: wait for every earlier READ/ATOMIC to finish. */
+		if ((w->send_flags & IB_SEND_FENCE) &&
+		    qp->rsn_next != qp->rsn_done)
+			break;
+		m.cookie = qp->sq_post;
+		m.len = mrc_wr_is_rd(w->opcode) ? 0 : w->length;
+		m.opcode = mrc_wr_to_op(w->opcode);
+		/* The last WQE of a burst asks for an immediate ACK. */
+		m.ack_req = mrc_sq_next(qp, qp->sq_post) == qp->sq_fetch;
+		if (mrc_conn_send(qp->conn, &m, &msn, mrc_now()))
+			break;
+		if (mrc_wr_has_ssn(w->opcode))
+			w->seq = qp->ssn_next++;
+		if (mrc_wr_is_rd(w->opcode)) {
+			w->seq = qp->rsn_next;
+			qp->rd_slot[qp->rsn_next % MRC_MAX_RD_ATOMIC] =
+				qp->sq_post;
+			qp->rsn_next++;
+		}
+		w->state = MRC_SWQE_POSTED;
+		qp->req_msgs++;
+		qp->sq_post = mrc_sq_next(qp, qp->sq_post);
+	}
+}
+
+/* The opcode's own fields of a request packet. */
+static void mrc_req_fill(const struct mrc_swqe *w,
+			 const struct mrc_tx_desc *d, struct mrc_pkt *pkt)
+{
+	u32 imm = be32_to_cpu(w->imm);
+
+	switch (d->opcode) {
+	case MRC_OP_SEND_IMM:
+		pkt->u.send.imm = imm;
+		fallthrough;
+	case MRC_OP_SEND:
+		pkt->u.send.msg.msn = w->seq;
+		if ((w->send_flags & IB_SEND_SOLICITED) &&
+		    (d->flags & MRC_F_LAST))
+			pkt->hdr.flags |= MRC_F_SOLICITED;
+		break;
+	case MRC_OP_WRITE_IMM:
+		pkt->u.write.imm = imm;
+		pkt->u.write.msg.msn = w->seq;
+		fallthrough;
+	case MRC_OP_WRITE:
+		pkt->u.write.va = w->remote_addr + d->offset;
+		pkt->u.write.rkey = w->rkey;
+		break;
+	case MRC_OP_READ_REQ:
+		pkt->u.read_req.va = w->remote_addr;
+		pkt->u.read_req.rkey = w->rkey;
+		pkt->u.read_req.len = w->length;
+		pkt->u.read_req.msn = w->seq;
+		break;
+	case MRC_OP_ATOMIC_CS:
+		pkt->u.atomic.compare = w->compare_add;
+		pkt->u.atomic.swap_add = w->swap;
+		goto atomic;
+	case MRC_OP_ATOMIC_FA:
+		pkt->u.atomic.swap_add = w->compare_add;
+atomic:
+		pkt->u.atomic.va = w->remote_addr;
+		pkt->u.atomic.rkey = w->rkey;
+		pkt->u.atomic.msn = w->seq;
+		break;
+	}
+}
+
+static void mrc_req_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,
+			 struct mrc_pkt *pkt)
+{
+	struct mrc_swqe *w = mrc_swqe(qp, (u32)d->cookie);
+	struct sk_buff *skb;
+	u8 *payload;
+	int err = 0;
+
+	mrc_req_fill(w, d, pkt);
+	skb = mrc_net_alloc(qp, pkt, &payload);
+	if (!skb)
+		return;		/* recovered like a loss */
+	if (d->len && (w->send_flags & IB_SEND_INLINE))
+		memcpy(payload, w->inline_data + d->offset, d->len);
+	else if (d->len)
+		err = mrc_sge_copy(qp->mdev, &qp->pd->ibpd, w->sge,
+				   w->num_sge, d->offset, payload, d->len,
+				   MRC_FROM_MR);
+	if (err) {
+		/* The MR went away under the WQE: a local protection error
+		 * that ends the QP (IBA 10.7.3.1).
+		 */
+		kfree_skb(skb);
+		if (w->status == IB_WC_SUCCESS)
+			w->status = IB_WC_LOC_PROT_ERR;
+		qp->pending_error = true;
+		return;
+	}
+	mrc_net_queue(qp, skb);
+}
+
+bool mrc_req_tx(struct mrc_qp *qp, u64 now)
+{
+	struct mrc_tx_desc d;
+	struct mrc_pkt pkt;
+	int n;
+
+	for (n = 0; n < MRC_TX_BUDGET; n++) {
+		if (qp->pending_error || !mrc_conn_tx_next(qp->conn, now, &d))
+			return false;
+		mrc_tx_desc_to_pkt(&d, &pkt);
+		pkt.hdr.dqpn = qp->attr.dest_qp_num;
+		pkt.hdr.sqpn = mrc_qpn(qp);
+		if (d.flags & MRC_F_RETX)
+			mrc_count(qp->mdev, MRC_CNT_RETX, 1);
+		if (d.cookie & MRC_COOKIE_RESP)
+			mrc_resp_xmit(qp, &d, &pkt);
+		else
+			mrc_req_xmit(qp, &d, &pkt);
+	}
+	return true;
+}
+
+void mrc_req_send_complete(struct mrc_qp *qp, u64 cookie, int status)
+{
+	struct mrc_swqe *w = mrc_swqe(qp, (u32)cookie);
+
+	qp->req_msgs--;
+	if (status != MRC_ST_OK) {
+		if (w->status == IB_WC_SUCCESS)
+			w->status = mrc_wc_status(status);
+		w->state = MRC_SWQE_DONE;
+		return;
+	}
+	w->acked = true;
+	if (!mrc_wr_is_rd(w->opcode) || w->resp_done)
+		w->state = MRC_SWQE_DONE;
+}
+
+/* A READ_RESP or ATOMIC_RESP packet: find its WQE by rsn and place it. */
+int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	bool is_read = pkt->hdr.opcode == MRC_OP_READ_RESP;
+	u32 rsn = is_read ? pkt->u.send.msg.msn : pkt->u.atomic_resp.msn;
+	struct mrc_inmsg *im;
+	struct mrc_swqe *w;
+	u64 orig;
+	int err;
+
+	if (rsn - qp->rsn_done >= qp->rsn_next - qp->rsn_done)
+		return MRC_NACK_INVALID_REQUEST;
+	w = mrc_swqe(qp, qp->rd_slot[rsn % MRC_MAX_RD_ATOMIC]);
+	if (w->state != MRC_SWQE_POSTED || w->seq != rsn ||
+	    is_read != (w->opcode == IB_WR_RDMA_READ))
+		return MRC_NACK_INVALID_REQUEST;
+	if (is_read) {
+		const struct mrc_msg_ext *m = &pkt->u.send.msg;
+
+		if (m->msg_len != w->length ||
+		    m->offset + pkt->payload_len > w->length)
+			return MRC_NACK_INVALID_REQUEST;
+		err = mrc_sge_copy(qp->mdev, &qp->pd->ibpd, w->sge,
+				   w->num_sge, m->offset,
+				   (void *)pkt->payload, pkt->payload_len,
+				   MRC_TO_MR);
+	} else {
+		orig = pkt->u.atomic_resp.orig;
+		w->atomic_orig = orig;
+		err = mrc_sge_copy(qp->mdev, &qp->pd->ibpd, w->sge,
+				   w->num_sge, 0, &orig, sizeof(orig),
+				   MRC_TO_MR);
+	}
+	if (err && w->status == IB_WC_SUCCESS)
+		w->status = IB_WC_LOC_PROT_ERR;
+	if (pkt->hdr.flags & MRC_F_LAST) {
+		im = &qp->inmsg[pkt->hdr.psn & (MRC_MAX_WINDOW - 1)];
+		memset(im, 0, sizeof(*im));
+		im->opcode = pkt->hdr.opcode;
+		im->seq = rsn;
+	}
+	return 0;
+}
+
+void mrc_req_resp_complete(struct mrc_qp *qp, const struct mrc_inmsg *im)
+{
+	struct mrc_swqe *w = mrc_swqe(qp, qp->rd_slot[im->seq %
+						      MRC_MAX_RD_ATOMIC]);
+
+	w->resp_done = true;
+	qp->rsn_done++;
+	if (w->acked)
+		w->state = MRC_SWQE_DONE;
+	if (w->status != IB_WC_SUCCESS)
+		qp->pending_error = true;
+}
+
+/* Completions in send-queue order. */
+void mrc_req_complete(struct mrc_qp *qp)
+{
+	struct ib_uverbs_wc wc;
+	struct mrc_swqe *w;
+	u32 idx;
+
+	while (qp->sq.index != qp->sq_fetch) {
+		idx = qp->sq.index;
+		w = mrc_swqe(qp, idx);
+		if (w->state != MRC_SWQE_DONE)
+			break;
+		if (qp->sq_sig_all || (w->send_flags & IB_SEND_SIGNALED) ||
+		    w->status != IB_WC_SUCCESS) {
+			memset(&wc, 0, sizeof(wc));
+			wc.wr_id = w->wr_id;
+			wc.status = w->status;
+			wc.opcode = mrc_wr_to_wc(w->opcode);
+			wc.byte_len = w->length;
+			wc.qp_num = mrc_qpn(qp);
+			if (mrc_cq_post(qp->scq, &wc, false))
+				qp->pending_error = true;
+		}
+		if (w->status != IB_WC_SUCCESS)
+			qp->pending_error = true;
+		if (qp->sq_post == idx)
+			qp->sq_post = mrc_sq_next(qp, idx);
+		mrc_queue_set_consumer(&qp->sq, mrc_sq_next(qp, idx));
+	}
+}
+
+/* QP in ERR: everything outstanding, and whatever the user still posts,
+ * completes with its error or as flushed.
+ */
+void mrc_req_flush(struct mrc_qp *qp)
+{
+	struct mrc_swqe *w;
+	u32 idx;
+
+	mrc_req_doorbell(qp);
+	for (idx = qp->sq.index; idx != qp->sq_fetch;
+	     idx = mrc_sq_next(qp, idx)) {
+		w = mrc_swqe(qp, idx);
+		if (w->status == IB_WC_SUCCESS && w->state != MRC_SWQE_DONE)
+			w->status = IB_WC_WR_FLUSH_ERR;
+		w->state = MRC_SWQE_DONE;
+	}
+	qp->sq_post = qp->sq_fetch;
+	qp->req_msgs = 0;
+	qp->rsn_done = qp->rsn_next;
+	mrc_req_complete(qp);
+}

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Responder: what the peer's requests do here.
+ *
+ * place (any order, once per packet, from the engine's place callback)
+ *   SEND/SEND_IMM  bind the receive WQE the packet's ssn names (RNR NACK
+ *                  if the user has not posted it yet) and copy the payload
+ *                  at its offset in the message
+ *   WRITE(_IMM)    check rkey, PD, bounds and access, copy to the MR
+ *   READ/ATOMIC    check, and remember the request for its completion
+ * complete (in order, from recv_complete)
+ *   receive completions; READ and ATOMIC execution (an atomic runs exactly
+ *   once, here) and the response queued in our send stream.
+ *
+ * A remote access violation is NACKed (the requester completes with a
+ * remote access error) and, as IBA class C errors require, ends this QP.
+ */
+
+#include "qp.h"
+
+static struct mrc_inmsg *mrc_inmsg(struct mrc_qp *qp, u32 psn)
+{
+	return &qp->inmsg[psn & (MRC_MAX_WINDOW - 1)];
+}
+
+static u32 mrc_rq_max_sge(const struct mrc_qp *qp)
+{
+	return ((1U << qp->rq.log2_elem_size) - sizeof(struct rxe_recv_wqe)) /
+	       sizeof(struct rxe_sge);
+}
+
+/* Copy the user's receive WQE at ring index @idx into @rw. */
+static void mrc_resp_fetch_rwqe(struct mrc_qp *qp, struct mrc_rwqe *rw,
+				u32 idx, u32 ssn)
+{
+	const struct rxe_recv_wqe *u = mrc_queue_addr(&qp->rq, idx);
+	u32 i, n = READ_ONCE(u->dma.num_sge);
+	u64 len = 0;
+
+	rw->wr_id = READ_ONCE(u->wr_id);
+	rw->ssn = ssn;
+	rw->bound = true;
+	rw->status = IB_WC_SUCCESS;
+	rw->num_sge = 0;
+	if (n > mrc_rq_max_sge(qp) || n > MRC_MAX_SGE) {
+		rw->status = IB_WC_LOC_LEN_ERR;
+		rw->length = 0;
+		return;
+	}
+	memcpy(rw->sge, u->dma.sge, n * sizeof(struct rxe_sge));
+	rw->num_sge = n;
+	for (i = 0; i < n; i++)
+		len += rw->sge[i].length;
+	rw->length = min_t(u64, len, U32_MAX);
+}
+
+/* The receive WQE for message @ssn: the (ssn - rq_ssn)-th posted one. */
+static int mrc_resp_bind(struct mrc_qp *qp, u32 ssn, struct mrc_rwqe **out)
+{
+	u32 mask = qp->rq.index_mask, cons = qp->rq.index;
+	u32 avail = mrc_queue_count(&qp->rq,
+				    mrc_queue_user_producer(&qp->rq), cons);
+	u32 d = ssn - qp->rq_ssn, idx;
+	struct mrc_rwqe *rw;
+
+	if (d >= mask)
+		return MRC_NACK_INVALID_REQUEST;
+	if (d >= avail)
+		return MRC_NACK_RNR;
+	idx = (cons + d) & mask;
+	rw = &qp->rwqe[idx];
+	if (!rw->bound)
+		mrc_resp_fetch_rwqe(qp, rw, idx, ssn);
+	*out = rw;
+	return 0;
+}
+
+/* A class C error (IBA 9.9.3.1.3): NACK the packet, end this QP too. */
+static int mrc_resp_fatal(struct mrc_qp *qp, int reason)
+{
+	if (reason == MRC_NACK_REMOTE_ACCESS_ERROR)
+		mrc_count(qp->mdev, MRC_CNT_BAD_RKEY, 1);
+	qp->pending_error = true;
+	return reason;
+}
+
+static bool mrc_resp_allowed(const struct mrc_qp *qp, int access)
+{
+	return qp->attr.qp_access_flags & access;
+}
+
+static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	const struct mrc_send_ext *s = &pkt->u.send;
+	struct mrc_inmsg *im;
+	struct mrc_rwqe *rw;
+	int r;
+
+	r = mrc_resp_bind(qp, s->msg.msn, &rw);
+	if (r)
+		return r == MRC_NACK_RNR ? r : mrc_resp_fatal(qp, r);
+	if (rw->status != IB_WC_SUCCESS)
+		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+	if (s->msg.msg_len > rw->length) {
+		rw->status = IB_WC_LOC_LEN_ERR;
+		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+	}
+	if (mrc_sge_copy(qp->mdev, &qp->pd->ibpd, rw->sge, rw->num_sge,
+			 s->msg.offset, (void *)pkt->payload,
+			 pkt->payload_len, MRC_TO_MR)) {
+		rw->status = IB_WC_LOC_PROT_ERR;
+		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+	}
+	if (pkt->hdr.flags & MRC_F_LAST) {
+		im = mrc_inmsg(qp, pkt->hdr.psn);
+		memset(im, 0, sizeof(*im));
+		im->opcode = pkt->hdr.opcode;
+		im->seq = s->msg.msn;
+		im->len = s->msg.msg_len;
+		im->imm = cpu_to_be32(s->imm);
+		im->solicited = !!(pkt->hdr.flags & MRC_F_SOLICITED);
+	}
+	return 0;
+}
+
+static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	const struct mrc_write_ext *w = &pkt->u.write;
+	struct mrc_inmsg *im;
+	struct mrc_rwqe *rw;
+	struct mrc_mr *mr;
+	int r;
+
+	if (!mrc_resp_allowed(qp, IB_ACCESS_REMOTE_WRITE))
+		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+	/* WRITE_IMM needs its receive WQE: bind it before any byte lands
+	 * from the last packet, so that an RNR retry repeats no side effect
+	 * that matters (a re-placed payload is idempotent).
+	 */
+	if (pkt->hdr.opcode == MRC_OP_WRITE_IMM &&
+	    (pkt->hdr.flags & MRC_F_LAST)) {
+		r = mrc_resp_bind(qp, w->msg.msn, &rw);
+		if (r)
+			return r == MRC_NACK_RNR ? r : mrc_resp_fatal(qp, r);
+	}
+	if (pkt->payload_len) {
+		mr = mrc_mr_get(qp->mdev, w->rkey);
+		if (!mr)
+			return mrc_resp_fatal(qp, MRC_NACK_REMOTE_ACCESS_ERROR);
+		if (mrc_mr_check(mr, &qp->pd->ibpd, w->va, pkt->payload_len,
+				 IB_ACCESS_REMOTE_WRITE)) {
+			mrc_mr_put(mr);
+			return mrc_resp_fatal(qp, MRC_NACK_REMOTE_ACCESS_ERROR);
+		}
+		mrc_mr_copy(mr, w->va, (void *)pkt->payload, pkt->payload_len,
+			    MRC_TO_MR);
+		mrc_mr_put(mr);
+	}
+	if (pkt->hdr.flags & MRC_F_LAST) {
+		im = mrc_inmsg(qp, pkt->hdr.psn);
+		memset(im, 0, sizeof(*im));
+		im->opcode = pkt->hdr.opcode;
+		im->seq = w->msg.msn;
+		im->len = w->msg.msg_len;
+		im->imm = cpu_to_be32(w->imm);
+	}
+	return 0;
+}
+
+/* READ_REQ and ATOMIC: check now (the NACK must name this packet), run
+ * at completion time, in order.
+ */
+static int mrc_resp_place_rd(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	bool is_read = pkt->hdr.opcode == MRC_OP_READ_REQ;
+	int access = is_read ? IB_ACCESS_REMOTE_READ :
+			       IB_ACCESS_REMOTE_ATOMIC;
+	struct mrc_inmsg *im = mrc_inmsg(qp, pkt->hdr.psn);
+	u64 va;
+	u32 rkey, len;
+	struct mrc_mr *mr;
+	int err;
+
+	if (!mrc_resp_allowed(qp, access))
+		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+	if (is_read) {
+		va = pkt->u.read_req.va;
+		rkey = pkt->u.read_req.rkey;
+		len = pkt->u.read_req.len;
+		if (len > MRC_MAX_MSG_SIZE)
+			return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+	} else {
+		va = pkt->u.atomic.va;
+		rkey = pkt->u.atomic.rkey;
+		len = sizeof(u64);
+		if (va & (sizeof(u64) - 1))
+			return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+	}
+	/* Responses owed must fit: ask the requester to come back later. */
+	if (qp->resp_tail - qp->resp_head + qp->resp_reserved >=
+	    MRC_RESP_SLOTS)
+		return MRC_NACK_RNR;
+	if (len) {
+		mr = mrc_mr_get(qp->mdev, rkey);
+		if (!mr)
+			return mrc_resp_fatal(qp, MRC_NACK_REMOTE_ACCESS_ERROR);
+		err = mrc_mr_check(mr, &qp->pd->ibpd, va, len, access);
+		mrc_mr_put(mr);
+		if (err)
+			return mrc_resp_fatal(qp, MRC_NACK_REMOTE_ACCESS_ERROR);
+	}
+	memset(im, 0, sizeof(*im));
+	im->opcode = pkt->hdr.opcode;
+	im->va = va;
+	im->rkey = rkey;
+	im->len = len;
+	if (is_read) {
+		im->seq = pkt->u.read_req.msn;
+	} else {
+		im->seq = pkt->u.atomic.msn;
+		im->swap_add = pkt->u.atomic.swap_add;
+		im->compare = pkt->u.atomic.compare;
+	}
+	qp->resp_reserved++;
+	return 0;
+}
+
+int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	switch (pkt->hdr.opcode) {
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+		return mrc_resp_place_send(qp, pkt);
+	case MRC_OP_WRITE:
+	case MRC_OP_WRITE_IMM:
+		return mrc_resp_place_write(qp, pkt);
+	case MRC_OP_READ_REQ:
+	case MRC_OP_ATOMIC_CS:
+	case MRC_OP_ATOMIC_FA:
+		return mrc_resp_place_rd(qp, pkt);
+	default:
+		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+	}
+}
+
+static void mrc_resp_post_wc(struct mrc_qp *qp, struct mrc_rwqe *rw,
+			     const struct mrc_inmsg *im, u8 status)
+{
+	struct ib_uverbs_wc wc = {};
+
+	wc.wr_id = rw->wr_id;
+	wc.status = status;
+	wc.opcode = IB_UVERBS_WC_RECV;
+	wc.qp_num = mrc_qpn(qp);
+	wc.src_qp = qp->attr.dest_qp_num;
+	wc.port_num = 1;
+	if (im) {
+		wc.byte_len = im->len;
+		if (im->opcode == MRC_OP_WRITE_IMM)
+			wc.opcode = IB_UVERBS_WC_RECV_RDMA_WITH_IMM;
+		if (im->opcode != MRC_OP_SEND) {
+			wc.ex.imm_data = im->imm;
+			wc.wc_flags = IB_WC_WITH_IMM;
+		}
+	}
+	if (mrc_cq_post(qp->rcq, &wc, im && im->solicited))
+		qp->pending_error = true;
+	rw->bound = false;
+	qp->rq_ssn++;
+	mrc_queue_set_consumer(&qp->rq, qp->rq.index + 1);
+}
+
+/* Run a READ or ATOMIC, in order, and queue its response. */
+static void mrc_resp_execute(struct mrc_qp *qp, const struct mrc_inmsg *im)
+{
+	struct mrc_resp *r = &qp->resp[qp->resp_tail % MRC_RESP_SLOTS];
+	bool is_read = im->opcode == MRC_OP_READ_REQ;
+	struct mrc_mr *mr = NULL;
+
+	qp->resp_reserved--;
+	qp->rsn_expect = im->seq + 1;
+	if (im->len) {
+		/* Checked at placement; the MR may have gone since. */
+		mr = mrc_mr_get(qp->mdev, im->rkey);
+		if (!mr || mrc_mr_check(mr, &qp->pd->ibpd, im->va, im->len,
+					is_read ? IB_ACCESS_REMOTE_READ :
+						  IB_ACCESS_REMOTE_ATOMIC)) {
+			if (mr)
+				mrc_mr_put(mr);
+			qp->pending_error = true;
+			return;
+		}
+	}
+	memset(r, 0, sizeof(*r));
+	r->rsn = im->seq;
+	r->va = im->va;
+	if (is_read) {
+		r->opcode = MRC_OP_READ_RESP;
+		r->len = im->len;
+		r->mr = mr;		/* held until the response is acked */
+	} else {
+		r->opcode = MRC_OP_ATOMIC_RESP;
+		r->orig = mrc_mr_atomic(mr, im->va,
+					im->opcode == MRC_OP_ATOMIC_CS,
+					im->compare, im->swap_add);
+		mrc_mr_put(mr);
+	}
+	qp->resp_tail++;
+}
+
+void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im)
+{
+	struct mrc_rwqe *rw = &qp->rwqe[qp->rq.index];
+
+	switch (im->opcode) {
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_WRITE_IMM:
+		if (!rw->bound || rw->ssn != im->seq) {
+			/* Placement bound it; anything else is our bug. */
+			WARN_ONCE(1, "mrc: receive WQE not bound\n");
+			qp->pending_error = true;
+			return;
+		}
+		mrc_resp_post_wc(qp, rw, im, rw->status);
+		break;
+	case MRC_OP_READ_REQ:
+	case MRC_OP_ATOMIC_CS:
+	case MRC_OP_ATOMIC_FA:
+		mrc_resp_execute(qp, im);
+		break;
+	default:
+		break;		/* WRITE: nothing to complete */
+	}
+}
+
+/* Give owed responses to the engine (outside its callbacks). */
+void mrc_resp_post(struct mrc_qp *qp)
+{
+	struct mrc_resp *r;
+	struct mrc_msg m;
+	u32 msn;
+
+	while (qp->resp_queued != qp->resp_tail) {
+		r = &qp->resp[qp->resp_queued % MRC_RESP_SLOTS];
+		m.cookie = MRC_COOKIE_RESP | qp->resp_queued;
+		m.len = r->opcode == MRC_OP_READ_RESP ? r->len : 0;
+		m.opcode = r->opcode;
+		m.ack_req = qp->resp_queued + 1 == qp->resp_tail;
+		if (mrc_conn_send(qp->conn, &m, &msn, mrc_now()))
+			break;
+		r->queued = true;
+		qp->resp_queued++;
+	}
+}
+
+void mrc_resp_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,
+		   struct mrc_pkt *pkt)
+{
+	struct mrc_resp *r = &qp->resp[(u32)d->cookie % MRC_RESP_SLOTS];
+	struct sk_buff *skb;
+	u8 *payload;
+
+	if (r->opcode == MRC_OP_READ_RESP) {
+		pkt->u.send.msg.msn = r->rsn;
+	} else {
+		pkt->u.atomic_resp.msn = r->rsn;
+		pkt->u.atomic_resp.orig = r->orig;
+	}
+	skb = mrc_net_alloc(qp, pkt, &payload);
+	if (!skb)
+		return;
+	if (d->len)
+		mrc_mr_copy(r->mr, r->va + d->offset, payload, d->len,
+			    MRC_FROM_MR);
+	mrc_net_queue(qp, skb);
+}
+
+void mrc_resp_send_complete(struct mrc_qp *qp, u64 cookie)
+{
+	struct mrc_resp *r = &qp->resp[(u32)cookie % MRC_RESP_SLOTS];
+
+	if (r->mr)
+		mrc_mr_put(r->mr);
+	r->mr = NULL;
+	r->queued = false;
+	qp->resp_head++;
+}
+
+/* QP in ERR: every posted receive WQE completes (flushed, or with the
+ * error its message hit).
+ */
+void mrc_resp_flush_rq(struct mrc_qp *qp)
+{
+	u32 n = mrc_queue_count(&qp->rq, mrc_queue_user_producer(&qp->rq),
+				qp->rq.index);
+	struct mrc_rwqe *rw;
+	u8 status;
+
+	while (n--) {
+		rw = &qp->rwqe[qp->rq.index];
+		status = IB_WC_WR_FLUSH_ERR;
+		if (!rw->bound)
+			mrc_resp_fetch_rwqe(qp, rw, qp->rq.index, qp->rq_ssn);
+		else if (rw->status != IB_WC_SUCCESS)
+			status = rw->status;
+		mrc_resp_post_wc(qp, rw, NULL, status);
+	}
+}
+
+/* Drop owed responses and the MR references they hold. */
+void mrc_resp_release(struct mrc_qp *qp)
+{
+	struct mrc_resp *r;
+
+	while (qp->resp_head != qp->resp_tail) {
+		r = &qp->resp[qp->resp_head % MRC_RESP_SLOTS];
+		if (r->mr)
+			mrc_mr_put(r->mr);
+		r->mr = NULL;
+		qp->resp_head++;
+	}
+	qp->resp_queued = qp->resp_tail;
+	qp->resp_reserved = 0;
+}

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Memory regions: user memory pinned with ib_umem, found by key from the
+ * data path, and the copy and atomic helpers every work request uses.
+ *
+ * Keys: lkey == rkey == (index << 8) | tag, where index is the MR's slot
+ * in mdev->mrs and tag is 8 random bits.  The index is allocated
+ * cyclically and the tag varies, so a stale key of a freed MR does not
+ * name the MR that later reuses its slot.
+ *
+ * Lifetime: the xarray entry is the only way to find an MR.  A lookup
+ * runs under RCU and takes a reference with refcount_inc_not_zero(); a
+ * holder keeps it for one copy or atomic.  Deregistration unpublishes the
+ * MR, drops the initial reference and waits until the holders are gone.
+ */
+
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+#include "mrc.h"
+#include "verbs.h"
+
+/* What an MR can grant. */
+#define MRC_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
+/* Hints with no meaning for memory the CPU copies: accepted, ignored. */
+#define MRC_MR_HINTS	(IB_ACCESS_HUGETLB | IB_ACCESS_OPTIONAL)
+/* Defined by the verbs but not offered: no memory windows, no ODP, no
+ * zero-based regions.
+ */
+#define MRC_MR_UNSUPPORTED (IB_ACCESS_MW_BIND | IB_ZERO_BASED | \
+			    IB_ACCESS_ON_DEMAND)
+
+#define MRC_MR_INDEX_MAX	((1U << 24) - 1)
+#define MRC_MR_TAG_MASK		0xffU
+
+static int mrc_mr_check_access(int access)
+{
+	if (access & MRC_MR_UNSUPPORTED)
+		return -EOPNOTSUPP;
+	if (access & ~(MRC_MR_ACCESS | MRC_MR_HINTS | MRC_MR_UNSUPPORTED))
+		return -EINVAL;
+	/* IB spec: remote write and remote atomic need local write. */
+	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & IB_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	return 0;
+}
+
+/* The umem's pages in order: the copy helpers index them directly. */
+static int mrc_mr_init_pages(struct mrc_mr *mr)
+{
+	struct sg_table *sgt = &mr->umem->sgt_append.sgt;
+	struct sg_page_iter piter;
+	size_t npages;
+	u32 i = 0;
+
+	npages = ib_umem_num_pages(mr->umem);
+	/* MRC_MAX_MR_SIZE bounds this far below U32_MAX. */
+	if (WARN_ON_ONCE(!npages || npages > U32_MAX))
+		return -EINVAL;
+
+	mr->pages = kvmalloc_array(npages, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+
+	for_each_sgtable_page(sgt, &piter, 0) {
+		if (WARN_ON_ONCE(i == npages))
+			break;
+		mr->pages[i++] = sg_page_iter_page(&piter);
+	}
+	if (WARN_ON_ONCE(i != npages)) {
+		kvfree(mr->pages);
+		mr->pages = NULL;
+		return -EINVAL;
+	}
+	mr->npages = npages;
+	return 0;
+}
+
+/* Publish @mr under a fresh key.  The slot is reserved first (a reserved
+ * slot reads as NULL) so that the key is set before the pointer becomes
+ * visible; xa_store() publishes it with release semantics, after every
+ * field a lookup reads.
+ */
+static int mrc_mr_publish(struct mrc_dev *mdev, struct mrc_mr *mr)
+{
+	u32 tag = get_random_u32() & MRC_MR_TAG_MASK;
+	u32 index;
+	int err;
+
+	err = xa_alloc_cyclic(&mdev->mrs, &index, NULL,
+			      XA_LIMIT(1, MRC_MR_INDEX_MAX), &mdev->mr_next,
+			      GFP_KERNEL);
+	if (err < 0)
+		return err == -EBUSY ? -ENOMEM : err;
+
+	mr->ibmr.lkey = (index << 8) | tag;
+	mr->ibmr.rkey = mr->ibmr.lkey;
+	err = xa_err(xa_store(&mdev->mrs, index, mr, GFP_KERNEL));
+	if (err)
+		xa_erase(&mdev->mrs, index);
+	return err;
+}
+
+struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+			      u64 iova, int access, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibpd->device);
+	struct mrc_mr *mr;
+	int err;
+
+	err = mrc_mr_check_access(access);
+	if (err)
+		return ERR_PTR(err);
+	if (!length || length > MRC_MAX_MR_SIZE)
+		return ERR_PTR(-EINVAL);
+	/* The copy helpers map iova to the pages through the offset in the
+	 * first page; an 8-byte aligned iova must stay an aligned address
+	 * (atomics never cross a page).  The core already insists on this
+	 * for the write command; repeat it for every other way in.
+	 */
+	if ((start ^ iova) & ~PAGE_MASK)
+		return ERR_PTR(-EINVAL);
+
+	if (atomic_inc_return(&mdev->nr_mr) > MRC_MAX_MR) {
+		err = -ENOMEM;
+		goto err_count;
+	}
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr) {
+		err = -ENOMEM;
+		goto err_count;
+	}
+
+	mr->umem = ib_umem_get(ibpd->device, start, length, access);
+	if (IS_ERR(mr->umem)) {
+		err = PTR_ERR(mr->umem);
+		goto err_free;
+	}
+	err = mrc_mr_init_pages(mr);
+	if (err)
+		goto err_umem;
+
+	mr->mdev = mdev;
+	mr->page_off = ib_umem_offset(mr->umem);
+	mr->iova = iova;
+	mr->length = length;
+	mr->access = access & MRC_MR_ACCESS;
+	refcount_set(&mr->ref, 1);
+	init_completion(&mr->released);
+	spin_lock_init(&mr->atomic_lock);
+	/* The core sets these after we return, but a lookup may run as soon
+	 * as the MR is published: mrc_mr_check() must see the PD already.
+	 */
+	mr->ibmr.pd = ibpd;
+	mr->ibmr.device = ibpd->device;
+
+	err = mrc_mr_publish(mdev, mr);
+	if (err)
+		goto err_pages;
+	return &mr->ibmr;
+
+err_pages:
+	kvfree(mr->pages);
+err_umem:
+	ib_umem_release(mr->umem);
+err_free:
+	kfree(mr);
+err_count:
+	atomic_dec(&mdev->nr_mr);
+	return ERR_PTR(err);
+}
+
+int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct mrc_mr *mr = to_mmr(ibmr);
+	struct mrc_dev *mdev = mr->mdev;
+
+	/* No new lookup finds it; then wait for the holders (each one
+	 * copies at most one packet's worth, in softirq).
+	 */
+	xa_erase(&mdev->mrs, mr->ibmr.lkey >> 8);
+	mrc_mr_put(mr);
+	wait_for_completion(&mr->released);
+
+	/* Only reference holders touch the pages and the umem. */
+	kvfree(mr->pages);
+	ib_umem_release(mr->umem);
+
+	/* A lookup that loaded the pointer from the xarray before the
+	 * erase may still be inside its RCU read-side section, about to
+	 * compare the key or fail refcount_inc_not_zero() on the structure
+	 * itself.  So the structure is freed only after a grace period;
+	 * this variant needs no rcu_head in struct mrc_mr (it may sleep,
+	 * which dereg_mr may).
+	 */
+	kfree_rcu_mightsleep(mr);
+	atomic_dec(&mdev->nr_mr);
+	return 0;
+}
+
+struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key)
+{
+	struct mrc_mr *mr;
+
+	rcu_read_lock();
+	mr = xa_load(&mdev->mrs, key >> 8);
+	/* The full key: a stale tag does not match.  A zero refcount means
+	 * deregistration already dropped the initial reference.
+	 */
+	if (mr && (mr->ibmr.lkey != key || !refcount_inc_not_zero(&mr->ref)))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+
+void mrc_mr_put(struct mrc_mr *mr)
+{
+	if (refcount_dec_and_test(&mr->ref))
+		complete(&mr->released);
+}
+
+int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
+		 u64 len, int access)
+{
+	u64 off;
+
+	if (mr->ibmr.pd != pd)
+		return -EACCES;
+	if (access & ~mr->access)
+		return -EACCES;
+	/* Without overflow: iova - mr->iova and length - off cannot wrap
+	 * once each is known to be non-negative.
+	 */
+	if (iova < mr->iova)
+		return -ERANGE;
+	off = iova - mr->iova;
+	if (off > mr->length || len > mr->length - off)
+		return -ERANGE;
+	return 0;
+}
+
+/* Byte offset of @iova from the start of pages[0]. */
+static u64 mrc_mr_offset(const struct mrc_mr *mr, u64 iova)
+{
+	return iova - mr->iova + mr->page_off;
+}
+
+void mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len,
+		 enum mrc_copy_dir dir)
+{
+	u64 off = mrc_mr_offset(mr, iova);
+	u64 idx = off >> PAGE_SHIFT;
+	u32 pgoff = off & ~PAGE_MASK;
+	u8 *p = buf;
+	u32 chunk;
+	void *va;
+
+	while (len) {
+		chunk = min_t(u32, len, PAGE_SIZE - pgoff);
+		va = kmap_local_page(mr->pages[idx]);
+		if (dir == MRC_TO_MR) {
+			memcpy(va + pgoff, p, chunk);
+			/* The user maps this page too (aliasing caches). */
+			flush_dcache_page(mr->pages[idx]);
+		} else {
+			memcpy(p, va + pgoff, chunk);
+		}
+		kunmap_local(va);
+		p += chunk;
+		len -= chunk;
+		idx++;
+		pgoff = 0;
+	}
+}
+
+u64 mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cs, u64 compare,
+		  u64 swap_add)
+{
+	u64 off = mrc_mr_offset(mr, iova);
+	struct page *page = mr->pages[off >> PAGE_SHIFT];
+	unsigned long flags;
+	u64 *word, orig;
+	void *va;
+
+	/* Aligned iova and start share their page offset (see
+	 * mrc_reg_user_mr()), so the word is aligned and within one page.
+	 */
+	va = kmap_local_page(page);
+	word = va + (off & ~PAGE_MASK);
+
+	spin_lock_irqsave(&mr->atomic_lock, flags);
+	orig = READ_ONCE(*word);
+	if (!is_cs)
+		WRITE_ONCE(*word, orig + swap_add);
+	else if (orig == compare)
+		WRITE_ONCE(*word, swap_add);
+	spin_unlock_irqrestore(&mr->atomic_lock, flags);
+
+	flush_dcache_page(page);
+	kunmap_local(va);
+	return orig;
+}
+
+/* One SGE's part of a copy: [@off, @off + @len) of @sge. */
+static int mrc_sge_copy_one(struct mrc_dev *mdev, const struct ib_pd *pd,
+			    const struct rxe_sge *sge, u32 off, void *buf,
+			    u32 len, enum mrc_copy_dir dir)
+{
+	int access = dir == MRC_TO_MR ? IB_ACCESS_LOCAL_WRITE : 0;
+	u64 iova = sge->addr + off;
+	struct mrc_mr *mr;
+	int err;
+
+	/* An SGE that wraps around the address space is out of range even
+	 * if the wrapped address happens to fall in some MR.
+	 */
+	if (iova < sge->addr)
+		return -ERANGE;
+
+	mr = mrc_mr_get(mdev, sge->lkey);
+	if (!mr)
+		return -EACCES;
+	err = mrc_mr_check(mr, pd, iova, len, access);
+	if (!err)
+		mrc_mr_copy(mr, iova, buf, len, dir);
+	mrc_mr_put(mr);
+	return err;
+}
+
+int mrc_sge_copy(struct mrc_dev *mdev, const struct ib_pd *pd,
+		 const struct rxe_sge *sge, u32 num_sge, u32 offset,
+		 void *buf, u32 len, enum mrc_copy_dir dir)
+{
+	u8 *p = buf;
+	u32 i, piece;
+	int err;
+
+	for (i = 0; i < num_sge && len; i++) {
+		if (offset >= sge[i].length) {
+			offset -= sge[i].length;
+			continue;
+		}
+		piece = min(sge[i].length - offset, len);
+		err = mrc_sge_copy_one(mdev, pd, &sge[i], offset, p, piece,
+				       dir);
+		if (err)
+			return err;
+		p += piece;
+		len -= piece;
+		offset = 0;
+	}
+	/* The list ended before the request did. */
+	return len ? -ERANGE : 0;
+}
+
+const struct ib_device_ops mrc_mr_ops = {
+	.dereg_mr = mrc_dereg_mr,
+	.reg_user_mr = mrc_reg_user_mr,
+};

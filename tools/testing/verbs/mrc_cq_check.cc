@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Completion queue verbs of an MRC instance through the stock rxe provider:
+// creation limits, completion channels, arming, polling an empty CQ,
+// resizing, and many CQs created and destroyed.  Completions carrying data
+// need the QP data path and are tested with it, not here.
+//
+//   mrc_cq_check [-d DEVICE]      (default mrc0)
+//
+// Prints TAP lines ("ok N - ..." / "not ok N - ...") and the plan; exits 1
+// if a check failed, 2 if the device cannot be opened.
+
+#include <infiniband/verbs.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+constexpr int kMaxCqe = 32767;	// MRC_MAX_CQE (net/mrc/verbs.h)
+constexpr int kMaxCq = 4096;	// MRC_MAX_CQ
+
+struct DeviceListDeleter {
+	void operator()(ibv_device **list) const { ibv_free_device_list(list); }
+};
+struct ContextDeleter {
+	void operator()(ibv_context *ctx) const { ibv_close_device(ctx); }
+};
+struct ChannelDeleter {
+	void operator()(ibv_comp_channel *ch) const { ibv_destroy_comp_channel(ch); }
+};
+struct CqDeleter {
+	void operator()(ibv_cq *cq) const
+	{
+		int ret = ibv_destroy_cq(cq);
+
+		if (ret)
+			std::fprintf(stderr, "# ibv_destroy_cq: %s\n", std::strerror(ret));
+	}
+};
+
+using DeviceList = std::unique_ptr<ibv_device *, DeviceListDeleter>;
+using Context = std::unique_ptr<ibv_context, ContextDeleter>;
+using Channel = std::unique_ptr<ibv_comp_channel, ChannelDeleter>;
+using Cq = std::unique_ptr<ibv_cq, CqDeleter>;
+
+class Tap {
+public:
+	bool check(bool cond, const std::string &desc)
+	{
+		++n_;
+		if (!cond)
+			++failed_;
+		std::printf("%sok %d - %s\n", cond ? "" : "not ", n_, desc.c_str());
+		std::fflush(stdout);
+		return cond;
+	}
+	void diag(const std::string &msg) { std::printf("# %s\n", msg.c_str()); }
+	int finish()
+	{
+		std::printf("1..%d\n# %d passed, %d failed\n", n_, n_ - failed_, failed_);
+		return failed_ ? 1 : 0;
+	}
+
+private:
+	int n_ = 0;
+	int failed_ = 0;
+};
+
+Context open_device(const std::string &name)
+{
+	int num = 0;
+	DeviceList list(ibv_get_device_list(&num));
+
+	if (!list)
+		return nullptr;
+	for (int i = 0; i < num; i++)
+		if (name == ibv_get_device_name(list.get()[i]))
+			return Context(ibv_open_device(list.get()[i]));
+	errno = ENODEV;
+	return nullptr;
+}
+
+Cq create_cq(ibv_context *ctx, int cqe, ibv_comp_channel *ch = nullptr,
+	     int vector = 0)
+{
+	errno = 0;
+	return Cq(ibv_create_cq(ctx, cqe, nullptr, ch, vector));
+}
+
+// A failed verb reports its error either as the return value or in errno,
+// depending on the libibverbs path; accept either for the expected errno.
+bool failed_with(int ret, int err)
+{
+	return ret != 0 && (ret == err || errno == err);
+}
+
+bool poll_empty(ibv_cq *cq)
+{
+	ibv_wc wc[4];
+
+	return ibv_poll_cq(cq, 4, wc) == 0;
+}
+
+void check_sizes(Tap &t, ibv_context *ctx)
+{
+	for (int cqe : {1, 100, 4096, kMaxCqe}) {
+		Cq cq = create_cq(ctx, cqe);
+		std::string what = "create_cq cqe=" + std::to_string(cqe);
+
+		if (!t.check(cq != nullptr, what + " succeeds")) {
+			t.diag(what + ": " + std::strerror(errno));
+			continue;
+		}
+		t.check(cq->cqe >= cqe, what + " reports cqe >= requested (" +
+			std::to_string(cq->cqe) + ")");
+		t.check(poll_empty(cq.get()), what + ": poll_cq on it returns 0");
+	}
+	for (int cqe : {0, kMaxCqe + 1}) {
+		Cq cq = create_cq(ctx, cqe);
+
+		t.check(!cq && errno == EINVAL,
+			"create_cq cqe=" + std::to_string(cqe) + " fails with EINVAL");
+	}
+}
+
+void check_vector(Tap &t, ibv_context *ctx)
+{
+	Cq cq = create_cq(ctx, 1, nullptr, ctx->num_comp_vectors);
+
+	t.check(!cq && errno == EINVAL,
+		"create_cq with comp_vector = num_comp_vectors fails with EINVAL");
+}
+
+void check_channel(Tap &t, ibv_context *ctx)
+{
+	Channel ch(ibv_create_comp_channel(ctx));
+
+	if (!t.check(ch != nullptr, "ibv_create_comp_channel")) {
+		t.diag(std::strerror(errno));
+		return;
+	}
+	Cq cq = create_cq(ctx, 16, ch.get());
+	if (!t.check(cq != nullptr, "create_cq with a completion channel")) {
+		t.diag(std::strerror(errno));
+		return;
+	}
+	t.check(ibv_req_notify_cq(cq.get(), 0) == 0, "req_notify_cq(next completion)");
+	t.check(ibv_req_notify_cq(cq.get(), 1) == 0, "req_notify_cq(solicited only)");
+	t.check(ibv_req_notify_cq(cq.get(), 0) == 0, "req_notify_cq re-armed");
+	t.check(poll_empty(cq.get()), "poll_cq on an armed empty CQ returns 0");
+}
+
+void check_resize(Tap &t, ibv_context *ctx)
+{
+	Cq cq = create_cq(ctx, 100);
+
+	if (!t.check(cq != nullptr, "create_cq cqe=100 for resizing"))
+		return;
+
+	const int sizes[] = {1000, kMaxCqe, 1, 50};
+	for (int cqe : sizes) {
+		std::string what = "resize_cq to " + std::to_string(cqe);
+
+		errno = 0;
+		int ret = ibv_resize_cq(cq.get(), cqe);
+		if (!t.check(ret == 0, what)) {
+			t.diag(what + ": " + std::strerror(ret > 0 ? ret : errno));
+			continue;
+		}
+		t.check(cq->cqe >= cqe, what + ": cqe >= requested (" +
+			std::to_string(cq->cqe) + ")");
+		t.check(poll_empty(cq.get()), what + ": poll_cq returns 0");
+	}
+	for (int cqe : {0, kMaxCqe + 1}) {
+		errno = 0;
+		int ret = ibv_resize_cq(cq.get(), cqe);
+
+		t.check(failed_with(ret, EINVAL),
+			"resize_cq to " + std::to_string(cqe) + " fails with EINVAL");
+	}
+	t.check(poll_empty(cq.get()), "poll_cq after refused resizes returns 0");
+	t.check(ibv_req_notify_cq(cq.get(), 0) == 0, "req_notify_cq after resize");
+}
+
+void check_many(Tap &t, ibv_context *ctx)
+{
+	std::vector<Cq> cqs;
+	bool ok = true;
+
+	for (int round = 0; round < 2 && ok; round++) {
+		for (int i = 0; i < 200; i++) {
+			cqs.push_back(create_cq(ctx, 1 + i));
+			if (!cqs.back()) {
+				t.diag("CQ " + std::to_string(i) + ": " + std::strerror(errno));
+				ok = false;
+				break;
+			}
+		}
+		cqs.clear();
+	}
+	t.check(ok, "200 CQs created and destroyed, twice");
+}
+
+// One CQ beyond MRC_MAX_CQ is refused with ENOMEM, and every slot comes
+// back after destruction.
+void check_limit(Tap &t, ibv_context *ctx)
+{
+	std::vector<Cq> cqs;
+	int made = 0;
+
+	cqs.reserve(kMaxCq + 1);
+	for (int i = 0; i <= kMaxCq; i++) {
+		cqs.push_back(create_cq(ctx, 1));
+		if (!cqs.back())
+			break;
+		made++;
+	}
+	int err = errno;
+	t.check(made == kMaxCq && err == ENOMEM,
+		"CQ number " + std::to_string(kMaxCq + 1) +
+		" is refused with ENOMEM (made " + std::to_string(made) +
+		", errno " + std::strerror(err) + ")");
+	cqs.clear();
+	Cq again = create_cq(ctx, 1);
+	t.check(again != nullptr, "a CQ can be created after destroying them all");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	std::string name = "mrc0";
+	int opt;
+
+	while ((opt = getopt(argc, argv, "d:")) != -1) {
+		if (opt != 'd') {
+			std::fprintf(stderr, "usage: %s [-d DEVICE]\n", argv[0]);
+			return 2;
+		}
+		name = optarg;
+	}
+
+	Tap t;
+	Context ctx = open_device(name);
+	if (!t.check(ctx != nullptr, "open device " + name)) {
+		t.diag(std::strerror(errno));
+		t.finish();
+		return 2;
+	}
+	check_sizes(t, ctx.get());
+	check_vector(t, ctx.get());
+	check_channel(t, ctx.get());
+	check_resize(t, ctx.get());
+	check_many(t, ctx.get());
+	check_limit(t, ctx.get());
+	return t.finish();
+}

@@ -120,7 +120,7 @@ static int mrc_get_port_immutable(struct ib_device *ibdev, u32 port,
 	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP;
 	immutable->pkey_tbl_len = 1;
 	immutable->gid_tbl_len = MRC_GID_TBL_LEN;
-	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	immutable->max_mad_size = 0;	/* no MAD capability: must be 0 */
 	return 0;
 }
 
@@ -264,6 +264,11 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	ibdev->node_type = RDMA_NODE_IB_CA;
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = 1;
+	/* Legacy write() commands the rxe provider issues that the core does
+	 * not enable by default: the send doorbell and CQ arming.
+	 */
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	ibdev->local_dma_lkey = 0;
 	ibdev->node_guid = attr->sys_image_guid;
 	ib_set_device_ops(ibdev, &mrc_dev_ops);

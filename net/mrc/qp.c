@@ -13,6 +13,8 @@
 
 #include <linux/inetdevice.h>
 #include <net/addrconf.h>
+#include <net/inet_ecn.h>
+#include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_umem.h>
 #include <rdma/uverbs_ioctl.h>
@@ -454,6 +456,13 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		mrc_qp_error(qp);
 	}
 	mrc_resp_release(qp);
+	if (qp->conn_ready) {
+		struct mrc_conn_stats st;
+
+		mrc_conn_get_stats(qp->conn, &st);
+		pr_info("DBG qp %u tx %llu retx %llu lost %llu to %llu rx %llu dup %llu acktx %llu ackrx %llu nacktx %llu nackrx %llu srtt %u rto %u\n",
+			mrc_qpn(qp), st.tx_pkts, st.retx_pkts, st.lost_pkts, st.timeouts, st.rx_pkts, st.rx_dup, st.acks_tx, st.acks_rx, st.nacks_tx, st.nacks_rx, st.srtt, st.rto);
+	}
 	mrc_qp_unlock_xmit(qp);
 	hrtimer_cancel(&qp->timer);
 

@@ -250,14 +250,14 @@ static void mrc_resp_post_wc(struct mrc_qp *qp, struct mrc_rwqe *rw,
 
 	wc.wr_id = rw->wr_id;
 	wc.status = status;
-	wc.opcode = IB_UVERBS_WC_RECV;
+	wc.opcode = IB_WC_RECV;
 	wc.qp_num = mrc_qpn(qp);
 	wc.src_qp = qp->attr.dest_qp_num;
 	wc.port_num = 1;
 	if (im) {
 		wc.byte_len = im->len;
 		if (im->opcode == MRC_OP_WRITE_IMM)
-			wc.opcode = IB_UVERBS_WC_RECV_RDMA_WITH_IMM;
+			wc.opcode = IB_WC_RECV_RDMA_WITH_IMM;
 		if (im->opcode != MRC_OP_SEND) {
 			wc.ex.imm_data = im->imm;
 			wc.wc_flags = IB_WC_WITH_IMM;

@@ -244,23 +244,28 @@ _mrc_veth_setup() {
 # (e.g. a forgotten "mrcctl monitor &").  Runs on any exit.
 # mrc_two_hosts: the standard two-host topology of the data-path tests.
 # Network namespaces h1 and h2 joined by a veth pair (h1: e0 10.0.0.1,
-# h2: e0 10.0.0.2), an mrc0 instance on each end.  Verbs programs then run
-# with "ns_exec h1 PROG -d mrc0 -g 1 ..." (GID 1 is the IPv4-mapped address;
-# wait_gid waits for it).  Returns non-zero (with a diagnostic) on failure.
+# h2: e0 10.0.0.2), an instance on each end: $H1_DEV (mrc1) in h1 and
+# $H2_DEV (mrc2) in h2.  RDMA device names are global even when their
+# netdevs are not (the RDMA core's shared netns mode), hence two names.
+# Verbs programs then run with "ns_exec h1 PROG -d $H1_DEV -g 1 ..." (GID
+# 1 is the IPv4-mapped address).  Returns non-zero (with a diagnostic) on
+# failure.
+H1_DEV=mrc1
+H2_DEV=mrc2
 mrc_two_hosts() {
 	ns_create h1 && ns_create h2 || return 1
 	veth_pair h1 e0 10.0.0.1/24 h2 e0 10.0.0.2/24 || return 1
-	ip netns exec h1 rdma link add mrc0 type mrc netdev e0 || return 1
-	ip netns exec h2 rdma link add mrc0 type mrc netdev e0 || return 1
-	mrc_wait_gid h1 10.0.0.1 && mrc_wait_gid h2 10.0.0.2
+	ip netns exec h1 rdma link add $H1_DEV type mrc netdev e0 || return 1
+	ip netns exec h2 rdma link add $H2_DEV type mrc netdev e0 || return 1
+	mrc_wait_gid h1 $H1_DEV 10.0.0.1 && mrc_wait_gid h2 $H2_DEV 10.0.0.2
 }
 
-# mrc_wait_gid NS ADDR: until mrc0 in NS lists ::ffff:ADDR as GID 1.
+# mrc_wait_gid NS DEV ADDR: until DEV in NS lists ::ffff:ADDR as GID 1.
 mrc_wait_gid() {
-	local ns=$1 addr=$2
+	local ns=$1 dev=$2 addr=$3
 	if ! wait_output "GID\[ *1\]:[[:space:]]+::ffff:${addr//./\.}" \
-		ns_exec "$ns" ibv_devinfo -v -d mrc0; then
-		diag "mrc_wait_gid: $ns mrc0 has no GID 1 for $addr"
+		ns_exec "$ns" ibv_devinfo -v -d "$dev"; then
+		diag "mrc_wait_gid: $ns $dev has no GID 1 for $addr"
 		return 1
 	fi
 }

@@ -107,6 +107,16 @@ bool poll_empty(ibv_cq *cq)
 	return ibv_poll_cq(cq, 4, wc) == 0;
 }
 
+void check_notify(Tap &t, ibv_cq *cq, int solicited_only, const std::string &what)
+{
+	errno = 0;
+	int ret = ibv_req_notify_cq(cq, solicited_only);
+
+	if (!t.check(ret == 0, what))
+		t.diag(what + ": returned " + std::to_string(ret) + ", errno " +
+		       std::strerror(errno));
+}
+
 void check_sizes(Tap &t, ibv_context *ctx)
 {
 	for (int cqe : {1, 100, 4096, kMaxCqe}) {
@@ -150,9 +160,9 @@ void check_channel(Tap &t, ibv_context *ctx)
 		t.diag(std::strerror(errno));
 		return;
 	}
-	t.check(ibv_req_notify_cq(cq.get(), 0) == 0, "req_notify_cq(next completion)");
-	t.check(ibv_req_notify_cq(cq.get(), 1) == 0, "req_notify_cq(solicited only)");
-	t.check(ibv_req_notify_cq(cq.get(), 0) == 0, "req_notify_cq re-armed");
+	check_notify(t, cq.get(), 0, "req_notify_cq(next completion)");
+	check_notify(t, cq.get(), 1, "req_notify_cq(solicited only)");
+	check_notify(t, cq.get(), 0, "req_notify_cq re-armed");
 	t.check(poll_empty(cq.get()), "poll_cq on an armed empty CQ returns 0");
 }
 
@@ -185,7 +195,7 @@ void check_resize(Tap &t, ibv_context *ctx)
 			"resize_cq to " + std::to_string(cqe) + " fails with EINVAL");
 	}
 	t.check(poll_empty(cq.get()), "poll_cq after refused resizes returns 0");
-	t.check(ibv_req_notify_cq(cq.get(), 0) == 0, "req_notify_cq after resize");
+	check_notify(t, cq.get(), 0, "req_notify_cq after resize");
 }
 
 void check_many(Tap &t, ibv_context *ctx)

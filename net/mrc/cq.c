@@ -22,11 +22,14 @@
 #define MRC_CQE_SIZE	sizeof(struct ib_uverbs_wc)
 
 /* The user's consumer index, masked: only bits inside the ring are ever
- * trusted.  The acquire pairs with the provider's store-release, so the
- * user has finished reading every slot before the index that frees it.
+ * trusted.
  */
 static u32 mrc_cq_user_consumer(const struct mrc_queue *q)
 {
+	/* Pairs with the provider's store-release of consumer_index: the
+	 * user has finished reading every slot the new index frees before
+	 * the kernel may overwrite it.
+	 */
 	return smp_load_acquire(&q->buf->consumer_index) & q->index_mask;
 }
 
@@ -210,6 +213,9 @@ static int mrc_cq_swap(struct mrc_cq *cq, struct mrc_queue *nq, u32 capacity,
 		memcpy(mrc_queue_addr(nq, i), mrc_queue_addr(q, cons + i),
 		       MRC_CQE_SIZE);
 	nq->index = n;
+	/* The new ring is mappable already (published): the elements are
+	 * visible before the index that covers them.
+	 */
 	smp_store_release(&nq->buf->producer_index, n);
 
 	*oq = *q;

@@ -6,6 +6,9 @@
 // need the QP data path and are tested with it, not here.
 //
 //   mrc_cq_check [-d DEVICE]      (default mrc0)
+//   mrc_cq_check [-d DEVICE] -H SECONDS
+//                                 only create 3 CQs and hold them for
+//                                 SECONDS (for "rdma res show cq")
 //
 // Prints TAP lines ("ok N - ..." / "not ok N - ...") and the plan; exits 1
 // if a check failed, 2 if the device cannot be opened.
@@ -13,6 +16,7 @@
 #include <infiniband/verbs.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -107,6 +111,16 @@ bool poll_empty(ibv_cq *cq)
 	return ibv_poll_cq(cq, 4, wc) == 0;
 }
 
+void check_notify(Tap &t, ibv_cq *cq, int solicited_only, const std::string &what)
+{
+	errno = 0;
+	int ret = ibv_req_notify_cq(cq, solicited_only);
+
+	if (!t.check(ret == 0, what))
+		t.diag(what + ": returned " + std::to_string(ret) + ", errno " +
+		       std::strerror(errno));
+}
+
 void check_sizes(Tap &t, ibv_context *ctx)
 {
 	for (int cqe : {1, 100, 4096, kMaxCqe}) {
@@ -150,9 +164,9 @@ void check_channel(Tap &t, ibv_context *ctx)
 		t.diag(std::strerror(errno));
 		return;
 	}
-	t.check(ibv_req_notify_cq(cq.get(), 0) == 0, "req_notify_cq(next completion)");
-	t.check(ibv_req_notify_cq(cq.get(), 1) == 0, "req_notify_cq(solicited only)");
-	t.check(ibv_req_notify_cq(cq.get(), 0) == 0, "req_notify_cq re-armed");
+	check_notify(t, cq.get(), 0, "req_notify_cq(next completion)");
+	check_notify(t, cq.get(), 1, "req_notify_cq(solicited only)");
+	check_notify(t, cq.get(), 0, "req_notify_cq re-armed");
 	t.check(poll_empty(cq.get()), "poll_cq on an armed empty CQ returns 0");
 }
 
@@ -185,7 +199,7 @@ void check_resize(Tap &t, ibv_context *ctx)
 			"resize_cq to " + std::to_string(cqe) + " fails with EINVAL");
 	}
 	t.check(poll_empty(cq.get()), "poll_cq after refused resizes returns 0");
-	t.check(ibv_req_notify_cq(cq.get(), 0) == 0, "req_notify_cq after resize");
+	check_notify(t, cq.get(), 0, "req_notify_cq after resize");
 }
 
 void check_many(Tap &t, ibv_context *ctx)
@@ -231,19 +245,45 @@ void check_limit(Tap &t, ibv_context *ctx)
 	t.check(again != nullptr, "a CQ can be created after destroying them all");
 }
 
+// -H: three CQs exist while the caller looks at them from outside.
+int hold(ibv_context *ctx, unsigned int seconds)
+{
+	std::vector<Cq> cqs;
+
+	for (int i = 0; i < 3; i++) {
+		cqs.push_back(create_cq(ctx, 8));
+		if (!cqs.back()) {
+			std::perror("ibv_create_cq");
+			return 1;
+		}
+	}
+	std::printf("# holding %zu CQs for %u s\n", cqs.size(), seconds);
+	std::fflush(stdout);
+	sleep(seconds);
+	return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
 	std::string name = "mrc0";
+	int hold_seconds = -1;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "d:")) != -1) {
-		if (opt != 'd') {
-			std::fprintf(stderr, "usage: %s [-d DEVICE]\n", argv[0]);
+	while ((opt = getopt(argc, argv, "d:H:")) != -1) {
+		switch (opt) {
+		case 'd':
+			name = optarg;
+			break;
+		case 'H':
+			hold_seconds = std::atoi(optarg);
+			break;
+		default:
+			std::fprintf(stderr, "usage: %s [-d DEVICE] [-H SECONDS]\n",
+				     argv[0]);
 			return 2;
 		}
-		name = optarg;
 	}
 
 	Tap t;
@@ -253,6 +293,8 @@ int main(int argc, char **argv)
 		t.finish();
 		return 2;
 	}
+	if (hold_seconds >= 0)
+		return hold(ctx.get(), hold_seconds);
 	check_sizes(t, ctx.get());
 	check_vector(t, ctx.get());
 	check_channel(t, ctx.get());

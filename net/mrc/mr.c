@@ -288,9 +288,14 @@ u64 mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cs, u64 compare,
 	u64 *word, orig;
 	void *va;
 
-	/* Aligned iova and start share their page offset (see
-	 * mrc_reg_user_mr()), so the word is aligned and within one page.
+	/* iova and start share their page offset (see mrc_reg_user_mr()),
+	 * so an aligned iova is an aligned word within one page.  Callers
+	 * answer a misaligned atomic with an error before coming here; one
+	 * that did not would read and write past the page.
 	 */
+	if (WARN_ON_ONCE(iova & (sizeof(u64) - 1)))
+		return 0;
+
 	va = kmap_local_page(page);
 	word = va + (off & ~PAGE_MASK);
 

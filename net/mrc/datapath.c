@@ -100,10 +100,10 @@ void mrc_qp_error(struct mrc_qp *qp)
 	hrtimer_try_to_cancel(&qp->timer);
 }
 
+/* RTR answers READs and ATOMICs; requests need RTS. */
 static bool mrc_qp_can_send(const struct mrc_qp *qp)
 {
-	return qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD ||
-	       qp->state == IB_QPS_SQE;
+	return qp->state >= IB_QPS_RTR && qp->state != IB_QPS_ERR;
 }
 
 void mrc_qp_kick(struct mrc_qp *qp)
@@ -119,7 +119,6 @@ void mrc_qp_kick(struct mrc_qp *qp)
 	}
 	if (!qp->conn_ready)
 		return;
-	/* The send stream exists from RTS on: responses wait until then. */
 	if (mrc_qp_can_send(qp)) {
 		mrc_resp_post(qp);
 		if (qp->state == IB_QPS_RTS)

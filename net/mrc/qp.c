@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/inetdevice.h>
+#include <linux/jhash.h>
 #include <net/addrconf.h>
 #include <net/inet_ecn.h>
 #include <rdma/ib_addr.h>
@@ -305,15 +306,35 @@ static void mrc_qp_store_attr(struct mrc_qp *qp, const struct ib_qp_attr *a,
 	qp->attr_mask |= mask;
 }
 
-/* RTR: the connection exists from now on (we receive). */
+/* First PSN of the MRC stream from QP @from to QP @to.
+ *
+ * Not the verbs' sq_psn/rq_psn: a responder that stays in RTR (perftest's
+ * bandwidth servers do) must send READ and ATOMIC responses, which in MRC
+ * travel in its own send stream, before it is ever told its sq_psn.  Both
+ * ends know both QP numbers at RTR, so the start is derived from them.
+ */
+static u32 mrc_stream_psn(u32 from, u32 to)
+{
+	return jhash_2words(from, to, 0x4d5243) & MRC_QPN_MASK;
+}
+
+/* RTR: the connection exists from now on (we receive, and may answer). */
 static int mrc_qp_to_rtr(struct mrc_qp *qp)
 {
 	struct mrc_conn_config cfg;
+	u8 exp, retry, rnr;
 
 	mrc_conn_config_default(&cfg);
 	cfg.mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
-	cfg.init_psn = qp->attr.sq_psn;
-	cfg.peer_init_psn = qp->attr.rq_psn;
+	cfg.init_psn = mrc_stream_psn(mrc_qpn(qp), qp->attr.dest_qp_num);
+	cfg.peer_init_psn = mrc_stream_psn(qp->attr.dest_qp_num, mrc_qpn(qp));
+	/* Until RTS says otherwise: 7 retries of 67 ms (IB timeout 14). */
+	mrc_qp_tx_params(&(struct ib_qp_attr){ .timeout = 14, .retry_cnt = 7,
+					       .rnr_retry = 7 },
+			 &exp, &retry, &rnr);
+	cfg.ack_timeout_exp = exp;
+	cfg.retry_cnt = retry;
+	cfg.rnr_retry = rnr;
 	cfg.rnr_timeout = mrc_rnr_timer_ns(qp->attr.min_rnr_timer);
 	if (mrc_conn_init(qp->conn, &cfg, &mrc_qp_conn_ops, qp, mrc_now()))
 		return -EINVAL;
@@ -326,8 +347,7 @@ static int mrc_qp_to_rts(struct mrc_qp *qp)
 	u8 exp, retry, rnr;
 
 	mrc_qp_tx_params(&qp->attr, &exp, &retry, &rnr);
-	return mrc_conn_start_send(qp->conn, qp->attr.sq_psn, exp, retry,
-				   rnr);
+	return mrc_conn_set_retry(qp->conn, exp, retry, rnr);
 }
 
 /* Back to RESET: forget everything without completions (IBA 10.3.1). */
@@ -462,6 +482,8 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		mrc_conn_get_stats(qp->conn, &st);
 		pr_info("DBG qp %u tx %llu retx %llu lost %llu to %llu rx %llu dup %llu acktx %llu ackrx %llu nacktx %llu nackrx %llu srtt %u rto %u\n",
 			mrc_qpn(qp), st.tx_pkts, st.retx_pkts, st.lost_pkts, st.timeouts, st.rx_pkts, st.rx_dup, st.acks_tx, st.acks_rx, st.nacks_tx, st.nacks_rx, st.srtt, st.rto);
+		pr_info("DBG una %u nxt %u cwnd %u infl %u usable %u bad %u msgs sent %llu rcvd %llu st %u | fetch %u post %u cons %u prod %u reqm %u state %d\n",
+			st.snd_una, st.snd_nxt, st.cwnd, st.inflight, st.evs_usable, st.evs_bad, st.msgs_sent, st.msgs_rcvd, st.status, qp->sq_fetch, qp->sq_post, qp->sq.index, mrc_queue_user_producer(&qp->sq), qp->req_msgs, qp->state);
 	}
 	mrc_qp_unlock_xmit(qp);
 	hrtimer_cancel(&qp->timer);

@@ -63,21 +63,17 @@ int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
 	return 0;
 }
 
-int mrc_conn_start_send(struct mrc_conn *c, u32 init_psn, u8 ack_timeout_exp,
-			u8 retry_cnt, u8 rnr_retry)
+int mrc_conn_set_retry(struct mrc_conn *c, u8 ack_timeout_exp, u8 retry_cnt,
+		       u8 rnr_retry)
 {
 	struct mrc_conn_config cfg = c->cfg;
 
-	if (c->tx.msn_nxt)
-		return -EBUSY;
-	cfg.init_psn = init_psn;
 	cfg.ack_timeout_exp = ack_timeout_exp;
 	cfg.retry_cnt = retry_cnt;
 	cfg.rnr_retry = rnr_retry;
 	if (!conn_config_valid(&cfg))
 		return -EINVAL;
 	c->cfg = cfg;
-	mrc_tx_init(c);
 	return 0;
 }
 

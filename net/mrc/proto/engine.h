@@ -253,13 +253,13 @@ u32 mrc_conn_size(void);
 int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
 		  const struct mrc_conn_ops *ops, void *priv, u64 now);
 
-/* Start our send stream at @init_psn with the ACK timeout exponent,
- * retry and RNR retry counts given (a QP learns them only when it moves to
- * RTS, after it already receives in RTR).  Only before the first message
- * is queued: 0, -EBUSY after that, -EINVAL for out-of-range values.
+/* Set the ACK timeout exponent, retry and RNR retry counts (a QP learns
+ * them when it moves to RTS, after it already receives, and may send READ
+ * responses, in RTR).  Applies from the next timer on.  0 or -EINVAL for
+ * out-of-range values.
  */
-int mrc_conn_start_send(struct mrc_conn *c, u32 init_psn, u8 ack_timeout_exp,
-			u8 retry_cnt, u8 rnr_retry);
+int mrc_conn_set_retry(struct mrc_conn *c, u8 ack_timeout_exp, u8 retry_cnt,
+		       u8 rnr_retry);
 
 /* Install @n EVs (1..MRC_MAX_EVS); all GOOD unless denied.  0 or -EINVAL. */
 int mrc_conn_set_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,

@@ -378,22 +378,37 @@ TEST(EngineRx, InOrderCompletionWithOutOfOrderArrival)
 	EXPECT_EQ(s.stats().rcv_nxt, 6u);
 }
 
-TEST(EngineTx, StartSendSetsThePsnOnlyBeforeTheFirstMessage)
+TEST(EngineTx, AbortFlushesEveryMessageThenFails)
 {
 	Solo s(cfg_basic());
 
-	// A QP receives in RTR and learns its send PSN at RTS.
-	EXPECT_EQ(mrc_conn_start_send(s.c, 0xfffffe, 10, 3, 2), 0);
-	EXPECT_EQ(mrc_conn_start_send(s.c, 5, 25, 3, 2), -EINVAL);
-	EXPECT_EQ(mrc_conn_start_send(s.c, 5, 10, 8, 2), -EINVAL);
 	s.send(2500);
-	auto v = s.drain();
+	s.send(10);
+	s.drain();
+	mrc_conn_abort(s.c, s.now);
+	ASSERT_EQ(s.send_done.size(), 2u);
+	EXPECT_EQ(s.send_done[0].second, (int)MRC_ST_FLUSHED);
+	EXPECT_EQ(s.send_done[1].second, (int)MRC_ST_FLUSHED);
+	ASSERT_FALSE(s.events.empty());
+	EXPECT_EQ(s.events.back().type, MRC_EVT_CONN_FAILED);
+	EXPECT_EQ(mrc_conn_status(s.c), (int)MRC_ST_FLUSHED);
+	mrc_conn_abort(s.c, s.now);		// idempotent
+	EXPECT_EQ(s.send_done.size(), 2u);
+}
 
-	ASSERT_EQ(v.size(), 3u);
-	EXPECT_EQ(v[0].psn, 0xfffffeu);
-	EXPECT_EQ(v[2].psn, 0x1000000u);
+TEST(EngineTimer, SetRetryAppliesToTheRunningConnection)
+{
+	Solo s(cfg_basic());
+
+	// A QP in RTR may already send (READ responses); RTS sets these.
+	EXPECT_EQ(mrc_conn_set_retry(s.c, 10, 3, 2), 0);
+	s.send(2500);
+	s.drain();
+	EXPECT_EQ(mrc_conn_set_retry(s.c, 25, 3, 2), -EINVAL);
+	EXPECT_EQ(mrc_conn_set_retry(s.c, 10, 8, 2), -EINVAL);
 	EXPECT_EQ(s.stats().rto, mrc_ack_timeout_ns(10));
-	EXPECT_EQ(mrc_conn_start_send(s.c, 7, 10, 3, 2), -EBUSY);
+	s.run_timers_until(s.now + mrc_ack_timeout_ns(10) + 1);
+	EXPECT_EQ(s.stats().timeouts, 1u);
 }
 
 TEST(EngineRx, DuplicatesAreReAckedNotPlacedTwice)

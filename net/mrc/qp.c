@@ -474,6 +474,21 @@ static int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	return 0;
 }
 
+/* What the connection did, for "echo 'module mrc +p' >
+ * /sys/kernel/debug/dynamic_debug/control".
+ */
+static void mrc_qp_debug_stats(struct mrc_qp *qp)
+{
+	struct mrc_conn_stats st;
+
+	mrc_conn_get_stats(qp->conn, &st);
+	pr_debug("qp %u: tx %llu retx %llu lost %llu timeouts %llu rx %llu dup %llu acks %llu/%llu nacks %llu/%llu srtt %u ns cwnd %u status %s\n",
+		 mrc_qpn(qp), st.tx_pkts, st.retx_pkts, st.lost_pkts,
+		 st.timeouts, st.rx_pkts, st.rx_dup, st.acks_tx, st.acks_rx,
+		 st.nacks_tx, st.nacks_rx, st.srtt, st.cwnd,
+		 mrc_status_name(st.status));
+}
+
 static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
@@ -493,15 +508,8 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		mrc_qp_error(qp);
 	}
 	mrc_resp_release(qp);
-	if (qp->conn_ready) {
-		struct mrc_conn_stats st;
-
-		mrc_conn_get_stats(qp->conn, &st);
-		pr_info("DBG qp %u tx %llu retx %llu lost %llu to %llu rx %llu dup %llu acktx %llu ackrx %llu nacktx %llu nackrx %llu srtt %u rto %u\n",
-			mrc_qpn(qp), st.tx_pkts, st.retx_pkts, st.lost_pkts, st.timeouts, st.rx_pkts, st.rx_dup, st.acks_tx, st.acks_rx, st.nacks_tx, st.nacks_rx, st.srtt, st.rto);
-		pr_info("DBG una %u nxt %u cwnd %u infl %u usable %u bad %u msgs sent %llu rcvd %llu st %u | fetch %u post %u cons %u prod %u reqm %u state %d\n",
-			st.snd_una, st.snd_nxt, st.cwnd, st.inflight, st.evs_usable, st.evs_bad, st.msgs_sent, st.msgs_rcvd, st.status, qp->sq_fetch, qp->sq_post, qp->sq.index, mrc_queue_user_producer(&qp->sq), qp->req_msgs, qp->state);
-	}
+	if (qp->conn_ready)
+		mrc_qp_debug_stats(qp);
 	mrc_qp_unlock_xmit(qp);
 	hrtimer_cancel(&qp->timer);
 

@@ -39,11 +39,15 @@ check "GID of a removed address goes away" \
 	wait_no_output "::ffff:10\.0\.0\.1" ibv_devinfo -v -d mrc0
 ip addr add 10.0.0.1/24 dev l0a
 
-# Only contexts and PDs exist before the data path: every other verb must
-# be refused cleanly (the core's EOPNOTSUPP), never crash.
-check_output_fail "verbs beyond PD are refused cleanly (no data path yet)" \
-	"Couldn't (register MR|create CQ|create QP)" \
-	timeout 10 ibv_rc_pingpong -d mrc0 -g 1
+# The limits query_device reports are the ones the verbs enforce.
+check_output "ibv_devinfo -v: max_qp 1024" "max_qp:[[:space:]]+1024$" \
+	ibv_devinfo -v -d mrc0
+check_output "ibv_devinfo -v: max_qp_wr 4096" "max_qp_wr:[[:space:]]+4096$" \
+	ibv_devinfo -v -d mrc0
+check_output "ibv_devinfo -v: atomics (ATOMIC_HCA)" \
+	"atomic_cap:[[:space:]]+ATOMIC_HCA" ibv_devinfo -v -d mrc0
+check_output "ibv_devinfo -v: max_qp_rd_atom 16" \
+	"max_qp_rd_atom:[[:space:]]+16$" ibv_devinfo -v -d mrc0
 
 # Port state follows the carrier.
 check "peer down: ip link set l0b down" ip link set l0b down

@@ -137,7 +137,9 @@ void mrc_qp_kick(struct mrc_qp *qp)
 	deadline = more ? now : mrc_conn_next_deadline(qp->conn);
 	if (deadline == MRC_TIME_NEVER)
 		hrtimer_try_to_cancel(&qp->timer);
-	else
+	else if (!hrtimer_is_queued(&qp->timer) ||
+		 ktime_to_ns(hrtimer_get_expires(&qp->timer)) != deadline)
+		/* Most inputs leave the deadline alone: skip the re-queue. */
 		hrtimer_start(&qp->timer, ns_to_ktime(deadline),
 			      HRTIMER_MODE_ABS_SOFT);
 }

@@ -157,6 +157,18 @@ static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
+/* The core is taking a live user context away (the instance is being
+ * removed while a program still has it open): it zaps the ring mappings
+ * (rdma_user_mmap_entry) and destroys every object through the normal
+ * destroy verbs, which flush outstanding work.  Nothing else is tied to
+ * the process, so there is nothing to do here; offering the op is what
+ * lets "rdma link del", netdev removal and namespace teardown finish
+ * without waiting for the program to exit.
+ */
+static void mrc_disassociate_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
 static int mrc_enable_driver(struct ib_device *ibdev)
 {
 	struct mrc_dev *mdev = to_mdev(ibdev);
@@ -215,6 +227,7 @@ static const struct ib_device_ops mrc_dev_ops = {
 	.dealloc_driver = mrc_dealloc_driver,
 	.dealloc_pd = mrc_dealloc_pd,
 	.dealloc_ucontext = mrc_dealloc_ucontext,
+	.disassociate_ucontext = mrc_disassociate_ucontext,
 	.enable_driver = mrc_enable_driver,
 	.get_link_layer = mrc_get_link_layer,
 	.get_port_immutable = mrc_get_port_immutable,

@@ -336,6 +336,9 @@ static void mrc_qp_cc_host(struct mrc_nscc_params *p)
 static int mrc_qp_to_rtr(struct mrc_qp *qp)
 {
 	struct mrc_conn_config cfg;
+	struct ib_qp_attr ib_default = {
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+	};
 	u8 exp, retry, rnr;
 
 	mrc_conn_config_default(&cfg);
@@ -343,9 +346,7 @@ static int mrc_qp_to_rtr(struct mrc_qp *qp)
 	cfg.init_psn = mrc_stream_psn(mrc_qpn(qp), qp->attr.dest_qp_num);
 	cfg.peer_init_psn = mrc_stream_psn(qp->attr.dest_qp_num, mrc_qpn(qp));
 	/* Until RTS says otherwise: 7 retries of 67 ms (IB timeout 14). */
-	mrc_qp_tx_params(&(struct ib_qp_attr){ .timeout = 14, .retry_cnt = 7,
-					       .rnr_retry = 7 },
-			 &exp, &retry, &rnr);
+	mrc_qp_tx_params(&ib_default, &exp, &retry, &rnr);
 	cfg.ack_timeout_exp = exp;
 	cfg.retry_cnt = retry;
 	cfg.rnr_retry = rnr;
@@ -367,6 +368,14 @@ static int mrc_qp_to_rts(struct mrc_qp *qp)
 	return mrc_conn_set_retry(qp->conn, exp, retry, rnr);
 }
 
+/* Empty the send ring without completions. */
+static void mrc_qp_discard_sq(struct mrc_qp *qp)
+{
+	mrc_queue_set_consumer(&qp->sq, mrc_queue_user_producer(&qp->sq));
+	qp->sq_fetch = qp->sq.index;
+	qp->sq_post = qp->sq.index;
+}
+
 /* Back to RESET: forget everything without completions (IBA 10.3.1). */
 static void mrc_qp_reset(struct mrc_qp *qp)
 {
@@ -374,12 +383,13 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 		mrc_conn_abort(qp->conn, mrc_now());
 	mrc_resp_release(qp);
 	qp->conn_ready = false;
-	qp->sq_fetch = qp->sq_post = 0;
-	mrc_queue_set_consumer(&qp->sq, mrc_queue_user_producer(&qp->sq));
+	mrc_qp_discard_sq(qp);
 	mrc_queue_set_consumer(&qp->rq, mrc_queue_user_producer(&qp->rq));
-	qp->sq_fetch = qp->sq_post = qp->sq.index;
-	qp->ssn_next = qp->rsn_next = qp->rsn_done = 0;
-	qp->rq_ssn = qp->rsn_expect = 0;
+	qp->ssn_next = 0;
+	qp->rsn_next = 0;
+	qp->rsn_done = 0;
+	qp->rq_ssn = 0;
+	qp->rsn_expect = 0;
 	qp->req_msgs = 0;
 	qp->pending_error = false;
 	memset(qp->rwqe, 0, (qp->rq.index_mask + 1) * sizeof(*qp->rwqe));
@@ -546,9 +556,7 @@ static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		/* Refused at post time (IBA 10.8.3.1): the WQEs the provider
 		 * wrote are discarded, the caller sees the error.
 		 */
-		mrc_queue_set_consumer(&qp->sq,
-				       mrc_queue_user_producer(&qp->sq));
-		qp->sq_fetch = qp->sq_post = qp->sq.index;
+		mrc_qp_discard_sq(qp);
 		err = -EINVAL;
 		break;
 	}

@@ -212,7 +212,7 @@ int mrc_wc_status(int mrc_status);
 /* Engine cookies: requests carry their send ring index, responses
  * their response slot with this bit.
  */
-#define MRC_COOKIE_RESP		(1ULL << 63)
+#define MRC_COOKIE_RESP		BIT_ULL(63)
 
 /* resp.c */
 int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt);

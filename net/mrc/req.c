@@ -35,9 +35,14 @@ static bool mrc_wr_is_atomic(u32 op)
 	       op == IB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
+static bool mrc_wr_is_read(u32 op)
+{
+	return op == IB_WR_RDMA_READ;
+}
+
 static bool mrc_wr_is_rd(u32 op)
 {
-	return op == IB_WR_RDMA_READ || mrc_wr_is_atomic(op);
+	return mrc_wr_is_read(op) || mrc_wr_is_atomic(op);
 }
 
 /* Operations that consume a receive WQE at the peer. */
@@ -353,7 +358,7 @@ int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		return MRC_NACK_INVALID_REQUEST;
 	w = mrc_swqe(qp, qp->rd_slot[rsn % MRC_MAX_RD_ATOMIC]);
 	if (w->state != MRC_SWQE_POSTED || w->seq != rsn ||
-	    is_read != (w->opcode == IB_WR_RDMA_READ))
+	    is_read != mrc_wr_is_read(w->opcode))
 		return MRC_NACK_INVALID_REQUEST;
 	if (is_read) {
 		const struct mrc_msg_ext *m = &pkt->u.send.msg;

@@ -41,10 +41,10 @@
 #define MRC_MAX_CQ		4096
 #define MRC_MAX_CQE		32767	/* entries per CQ */
 #define MRC_MAX_MR		65536
-#define MRC_MAX_MR_SIZE		(1ULL << 32)
+#define MRC_MAX_MR_SIZE		BIT_ULL(32)
 #define MRC_MAX_AH		4096
 #define MRC_MAX_RD_ATOMIC	16	/* READ/ATOMIC outstanding per QP */
-#define MRC_MAX_MSG_SIZE	(1U << 31)
+#define MRC_MAX_MSG_SIZE	BIT(31)
 #define MRC_QPN_MIN		16	/* 0 and 1 are the IB special QPs */
 
 struct mrc_dev;
@@ -97,6 +97,9 @@ static inline void *mrc_queue_addr(const struct mrc_queue *q, u32 index)
 /* Kernel consumer (SQ, RQ): elements the user has produced. */
 static inline u32 mrc_queue_user_producer(const struct mrc_queue *q)
 {
+	/* Pairs with the provider's store-release of the index: the
+	 * element it published is visible once we see the index.
+	 */
 	return smp_load_acquire(&q->buf->producer_index) & q->index_mask;
 }
 
@@ -110,6 +113,9 @@ static inline u32 mrc_queue_count(const struct mrc_queue *q, u32 prod,
 static inline void mrc_queue_set_consumer(struct mrc_queue *q, u32 cons)
 {
 	q->index = cons & q->index_mask;
+	/* Our reads of the consumed elements complete before the provider
+	 * may reuse their slots.
+	 */
 	smp_store_release(&q->buf->consumer_index, q->index);
 }
 

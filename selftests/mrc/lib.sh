@@ -322,3 +322,84 @@ done_testing() {
 	[ "$_mrc_fail" -eq 0 ] || exit 1
 	exit 0
 }
+
+# ---------------------------------------------------------------------
+# Verbs programs (tools/testing/verbs): mrc_verify and mrc_negative run as
+# a server in one namespace and a client in another.
+
+VERBS_BIN=${VERBS_BIN:-$REPO/build/bin}
+
+# The last line both ends of a clean mrc_verify run print.
+VERIFY_CLEAN_RE='^mrc_verify: [1-9][0-9]* messages, [0-9]+ bytes, 0 corrupted bytes, 0 failed completions$'
+
+# verbs_pair DESC RE SNS SDEV CNS CDEV SADDR PROG [OPTION...]: run PROG as
+# a server on SDEV in namespace SNS (in the background) and as a client on
+# CDEV in CNS, connecting to SADDR, both with "-d DEV -g 1" and under
+# "timeout" ($VERBS_TIMEOUT s, default 240, plus a grace for the
+# program's own watchdog).  Two checks, "DESC: client" and "DESC: server":
+# each end exits 0 and prints a line matching RE.  OPTIONs go to the
+# client (mrc_verify's server takes the run's parameters from it).
+verbs_pair() {
+	local desc=$1 re=$2 sns=$3 sdev=$4 cns=$5 cdev=$6 saddr=$7 prog=$8
+	shift 8
+	local t=${VERBS_TIMEOUT:-240} slog spid rc
+	slog=$(mktemp) || return 1
+	ns_exec "$sns" timeout -k 5 $((t + 20)) "$VERBS_BIN/$prog" -d "$sdev" -g 1 \
+		--timeout="$t" </dev/null >"$slog" 2>&1 &
+	spid=$!
+	check_output "$desc: client" "$re" ns_exec "$cns" timeout -k 5 $((t + 20)) \
+		"$VERBS_BIN/$prog" -d "$cdev" -g 1 --timeout="$t" "$@" "$saddr"
+	# The server ends with its client, or soon after (when the client
+	# failed before connecting it would wait for its whole timeout).
+	for _ in $(seq $((${VERBS_SERVER_GRACE:-30} * 5))); do
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	rc=$?
+	_mrc_out=$(cat "$slog")
+	rm -f "$slog"
+	if [ $rc -eq 0 ] && printf '%s\n' "$_mrc_out" | grep -Eq -- "$re"; then
+		ok "$desc: server"
+		return 0
+	fi
+	not_ok "$desc: server"
+	_mrc_explain "server exit status $rc (expected 0, output matching /$re/); output:" \
+		ns_exec "$sns" "$VERBS_BIN/$prog" -d "$sdev" -g 1 --timeout="$t"
+	return 1
+}
+
+# verify_pair DESC [MRC_VERIFY_OPTION...]: mrc_verify between h1 (server,
+# 10.0.0.1) and h2 (client) of mrc_two_hosts; both ends must report zero
+# corrupted bytes and zero failed completions.
+verify_pair() {
+	local desc=$1
+	shift
+	verbs_pair "$desc" "$VERIFY_CLEAN_RE" h1 mrc0 h2 mrc0 10.0.0.1 mrc_verify "$@"
+}
+
+# netem_on NS DEV NETEM_ARGS...: replace DEV's root qdisc in NS by netem.
+netem_on() {
+	local ns=$1 dev=$2
+	shift 2
+	ns_exec "$ns" tc qdisc replace dev "$dev" root netem "$@"
+}
+
+# netem_off NS DEV: back to the default qdisc.
+netem_off() {
+	ns_exec "$1" tc qdisc del dev "$2" root 2>/dev/null
+	return 0
+}
+
+# wait_listen NS PORT [SECONDS]: until a TCP socket listens on PORT in NS
+# (a server started in the background is ready for its client).
+wait_listen() {
+	local ns=$1 port=$2 secs=${3:-30}
+	for _ in $(seq $((secs * 5))); do
+		ns_exec "$ns" ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && return 0
+		sleep 0.2
+	done
+	diag "wait_listen: nothing listens on TCP port $port in $ns after $secs s"
+	return 1
+}

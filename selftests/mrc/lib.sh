@@ -338,7 +338,9 @@ VERIFY_CLEAN_RE='^mrc_verify: [1-9][0-9]* messages, [0-9]+ bytes, 0 corrupted by
 # "timeout" ($VERBS_TIMEOUT s, default 240, plus a grace for the
 # program's own watchdog).  Two checks, "DESC: client" and "DESC: server":
 # each end exits 0 and prints a line matching RE.  OPTIONs go to the
-# client (mrc_verify's server takes the run's parameters from it).
+# client (mrc_verify's server takes the run's parameters from it).  With
+# VERBS_EXPECT=fail, each end must instead exit non-zero and print a line
+# matching RE (the checks of the checkers).
 verbs_pair() {
 	local desc=$1 re=$2 sns=$3 sdev=$4 cns=$5 cdev=$6 saddr=$7 prog=$8
 	shift 8
@@ -347,7 +349,9 @@ verbs_pair() {
 	ns_exec "$sns" timeout -k 5 $((t + 20)) "$VERBS_BIN/$prog" -d "$sdev" -g 1 \
 		--timeout="$t" </dev/null >"$slog" 2>&1 &
 	spid=$!
-	check_output "$desc: client" "$re" ns_exec "$cns" timeout -k 5 $((t + 20)) \
+	local expect_fail=0 chk=check_output
+	[ "${VERBS_EXPECT:-pass}" = fail ] && expect_fail=1 && chk=check_output_fail
+	$chk "$desc: client" "$re" ns_exec "$cns" timeout -k 5 $((t + 20)) \
 		"$VERBS_BIN/$prog" -d "$cdev" -g 1 --timeout="$t" "$@" "$saddr"
 	# The server ends with its client, or soon after (when the client
 	# failed before connecting it would wait for its whole timeout).
@@ -360,12 +364,14 @@ verbs_pair() {
 	rc=$?
 	_mrc_out=$(cat "$slog")
 	rm -f "$slog"
-	if [ $rc -eq 0 ] && printf '%s\n' "$_mrc_out" | grep -Eq -- "$re"; then
-		ok "$desc: server"
-		return 0
+	if { [ $rc -eq 0 ] && [ $expect_fail = 0 ]; } || { [ $rc -ne 0 ] && [ $expect_fail = 1 ]; }; then
+		if printf '%s\n' "$_mrc_out" | grep -Eq -- "$re"; then
+			ok "$desc: server"
+			return 0
+		fi
 	fi
 	not_ok "$desc: server"
-	_mrc_explain "server exit status $rc (expected 0, output matching /$re/); output:" \
+	_mrc_explain "server exit status $rc (expected ${VERBS_EXPECT:-pass}, output matching /$re/); output:" \
 		ns_exec "$sns" "$VERBS_BIN/$prog" -d "$sdev" -g 1 --timeout="$t"
 	return 1
 }
@@ -402,4 +408,91 @@ wait_listen() {
 	done
 	diag "wait_listen: nothing listens on TCP port $port in $ns after $secs s"
 	return 1
+}
+
+# A non-zero decimal number (bandwidth, rate) in an output regex.
+NZ_NUM='(0*[1-9][0-9]*(\.[0-9]+)?|0*\.[0-9]*[1-9][0-9]*)'
+
+# app_pair DESC RE SNS SDEV CNS CDEV SADDR PORT PROG [ARG...]: an
+# unmodified verbs program (ibv_rc_pingpong, perftest) as a server
+# ("PROG -d SDEV ARG...") in SNS, then, once it listens on TCP PORT, as a
+# client ("PROG -d CDEV ARG... SADDR") in CNS; both under "timeout"
+# ($APP_TIMEOUT s, default 120).  Checks: the server listens, the client
+# exits 0 and prints a line matching RE, the server exits 0.
+app_pair() {
+	local desc=$1 re=$2 sns=$3 sdev=$4 cns=$5 cdev=$6 saddr=$7 port=$8 prog=$9
+	shift 9
+	local t=${APP_TIMEOUT:-120} slog spid rc
+	slog=$(mktemp) || return 1
+	ns_exec "$sns" timeout -k 5 "$t" "$prog" -d "$sdev" "$@" </dev/null >"$slog" 2>&1 &
+	spid=$!
+	if ! wait_listen "$sns" "$port" 60 >/dev/null; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		_mrc_out=$(cat "$slog")
+		rm -f "$slog"
+		not_ok "$desc: server listens on TCP port $port"
+		_mrc_explain "the server did not listen within 60 s; its output:" \
+			ns_exec "$sns" "$prog" -d "$sdev" "$@"
+		return 1
+	fi
+	check_output "$desc: client" "$re" ns_exec "$cns" timeout -k 5 "$t" \
+		"$prog" -d "$cdev" "$@" "$saddr"
+	for _ in $(seq 150); do
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	rc=$?
+	_mrc_out=$(cat "$slog")
+	rm -f "$slog"
+	if [ $rc -eq 0 ]; then
+		ok "$desc: server"
+		return 0
+	fi
+	not_ok "$desc: server"
+	_mrc_explain "server exit status $rc, expected 0; output:" \
+		ns_exec "$sns" "$prog" -d "$sdev" "$@"
+	return 1
+}
+
+# Result lines of ibv_rc_pingpong and of perftest's tables.
+PINGPONG_RE="^[0-9]+ bytes in [0-9.]+ seconds = $NZ_NUM Mbit/sec"
+# "#bytes #iterations BW peak BW average MsgRate": non-zero average.
+PERF_BW_RE="^ *[0-9]+ +[0-9]+ +[0-9.]+ +$NZ_NUM +[0-9.]+"
+# "#bytes #iterations t_min t_max t_typical ...": non-zero t_typical.
+PERF_LAT_RE="^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +$NZ_NUM +"
+
+# mrc_unload_wait [SECONDS]: delete the test namespaces (and with them
+# their mrc instances), then rmmod mrc, retrying while the RDMA core
+# finishes the deferred unregistration (default 10 s).
+mrc_unload_wait() {
+	local secs=${1:-10} ns
+	for ns in "${_mrc_netns[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	_mrc_netns=()
+	for _ in $(seq $((secs * 5))); do
+		[ -d /sys/module/mrc ] || return 0
+		rmmod mrc 2>/dev/null && return 0
+		sleep 0.2
+	done
+	rmmod mrc
+}
+
+# wait_for SECONDS CMD...: poll CMD (every 0.2 s) until it succeeds.
+wait_for() {
+	local secs=$1
+	shift
+	for _ in $(seq $((secs * 5))); do
+		"$@" && return 0
+		sleep 0.2
+	done
+	"$@"
+}
+
+# no_mrc0 NS: NS has no RDMA device mrc0.
+no_mrc0() {
+	! ns_exec "$1" rdma link show 2>/dev/null | grep -q '^link mrc0/'
 }

@@ -71,6 +71,7 @@ struct Options {
 	int timeout = 300;
 	int qp_timeout = 14;
 	int retry = 7;
+	bool inject = false;	// corrupt one message on purpose (tests the tester)
 };
 
 // Run statistics, read by the watchdog thread too.
@@ -466,9 +467,11 @@ public:
 		Ctl c = tcp_.recv<Ctl>(deadline_);
 		if (c.type != FINAL)
 			fail("protocol: expected FINAL");
-		if (c.a || c.b)
+		if (c.a || c.b) {
 			report("the server found " + std::to_string(c.a) + " corrupted bytes and " +
 			       std::to_string(c.b) + " failed completions");
+			return false;
+		}
 		return true;
 	}
 
@@ -485,6 +488,12 @@ private:
 			return;
 		for (size_t j = 0; j + 1 < b.size(); j++)
 			fill_pattern(s + b[j] + j * kGap, m.key, b[j], b[j + 1] - b[j]);
+		if (o_.inject && !injected_) {
+			// --inject-corruption: the responder must find this byte.
+			s[0] ^= 0x01;
+			injected_ = true;
+			report(std::string("injected a corrupted byte into ") + kOpName[m.op] + " data");
+		}
 	}
 
 	void post(size_t idx, const Msg &m, const std::vector<uint64_t> &b)
@@ -626,6 +635,7 @@ private:
 	Tcp &tcp_;
 	ConnInfo remote_;
 	Clock::time_point deadline_;
+	bool injected_ = false;
 };
 
 // ----------------------------------------------------------------------
@@ -889,6 +899,7 @@ void usage()
 		     "  --ops=send,send_imm,write,write_imm,read,cas,faa   (default: all)\n"
 		     "  --min-size=1 --max-size=8M  --count=128  --seed=S  --depth=16\n"
 		     "  --mtu=256|512|1024|2048|4096  --timeout=300  --qp-timeout=14  --retry=7\n"
+		     "  --inject-corruption   flip a byte of the first SEND/WRITE source (must fail)\n"
 		     "The client's options apply to both ends.\n");
 	std::exit(2);
 }
@@ -903,6 +914,7 @@ Options parse(int argc, char **argv)
 		{"depth", required_argument, nullptr, 'D'}, {"mtu", required_argument, nullptr, 'u'},
 		{"timeout", required_argument, nullptr, 't'}, {"qp-timeout", required_argument, nullptr, 'T'},
 		{"retry", required_argument, nullptr, 'r'}, {"help", no_argument, nullptr, 'h'},
+		{"inject-corruption", no_argument, nullptr, 'I'},
 		{nullptr, 0, nullptr, 0}};
 	Options o;
 	int c;
@@ -922,6 +934,7 @@ Options parse(int argc, char **argv)
 		case 't': o.timeout = std::stoi(a); break;
 		case 'T': o.qp_timeout = std::stoi(a); break;
 		case 'r': o.retry = std::stoi(a); break;
+		case 'I': o.inject = true; break;
 		default: usage();
 		}
 	}

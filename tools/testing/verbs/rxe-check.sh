@@ -8,7 +8,8 @@
 #
 #   make && tools/vm/run --timeout 1200 -- tools/testing/verbs/rxe-check.sh [STAGE...]
 #
-# STAGEs (default: all): verify (clean runs), loss (netem), negative;
+# STAGEs (default: all): verify (clean runs), selfcheck (the checks can
+# fail), loss (netem), negative, apps (test_60's programs);
 # smoke (one short run) is not part of all.
 # 6.1's rxe only works in the initial network namespace, so both devices
 # live there: rxe0 on veth end rxa (10.0.0.1, the server), rxe1 on
@@ -18,7 +19,7 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 . "$REPO/selftests/mrc/lib.sh"
 
-stages=${*:-verify loss negative}
+stages=${*:-verify selfcheck loss negative apps}
 has_stage() { [[ " $stages " == *" $1 "* ]]; }
 
 if [ -d /sys/module/mrc ]; then
@@ -88,8 +89,15 @@ if has_stage verify; then
 	for op in send send_imm write write_imm read cas faa; do
 		vpair "mrc_verify --ops=$op" --ops=$op --count=40 --max-size=256K --seed=4
 	done
-	# The checks must be able to fail: a client whose server is
-	# another program must not report success.
+fi
+
+if has_stage selfcheck; then
+	# The checks must be able to fail: one flipped byte is found by
+	# the responder and fails both ends; a client without a server
+	# fails in time.
+	VERBS_EXPECT=fail verbs_pair "mrc_verify --inject-corruption is detected" \
+		"^mrc_verify: [0-9]+ messages, [0-9]+ bytes, [1-9][0-9]* corrupted bytes|server found [1-9]" \
+		- rxe0 - rxe1 10.0.0.1 mrc_verify --count=20 --max-size=64K --seed=8 --inject-corruption
 	check_output_fail "mrc_verify client without a server fails in time" \
 		"error: .*connect" timeout 60 "$VERBS_BIN/mrc_verify" -d rxe1 -g 1 --timeout=3 -p 9 10.0.0.1
 fi
@@ -101,17 +109,89 @@ if has_stage loss; then
 		vpair "mrc_verify under 2% loss on $dev" --count=30 --max-size=256K --seed=5
 		netem_off - $dev
 	done
+	check "netem loss 1% on rxb" netem_on - rxb loss 1%
+	vpair "mrc_verify 8 MiB under 1% loss" --count=6 --max-size=8M --min-size=1M --seed=10 \
+		--ops=send,write,read
+	netem_off - rxb
 	check "netem reorder on rxa" netem_on - rxa delay 1ms reorder 25% 50%
-	vpair "mrc_verify under reordering" --count=30 --max-size=128K --seed=6
+	# No atomics here: 6.1's rxe completed a FETCH_ADD without writing
+	# the returned value under this reordering (seen with --seed=6).
+	vpair "mrc_verify under reordering" --count=30 --max-size=128K --seed=6 \
+		--ops=send,send_imm,write,write_imm,read
 	netem_off - rxa
 	check "netem duplicate 5% on rxb" netem_on - rxb duplicate 5%
 	vpair "mrc_verify under duplication" --count=30 --max-size=128K --seed=7
 	netem_off - rxb
 fi
 
+if has_stage apps; then
+	# The command lines and output checks of selftests/mrc/test_60_apps.sh.
+	app() {
+		local desc=$1 re=$2
+		shift 2
+		app_pair "$desc" "$re" - rxe0 - rxe1 10.0.0.1 18515 "$@"
+	}
+	PERF=(-x 1 -F)
+	app "ibv_rc_pingpong" "$PINGPONG_RE" ibv_rc_pingpong -g 1 -n 100
+	app "ibv_rc_pingpong 64 KiB" "$PINGPONG_RE" ibv_rc_pingpong -g 1 -s 65536 -n 100
+	app "ib_send_bw" "$PERF_BW_RE" ib_send_bw "${PERF[@]}" -n 200
+	app "ib_send_lat" "$PERF_LAT_RE" ib_send_lat "${PERF[@]}" -n 200
+	app "ib_write_bw" "$PERF_BW_RE" ib_write_bw "${PERF[@]}" -n 200
+	app "ib_write_lat" "$PERF_LAT_RE" ib_write_lat "${PERF[@]}" -n 200
+	app "ib_read_bw" "$PERF_BW_RE" ib_read_bw "${PERF[@]}" -n 200
+	app "ib_read_lat" "$PERF_LAT_RE" ib_read_lat "${PERF[@]}" -n 200
+	app "ib_atomic_bw (fetch-and-add)" "$PERF_BW_RE" ib_atomic_bw "${PERF[@]}" -n 200
+	app "ib_atomic_bw (compare-and-swap)" "$PERF_BW_RE" ib_atomic_bw "${PERF[@]}" -n 200 \
+		-A CMP_AND_SWAP
+	app "ib_write_bw 1 MiB" "$PERF_BW_RE" ib_write_bw "${PERF[@]}" -n 20 -s 1048576
+	app "ib_send_bw 1 MiB" "$PERF_BW_RE" ib_send_bw "${PERF[@]}" -n 20 -s 1048576
+	check_fail "ibv_rc_pingpong without a server fails" \
+		timeout 30 ibv_rc_pingpong -d rxe1 -g 1 -p 18599 10.0.0.1
+fi
+
+# Where 6.1's rxe deviates from the IB specification, which mrc_negative
+# checks (mrc follows the specification): a receive posted on a QP in
+# the error state is never flushed (rxe's user receive queue has no
+# doorbell; only an incoming packet would make the responder look at it);
+# an SGE with an invalid lkey completes with "local QP operation error"
+# instead of "local protection error".
+RXE_KNOWN='^not ok [0-9]+ - (receive posted on the QP in ERR: expected Work Request Flushed Error, got no completion|RDMA WRITE from a local SGE with a bad lkey: expected local protection error, got local QP operation error)'
+
+# No failure of mrc_negative other than rxe's known deviations.
+negative_on_rxe() {
+	local out known
+	out=$(cat "$1")
+	grep -Eq '^# mrc_negative: [0-9]+ passed, [0-9]+ failed$' <<<"$out" || return 1
+	known=$(grep -E '^not ok' <<<"$out" | grep -E "$RXE_KNOWN")
+	[ -n "$known" ] && diag "rxe deviations:" "$known"
+	! grep -E '^not ok' <<<"$out" | grep -Evq "$RXE_KNOWN"
+}
+
 if has_stage negative; then
-	verbs_pair "mrc_negative" "^# mrc_negative: [0-9]+ passed, 0 failed" \
-		- rxe0 - rxe1 10.0.0.1 mrc_negative
+	nlog=$(mktemp)
+	slog=$(mktemp)
+	timeout -k 5 300 "$VERBS_BIN/mrc_negative" -d rxe0 -g 1 --timeout=280 >"$slog" 2>&1 &
+	npid=$!
+	timeout -k 5 300 "$VERBS_BIN/mrc_negative" -d rxe1 -g 1 --timeout=280 \
+		--qp-timeout=10 --retry=1 10.0.0.1 >"$nlog" 2>&1
+	wait "$npid"
+	nrc=$?
+	_mrc_out=$(cat "$slog")
+	if [ $nrc -eq 0 ]; then
+		ok "mrc_negative server exits 0"
+	else
+		not_ok "mrc_negative server exits 0"
+		_mrc_explain "exit status $nrc; output:" "$VERBS_BIN/mrc_negative" -d rxe0 -g 1
+	fi
+	_mrc_out=$(cat "$nlog")
+	if negative_on_rxe "$nlog"; then
+		ok "mrc_negative: every check passes except rxe's known deviations"
+		printf '%s\n' "$_mrc_out" | sed 's/^/#   /'
+	else
+		not_ok "mrc_negative: every check passes except rxe's known deviations"
+		_mrc_explain "output:" "$VERBS_BIN/mrc_negative" -d rxe1 -g 1 10.0.0.1
+	fi
+	rm -f "$nlog" "$slog"
 fi
 
 rdma link del rxe0 2>/dev/null

@@ -460,9 +460,10 @@ app_pair() {
 # Result lines of ibv_rc_pingpong and of perftest's tables.
 PINGPONG_RE="^[0-9]+ bytes in [0-9.]+ seconds = $NZ_NUM Mbit/sec"
 # "#bytes #iterations BW peak BW average MsgRate": non-zero average.
-PERF_BW_RE="^ *[0-9]+ +[0-9]+ +[0-9.]+ +$NZ_NUM +[0-9.]+"
+_S='[[:space:]]+'	# perftest mixes tabs into its columns
+PERF_BW_RE="^[[:space:]]*[0-9]+$_S[0-9]+$_S[0-9.]+$_S$NZ_NUM$_S[0-9.]+"
 # "#bytes #iterations t_min t_max t_typical ...": non-zero t_typical.
-PERF_LAT_RE="^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +$NZ_NUM +"
+PERF_LAT_RE="^[[:space:]]*[0-9]+$_S[0-9]+$_S[0-9.]+$_S[0-9.]+$_S$NZ_NUM([[:space:]]|$)"
 
 # mrc_unload_wait [SECONDS]: delete the test namespaces (and with them
 # their mrc instances), then rmmod mrc, retrying while the RDMA core
@@ -495,4 +496,62 @@ wait_for() {
 # no_mrc0 NS: NS has no RDMA device mrc0.
 no_mrc0() {
 	! ns_exec "$1" rdma link show 2>/dev/null | grep -q '^link mrc0/'
+}
+
+# peer_loss DESC SNS SDEV CNS CDEV SADDR CMD...: a long mrc_verify
+# transfer (server on SDEV in SNS, client on CDEV in CNS); once it runs,
+# CMD takes the peer away (deletes its netdev, drops all its packets).
+# Checks: the transfer starts, CMD succeeds, the client exits within
+# $PEER_LOSS_LIMIT s (default 60) with status != 0 and a summary with
+# failed completions and no corrupted byte, and the server process ends
+# when killed (it is not stuck in the kernel).  The client uses
+# --qp-timeout=14 --retry=7: about 0.5 s of retries.
+peer_loss() {
+	local desc=$1 sns=$2 sdev=$3 cns=$4 cdev=$5 saddr=$6
+	shift 6
+	local slog clog spid cpid t0 rc limit=${PEER_LOSS_LIMIT:-60}
+	slog=$(mktemp) && clog=$(mktemp) || return 1
+	ns_exec "$sns" timeout -k 5 300 "$VERBS_BIN/mrc_verify" -d "$sdev" -g 1 --timeout=240 \
+		</dev/null >"$slog" 2>&1 &
+	spid=$!
+	# About 1 GB: it cannot finish before the peer goes.
+	ns_exec "$cns" timeout -k 5 300 "$VERBS_BIN/mrc_verify" -d "$cdev" -g 1 --timeout=240 \
+		--count=2000 --max-size=1M --qp-timeout=14 --retry=7 --seed=201 "$saddr" \
+		</dev/null >"$clog" 2>&1 &
+	cpid=$!
+	if check "$desc: the long transfer starts" \
+		wait_for 60 grep -q "^mrc_verify: client on" "$clog"; then
+		sleep 2
+		check "$desc: the transfer still runs" kill -0 "$cpid"
+		t0=$SECONDS
+		check "$desc: $*" "$@"
+	fi
+	if wait_for "$limit" _peer_gone "$cpid"; then
+		wait "$cpid"
+		rc=$?
+		diag "$desc: client exited with status $rc $((SECONDS - t0)) s after the peer went"
+		_mrc_out=$(cat "$clog")
+		if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] &&
+			grep -Eq '^mrc_verify: [0-9]+ messages, [0-9]+ bytes, 0 corrupted bytes, [1-9][0-9]* failed completions$' \
+				<<<"$_mrc_out"; then
+			ok "$desc: the client fails within $limit s with failed completions, no corruption"
+		else
+			not_ok "$desc: the client fails within $limit s with failed completions, no corruption"
+			_mrc_explain "client exit status $rc; output:" mrc_verify client
+		fi
+	else
+		not_ok "$desc: the client fails within $limit s with failed completions, no corruption"
+		_mrc_out=$(cat "$clog")
+		_mrc_explain "the client still runs after $limit s; output:" mrc_verify client
+		kill -9 "$cpid" 2>/dev/null
+		wait "$cpid" 2>/dev/null
+	fi
+	kill -9 "$spid" 2>/dev/null
+	check "$desc: the server process ends when killed" wait_for 20 _peer_gone "$spid"
+	wait "$spid" 2>/dev/null
+	rm -f "$slog" "$clog"
+}
+
+_peer_gone() {
+	! kill -0 "$1" 2>/dev/null
 }

@@ -9,7 +9,8 @@
 #   make && tools/vm/run --timeout 1200 -- tools/testing/verbs/rxe-check.sh [STAGE...]
 #
 # STAGEs (default: all): verify (clean runs), selfcheck (the checks can
-# fail), loss (netem), negative, apps (test_60's programs);
+# fail), loss (netem), negative, apps (test_60's programs), peerloss
+# (test_62's lost peer);
 # smoke (one short run) is not part of all.
 # 6.1's rxe only works in the initial network namespace, so both devices
 # live there: rxe0 on veth end rxa (10.0.0.1, the server), rxe1 on
@@ -19,7 +20,7 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 . "$REPO/selftests/mrc/lib.sh"
 
-stages=${*:-verify selfcheck loss negative apps}
+stages=${*:-verify selfcheck loss negative apps peerloss}
 has_stage() { [[ " $stages " == *" $1 "* ]]; }
 
 if [ -d /sys/module/mrc ]; then
@@ -192,6 +193,15 @@ if has_stage negative; then
 		_mrc_explain "output:" "$VERBS_BIN/mrc_negative" -d rxe1 -g 1 10.0.0.1
 	fi
 	rm -f "$nlog" "$slog"
+fi
+
+if has_stage peerloss; then
+	# test_62_negative.sh's transfers that lose their peer: first all
+	# of the server's packets dropped, then its netdev deleted (which
+	# deletes the veth pair and unregisters both rxe devices: last).
+	peer_loss "rxe peer silent" - rxe0 - rxe1 10.0.0.1 netem_on - rxa loss 100%
+	netem_off - rxa
+	peer_loss "rxe peer netdev deleted" - rxe0 - rxe1 10.0.0.1 ip link del rxa
 fi
 
 rdma link del rxe0 2>/dev/null

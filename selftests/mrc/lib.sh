@@ -329,6 +329,21 @@ done_testing() {
 
 VERBS_BIN=${VERBS_BIN:-$REPO/build/bin}
 
+# ns_bg NS CMD...: start CMD in namespace NS ("-": the initial one) in the
+# background, its pid in $BG_PID.  Unlike "ns_exec ... &" (a subshell),
+# the pid is CMD's own ("ip netns exec" execs it), so a signal reaches it;
+# "timeout" passes SIGTERM on to the program it runs.
+ns_bg() {
+	local ns=$1
+	shift
+	if [ "$ns" = - ]; then
+		"$@" &
+	else
+		ip netns exec "$ns" "$@" &
+	fi
+	BG_PID=$!
+}
+
 # The last line both ends of a clean mrc_verify run print.
 VERIFY_CLEAN_RE='^mrc_verify: [1-9][0-9]* messages, [0-9]+ bytes, 0 corrupted bytes, 0 failed completions$'
 
@@ -346,20 +361,16 @@ verbs_pair() {
 	shift 8
 	local t=${VERBS_TIMEOUT:-240} slog spid rc
 	slog=$(mktemp) || return 1
-	ns_exec "$sns" timeout -k 5 $((t + 20)) "$VERBS_BIN/$prog" -d "$sdev" -g 1 \
-		--timeout="$t" </dev/null >"$slog" 2>&1 &
-	spid=$!
+	ns_bg "$sns" timeout -k 5 $((t + 20)) "$VERBS_BIN/$prog" -d "$sdev" -g 1 \
+		--timeout="$t" </dev/null >"$slog" 2>&1
+	spid=$BG_PID
 	local expect_fail=0 chk=check_output
 	[ "${VERBS_EXPECT:-pass}" = fail ] && expect_fail=1 && chk=check_output_fail
 	$chk "$desc: client" "$re" ns_exec "$cns" timeout -k 5 $((t + 20)) \
 		"$VERBS_BIN/$prog" -d "$cdev" -g 1 --timeout="$t" "$@" "$saddr"
 	# The server ends with its client, or soon after (when the client
 	# failed before connecting it would wait for its whole timeout).
-	for _ in $(seq $((${VERBS_SERVER_GRACE:-30} * 5))); do
-		kill -0 "$spid" 2>/dev/null || break
-		sleep 0.2
-	done
-	kill "$spid" 2>/dev/null
+	wait_for "${VERBS_SERVER_GRACE:-30}" _peer_gone "$spid" || kill "$spid" 2>/dev/null
 	wait "$spid"
 	rc=$?
 	_mrc_out=$(cat "$slog")
@@ -401,12 +412,12 @@ netem_off() {
 # wait_listen NS PORT [SECONDS]: until a TCP socket listens on PORT in NS
 # (a server started in the background is ready for its client).
 wait_listen() {
-	local ns=$1 port=$2 secs=${3:-30}
-	for _ in $(seq $((secs * 5))); do
+	local ns=$1 port=$2 end=$((SECONDS + ${3:-30}))
+	while [ $SECONDS -lt $end ]; do
 		ns_exec "$ns" ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && return 0
 		sleep 0.2
 	done
-	diag "wait_listen: nothing listens on TCP port $port in $ns after $secs s"
+	diag "wait_listen: nothing listens on TCP port $port in $ns after ${3:-30} s"
 	return 1
 }
 
@@ -424,8 +435,8 @@ app_pair() {
 	shift 9
 	local t=${APP_TIMEOUT:-120} slog spid rc
 	slog=$(mktemp) || return 1
-	ns_exec "$sns" timeout -k 5 "$t" "$prog" -d "$sdev" "$@" </dev/null >"$slog" 2>&1 &
-	spid=$!
+	ns_bg "$sns" timeout -k 5 "$t" "$prog" -d "$sdev" "$@" </dev/null >"$slog" 2>&1
+	spid=$BG_PID
 	if ! wait_listen "$sns" "$port" 60 >/dev/null; then
 		kill "$spid" 2>/dev/null
 		wait "$spid"
@@ -438,11 +449,7 @@ app_pair() {
 	fi
 	check_output "$desc: client" "$re" ns_exec "$cns" timeout -k 5 "$t" \
 		"$prog" -d "$cdev" "$@" "$saddr"
-	for _ in $(seq 150); do
-		kill -0 "$spid" 2>/dev/null || break
-		sleep 0.2
-	done
-	kill "$spid" 2>/dev/null
+	wait_for 30 _peer_gone "$spid" || kill "$spid" 2>/dev/null
 	wait "$spid"
 	rc=$?
 	_mrc_out=$(cat "$slog")
@@ -474,7 +481,8 @@ mrc_unload_wait() {
 		ip netns del "$ns" 2>/dev/null
 	done
 	_mrc_netns=()
-	for _ in $(seq $((secs * 5))); do
+	local end=$((SECONDS + secs))
+	while [ $SECONDS -lt $end ]; do
 		[ -d /sys/module/mrc ] || return 0
 		rmmod mrc 2>/dev/null && return 0
 		sleep 0.2
@@ -483,10 +491,12 @@ mrc_unload_wait() {
 }
 
 # wait_for SECONDS CMD...: poll CMD (every 0.2 s) until it succeeds.
+# Counted in seconds, not iterations: under TCG each "sleep" costs more
+# than it sleeps.
 wait_for() {
-	local secs=$1
+	local end=$((SECONDS + $1))
 	shift
-	for _ in $(seq $((secs * 5))); do
+	while [ $SECONDS -lt $end ]; do
 		"$@" && return 0
 		sleep 0.2
 	done
@@ -511,14 +521,14 @@ peer_loss() {
 	shift 6
 	local slog clog spid cpid t0 rc limit=${PEER_LOSS_LIMIT:-60}
 	slog=$(mktemp) && clog=$(mktemp) || return 1
-	ns_exec "$sns" timeout -k 5 300 "$VERBS_BIN/mrc_verify" -d "$sdev" -g 1 --timeout=240 \
-		</dev/null >"$slog" 2>&1 &
-	spid=$!
+	ns_bg "$sns" timeout -k 5 300 "$VERBS_BIN/mrc_verify" -d "$sdev" -g 1 --timeout=240 \
+		</dev/null >"$slog" 2>&1
+	spid=$BG_PID
 	# About 1 GB: it cannot finish before the peer goes.
-	ns_exec "$cns" timeout -k 5 300 "$VERBS_BIN/mrc_verify" -d "$cdev" -g 1 --timeout=240 \
+	ns_bg "$cns" timeout -k 5 300 "$VERBS_BIN/mrc_verify" -d "$cdev" -g 1 --timeout=240 \
 		--count=2000 --max-size=1M --qp-timeout=14 --retry=7 --seed=201 "$saddr" \
-		</dev/null >"$clog" 2>&1 &
-	cpid=$!
+		</dev/null >"$clog" 2>&1
+	cpid=$BG_PID
 	if check "$desc: the long transfer starts" \
 		wait_for 60 grep -q "^mrc_verify: client on" "$clog"; then
 		sleep 2
@@ -543,11 +553,15 @@ peer_loss() {
 		not_ok "$desc: the client fails within $limit s with failed completions, no corruption"
 		_mrc_out=$(cat "$clog")
 		_mrc_explain "the client still runs after $limit s; output:" mrc_verify client
-		kill -9 "$cpid" 2>/dev/null
+		kill "$cpid" 2>/dev/null
+		wait_for 10 _peer_gone "$cpid" || kill -9 "$cpid" 2>/dev/null
 		wait "$cpid" 2>/dev/null
 	fi
-	kill -9 "$spid" 2>/dev/null
+	# SIGTERM (timeout passes it on) ends the server at once unless it is
+	# stuck in the kernel.
+	kill "$spid" 2>/dev/null
 	check "$desc: the server process ends when killed" wait_for 20 _peer_gone "$spid"
+	kill -9 "$spid" 2>/dev/null
 	wait "$spid" 2>/dev/null
 	rm -f "$slog" "$clog"
 }

@@ -24,6 +24,11 @@
 //           WRITE_WITH_IMM regions), after DONE the plain WRITE regions and
 //           the atomic counters, then prepares the next batch
 //
+// While the client waits for the server over TCP, it probes the QP with
+// an 8-byte RDMA READ every second, so a peer that went away shows as a
+// failed completion within the retry budget instead of a TCP wait until
+// the deadline.
+//
 // Each end prints, as its last line,
 //   mrc_verify: N messages, B bytes, C corrupted bytes, F failed completions
 // and exits 0 only if every message completed and C == F == 0.
@@ -452,30 +457,76 @@ public:
 	bool run()
 	{
 		for (size_t k = 0; k < p_.batches.size(); k++) {
-			Ctl c = tcp_.recv<Ctl>(deadline_);
-			if (c.type == ABORT) {
+			auto c = wait_ctl();
+			if (!c)
+				return false;
+			if (c->type == ABORT) {
 				report("the server aborted before batch " + std::to_string(k));
 				return false;
 			}
-			if (c.type != READY || c.batch != k)
+			if (c->type != READY || c->batch != k)
 				fail("protocol: expected READY " + std::to_string(k));
 			bool ok = run_batch(p_.batches[k]);
 			tcp_.send(Ctl{DONE, static_cast<uint32_t>(k), ok, 0});
 			if (!ok)
 				return false;
 		}
-		Ctl c = tcp_.recv<Ctl>(deadline_);
-		if (c.type != FINAL)
+		auto c = wait_ctl();
+		if (!c)
+			return false;
+		if (c->type != FINAL)
 			fail("protocol: expected FINAL");
-		if (c.a || c.b) {
-			report("the server found " + std::to_string(c.a) + " corrupted bytes and " +
-			       std::to_string(c.b) + " failed completions");
+		if (c->a || c->b) {
+			report("the server found " + std::to_string(c->a) + " corrupted bytes and " +
+			       std::to_string(c->b) + " failed completions");
 			return false;
 		}
 		return true;
 	}
 
 private:
+	static constexpr uint64_t kProbeId = ~uint64_t{0};
+
+	// The next control message.  While waiting, a peer that went away
+	// would leave us blocked on TCP until the deadline; an 8-byte RDMA
+	// READ of a responder counter every second makes the QP notice (the
+	// READ changes nothing; its failure counts as a failed completion).
+	std::optional<Ctl> wait_ctl()
+	{
+		for (;;) {
+			if (tcp_.readable(std::min(deadline_, Clock::now() + std::chrono::seconds(1))))
+				return tcp_.recv<Ctl>(deadline_);
+			if (Clock::now() >= deadline_)
+				fail("timeout waiting for the server on TCP");
+			if (!probe())
+				return std::nullopt;
+		}
+	}
+
+	bool probe()
+	{
+		ibv_sge sg{reinterpret_cast<uintptr_t>(e_.buf.get() + p_.region), 8, e_.mr->lkey};
+		ibv_send_wr wr{}, *bad = nullptr;
+		wr.wr_id = kProbeId;
+		wr.sg_list = &sg;
+		wr.num_sge = 1;
+		wr.opcode = IBV_WR_RDMA_READ;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.wr.rdma.remote_addr = remote_.addr + p_.region;
+		wr.wr.rdma.rkey = remote_.rkey;
+		if (int rc = ibv_post_send(e_.qp.get(), &wr, &bad))
+			fail_errno("ibv_post_send of a liveness probe", rc);
+		ibv_wc wc{};
+		if (e_.waiter->poll(e_.scq.get(), &wc, 1, deadline_) == 0)
+			fail("liveness probe: no completion before the deadline");
+		if (wc.status == IBV_WC_SUCCESS && wc.wr_id == kProbeId && wc.opcode == IBV_WC_RDMA_READ)
+			return true;
+		g_stats.failed++;
+		report(std::string("liveness probe (RDMA READ) while waiting for the server: status ") +
+		       ibv_wc_status_str(wc.status));
+		return false;
+	}
+
 	uint8_t *slot(const Msg &m) { return e_.buf.get() + m.off; }
 
 	// Source data (SEND, WRITE) in the pieces, poison around them; READ

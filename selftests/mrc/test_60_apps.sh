@@ -43,4 +43,6 @@ app "ib_send_bw 1 MiB" "$PERF_BW_RE" 18515 ib_send_bw "${PERF[@]}" -n 20 -s 1048
 check_fail "ibv_rc_pingpong without a server fails" \
 	ns_exec h2 timeout 30 ibv_rc_pingpong -d mrc0 -g 1 -p 18599 10.0.0.1
 
+check "the namespaces go, then rmmod mrc works" mrc_unload_wait 20
+
 done_testing

@@ -515,7 +515,8 @@ no_mrc0() {
 # (default 60) of CMD's start with status != 0 and a summary with failed
 # completions and no corrupted byte, the server process ends when killed
 # (it is not stuck in the kernel), and CMD completes and succeeds.  The client uses
-# --qp-timeout=14 --retry=7: about 0.5 s of retries.
+# --qp-timeout=14 --retry=7: about 0.5 s of retries; $PEER_LOSS_OPTS adds
+# options.
 peer_loss() {
 	local desc=$1 sns=$2 sdev=$3 cns=$4 cdev=$5 saddr=$6
 	shift 6
@@ -527,8 +528,8 @@ peer_loss() {
 	spid=$BG_PID
 	# About 1 GB: it cannot finish before the peer goes.
 	ns_bg "$cns" timeout -k 5 300 "$VERBS_BIN/mrc_verify" -d "$cdev" -g 1 --timeout=240 \
-		--count=2000 --max-size=1M --qp-timeout=14 --retry=7 --seed=201 "$saddr" \
-		</dev/null >"$clog" 2>&1
+		--count=2000 --max-size=1M --qp-timeout=14 --retry=7 --seed=201 \
+		${PEER_LOSS_OPTS:-} "$saddr" </dev/null >"$clog" 2>&1
 	cpid=$BG_PID
 	if ! check "$desc: the long transfer starts" \
 		wait_for 60 grep -q "^mrc_verify: client on" "$clog"; then

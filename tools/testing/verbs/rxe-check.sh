@@ -155,7 +155,8 @@ fi
 # the error state is never flushed (rxe's user receive queue has no
 # doorbell; only an incoming packet would make the responder look at it);
 # an SGE with an invalid lkey completes with "local QP operation error"
-# instead of "local protection error".
+# instead of "local protection error".  (And a QP retry count of 7 means
+# "forever" to rxe: the peerloss stage uses 6.)
 RXE_KNOWN='^not ok [0-9]+ - (receive posted on the QP in ERR: expected Work Request Flushed Error, got no completion|RDMA WRITE from a local SGE with a bad lkey: expected local protection error, got local QP operation error)'
 
 # No failure of mrc_negative other than rxe's known deviations.
@@ -199,9 +200,13 @@ if has_stage peerloss; then
 	# test_62_negative.sh's transfers that lose their peer: first all
 	# of the server's packets dropped, then its netdev deleted (which
 	# deletes the veth pair and unregisters both rxe devices: last).
-	peer_loss "rxe peer silent" - rxe0 - rxe1 10.0.0.1 netem_on - rxa loss 100%
+	# rxe takes a retry count of 7 as "retry forever" (the IB spec
+	# gives that meaning only to the RNR retry count): 6 here.
+	PEER_LOSS_OPTS=--retry=6 peer_loss "rxe peer silent" - rxe0 - rxe1 10.0.0.1 \
+		netem_on - rxa loss 100%
 	netem_off - rxa
-	peer_loss "rxe peer netdev deleted" - rxe0 - rxe1 10.0.0.1 ip link del rxa
+	PEER_LOSS_OPTS=--retry=6 peer_loss "rxe peer netdev deleted" - rxe0 - rxe1 10.0.0.1 \
+		ip link del rxa
 fi
 
 rdma link del rxe0 2>/dev/null

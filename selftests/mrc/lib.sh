@@ -468,9 +468,9 @@ app_pair() {
 PINGPONG_RE="^[0-9]+ bytes in [0-9.]+ seconds = $NZ_NUM Mbit/sec"
 # "#bytes #iterations BW peak BW average MsgRate": non-zero average.
 _S='[[:space:]]+'	# perftest mixes tabs into its columns
-PERF_BW_RE="^[[:space:]]*[0-9]+$_S[0-9]+$_S[0-9.]+$_S$NZ_NUM$_S[0-9.]+"
+PERF_BW_RE="^[[:space:]]*[0-9]+${_S}[0-9]+${_S}[0-9.]+${_S}$NZ_NUM${_S}[0-9.]+"
 # "#bytes #iterations t_min t_max t_typical ...": non-zero t_typical.
-PERF_LAT_RE="^[[:space:]]*[0-9]+$_S[0-9]+$_S[0-9.]+$_S[0-9.]+$_S$NZ_NUM([[:space:]]|$)"
+PERF_LAT_RE="^[[:space:]]*[0-9]+${_S}[0-9]+${_S}[0-9.]+${_S}[0-9.]+${_S}$NZ_NUM([[:space:]]|$)"
 
 # mrc_unload_wait [SECONDS]: delete the test namespaces (and with them
 # their mrc instances), then rmmod mrc, retrying while the RDMA core
@@ -527,6 +527,7 @@ peer_loss() {
 		</dev/null >"$slog" 2>&1
 	spid=$BG_PID
 	# About 1 GB: it cannot finish before the peer goes.
+	# shellcheck disable=SC2086 # PEER_LOSS_OPTS: several words
 	ns_bg "$cns" timeout -k 5 300 "$VERBS_BIN/mrc_verify" -d "$cdev" -g 1 --timeout=240 \
 		--count=2000 --max-size=1M --qp-timeout=14 --retry=7 --seed=201 \
 		${PEER_LOSS_OPTS:-} "$saddr" </dev/null >"$clog" 2>&1

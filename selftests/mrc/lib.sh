@@ -327,3 +327,278 @@ done_testing() {
 	[ "$_mrc_fail" -eq 0 ] || exit 1
 	exit 0
 }
+
+# ---------------------------------------------------------------------
+# Verbs programs (tools/testing/verbs): mrc_verify and mrc_negative run as
+# a server in one namespace and a client in another.
+
+VERBS_BIN=${VERBS_BIN:-$REPO/build/bin}
+
+# ns_bg NS CMD...: start CMD in namespace NS ("-": the initial one) in the
+# background, its pid in $BG_PID.  Unlike "ns_exec ... &" (a subshell),
+# the pid is CMD's own ("ip netns exec" execs it), so a signal reaches it;
+# "timeout" passes SIGTERM on to the program it runs.
+ns_bg() {
+	local ns=$1
+	shift
+	if [ "$ns" = - ]; then
+		"$@" &
+	else
+		ip netns exec "$ns" "$@" &
+	fi
+	BG_PID=$!
+}
+
+# The last line both ends of a clean mrc_verify run print.
+VERIFY_CLEAN_RE='^mrc_verify: [1-9][0-9]* messages, [0-9]+ bytes, 0 corrupted bytes, 0 failed completions$'
+
+# verbs_pair DESC RE SNS SDEV CNS CDEV SADDR PROG [OPTION...]: run PROG as
+# a server on SDEV in namespace SNS (in the background) and as a client on
+# CDEV in CNS, connecting to SADDR, both with "-d DEV -g 1" and under
+# "timeout" ($VERBS_TIMEOUT s, default 240, plus a grace for the
+# program's own watchdog).  Two checks, "DESC: client" and "DESC: server":
+# each end exits 0 and prints a line matching RE.  OPTIONs go to the
+# client (mrc_verify's server takes the run's parameters from it).  With
+# VERBS_EXPECT=fail, each end must instead exit non-zero and print a line
+# matching RE (the checks of the checkers).
+verbs_pair() {
+	local desc=$1 re=$2 sns=$3 sdev=$4 cns=$5 cdev=$6 saddr=$7 prog=$8
+	shift 8
+	local t=${VERBS_TIMEOUT:-240} slog spid rc
+	slog=$(mktemp) || return 1
+	ns_bg "$sns" timeout -k 5 $((t + 20)) "$VERBS_BIN/$prog" -d "$sdev" -g 1 \
+		--timeout="$t" </dev/null >"$slog" 2>&1
+	spid=$BG_PID
+	local expect_fail=0 chk=check_output
+	[ "${VERBS_EXPECT:-pass}" = fail ] && expect_fail=1 && chk=check_output_fail
+	$chk "$desc: client" "$re" ns_exec "$cns" timeout -k 5 $((t + 20)) \
+		"$VERBS_BIN/$prog" -d "$cdev" -g 1 --timeout="$t" "$@" "$saddr"
+	# The server ends with its client, or soon after (when the client
+	# failed before connecting it would wait for its whole timeout).
+	wait_for "${VERBS_SERVER_GRACE:-30}" _peer_gone "$spid" || kill "$spid" 2>/dev/null
+	wait "$spid"
+	rc=$?
+	_mrc_out=$(cat "$slog")
+	rm -f "$slog"
+	if { [ $rc -eq 0 ] && [ $expect_fail = 0 ]; } || { [ $rc -ne 0 ] && [ $expect_fail = 1 ]; }; then
+		if printf '%s\n' "$_mrc_out" | grep -Eq -- "$re"; then
+			ok "$desc: server"
+			return 0
+		fi
+	fi
+	not_ok "$desc: server"
+	_mrc_explain "server exit status $rc (expected ${VERBS_EXPECT:-pass}, output matching /$re/); output:" \
+		ns_exec "$sns" "$VERBS_BIN/$prog" -d "$sdev" -g 1 --timeout="$t"
+	return 1
+}
+
+# verify_pair DESC [MRC_VERIFY_OPTION...]: mrc_verify between h1 (server,
+# 10.0.0.1) and h2 (client) of mrc_two_hosts; both ends must report zero
+# corrupted bytes and zero failed completions.
+verify_pair() {
+	local desc=$1
+	shift
+	verbs_pair "$desc" "$VERIFY_CLEAN_RE" h1 mrc0 h2 mrc0 10.0.0.1 mrc_verify "$@"
+}
+
+# netem_on NS DEV NETEM_ARGS...: replace DEV's root qdisc in NS by netem.
+netem_on() {
+	local ns=$1 dev=$2
+	shift 2
+	ns_exec "$ns" tc qdisc replace dev "$dev" root netem "$@"
+}
+
+# netem_off NS DEV: back to the default qdisc.
+netem_off() {
+	ns_exec "$1" tc qdisc del dev "$2" root 2>/dev/null
+	return 0
+}
+
+# wait_listen NS PORT [SECONDS]: until a TCP socket listens on PORT in NS
+# (a server started in the background is ready for its client).
+wait_listen() {
+	local ns=$1 port=$2 end=$((SECONDS + ${3:-30}))
+	while [ $SECONDS -lt $end ]; do
+		ns_exec "$ns" ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && return 0
+		sleep 0.2
+	done
+	diag "wait_listen: nothing listens on TCP port $port in $ns after ${3:-30} s"
+	return 1
+}
+
+# A non-zero decimal number (bandwidth, rate) in an output regex.
+NZ_NUM='(0*[1-9][0-9]*(\.[0-9]+)?|0*\.[0-9]*[1-9][0-9]*)'
+
+# app_pair DESC RE SNS SDEV CNS CDEV SADDR PORT PROG [ARG...]: an
+# unmodified verbs program (ibv_rc_pingpong, perftest) as a server
+# ("PROG -d SDEV ARG...") in SNS, then, once it listens on TCP PORT, as a
+# client ("PROG -d CDEV ARG... SADDR") in CNS; both under "timeout"
+# ($APP_TIMEOUT s, default 120).  Checks: the server listens, the client
+# exits 0 and prints a line matching RE, the server exits 0.
+app_pair() {
+	local desc=$1 re=$2 sns=$3 sdev=$4 cns=$5 cdev=$6 saddr=$7 port=$8 prog=$9
+	shift 9
+	local t=${APP_TIMEOUT:-120} slog spid rc
+	slog=$(mktemp) || return 1
+	ns_bg "$sns" timeout -k 5 "$t" "$prog" -d "$sdev" "$@" </dev/null >"$slog" 2>&1
+	spid=$BG_PID
+	if ! wait_listen "$sns" "$port" 60 >/dev/null; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		_mrc_out=$(cat "$slog")
+		rm -f "$slog"
+		not_ok "$desc: server listens on TCP port $port"
+		_mrc_explain "the server did not listen within 60 s; its output:" \
+			ns_exec "$sns" "$prog" -d "$sdev" "$@"
+		return 1
+	fi
+	check_output "$desc: client" "$re" ns_exec "$cns" timeout -k 5 "$t" \
+		"$prog" -d "$cdev" "$@" "$saddr"
+	wait_for 30 _peer_gone "$spid" || kill "$spid" 2>/dev/null
+	wait "$spid"
+	rc=$?
+	_mrc_out=$(cat "$slog")
+	rm -f "$slog"
+	if [ $rc -eq 0 ]; then
+		ok "$desc: server"
+		return 0
+	fi
+	not_ok "$desc: server"
+	_mrc_explain "server exit status $rc, expected 0; output:" \
+		ns_exec "$sns" "$prog" -d "$sdev" "$@"
+	return 1
+}
+
+# Result lines of ibv_rc_pingpong and of perftest's tables.
+PINGPONG_RE="^[0-9]+ bytes in [0-9.]+ seconds = $NZ_NUM Mbit/sec"
+# "#bytes #iterations BW peak BW average MsgRate": non-zero average.
+_S='[[:space:]]+'	# perftest mixes tabs into its columns
+PERF_BW_RE="^[[:space:]]*[0-9]+${_S}[0-9]+${_S}[0-9.]+${_S}$NZ_NUM${_S}[0-9.]+"
+# "#bytes #iterations t_min t_max t_typical ...": non-zero t_typical.
+PERF_LAT_RE="^[[:space:]]*[0-9]+${_S}[0-9]+${_S}[0-9.]+${_S}[0-9.]+${_S}$NZ_NUM([[:space:]]|$)"
+
+# mrc_unload_wait [SECONDS]: delete the test namespaces (and with them
+# their mrc instances), then rmmod mrc, retrying while the RDMA core
+# finishes the deferred unregistration (default 10 s).
+mrc_unload_wait() {
+	local secs=${1:-10} ns
+	for ns in "${_mrc_netns[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	_mrc_netns=()
+	local end=$((SECONDS + secs))
+	while [ $SECONDS -lt $end ]; do
+		[ -d /sys/module/mrc ] || return 0
+		rmmod mrc 2>/dev/null && return 0
+		sleep 0.2
+	done
+	rmmod mrc
+}
+
+# wait_for SECONDS CMD...: poll CMD (every 0.2 s) until it succeeds.
+# Counted in seconds, not iterations: under TCG each "sleep" costs more
+# than it sleeps.
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	while [ $SECONDS -lt $end ]; do
+		"$@" && return 0
+		sleep 0.2
+	done
+	"$@"
+}
+
+# no_mrc0 NS: NS has no RDMA device mrc0.
+no_mrc0() {
+	! ns_exec "$1" rdma link show 2>/dev/null | grep -q '^link mrc0/'
+}
+
+# peer_loss DESC SNS SDEV CNS CDEV SADDR CMD...: a long mrc_verify
+# transfer (server on SDEV in SNS, client on CDEV in CNS); once it runs,
+# CMD takes the peer away (deletes its netdev, drops all its packets).
+# Checks: the transfer starts, the client exits within $PEER_LOSS_LIMIT s
+# (default 60) of CMD's start with status != 0 and a summary with failed
+# completions and no corrupted byte, the server process ends when killed
+# (it is not stuck in the kernel), and CMD completes and succeeds.  The client uses
+# --qp-timeout=14 --retry=7: about 0.5 s of retries; $PEER_LOSS_OPTS adds
+# options.
+peer_loss() {
+	local desc=$1 sns=$2 sdev=$3 cns=$4 cdev=$5 saddr=$6
+	shift 6
+	local slog clog alog spid cpid apid t0 rc arc elapsed limit=${PEER_LOSS_LIMIT:-60}
+	local what="$desc: the client fails within $limit s with failed completions, no corruption"
+	slog=$(mktemp) && clog=$(mktemp) && alog=$(mktemp) || return 1
+	ns_bg "$sns" timeout -k 5 300 "$VERBS_BIN/mrc_verify" -d "$sdev" -g 1 --timeout=240 \
+		</dev/null >"$slog" 2>&1
+	spid=$BG_PID
+	# About 1 GB: it cannot finish before the peer goes.
+	# shellcheck disable=SC2086 # PEER_LOSS_OPTS: several words
+	ns_bg "$cns" timeout -k 5 300 "$VERBS_BIN/mrc_verify" -d "$cdev" -g 1 --timeout=240 \
+		--count=2000 --max-size=1M --qp-timeout=14 --retry=7 --seed=201 \
+		${PEER_LOSS_OPTS:-} "$saddr" </dev/null >"$clog" 2>&1
+	cpid=$BG_PID
+	if ! check "$desc: the long transfer starts" \
+		wait_for 60 grep -q "^mrc_verify: client on" "$clog"; then
+		kill "$cpid" "$spid" 2>/dev/null
+		wait "$cpid" "$spid" 2>/dev/null
+		rm -f "$slog" "$clog" "$alog"
+		return 1
+	fi
+	sleep 2
+	check "$desc: the transfer still runs" kill -0 "$cpid"
+	# CMD runs in the background: deleting a netdev may block until
+	# the programs let go of the device, which is what is measured.
+	t0=$SECONDS
+	"$@" </dev/null >"$alog" 2>&1 &
+	apid=$!
+	wait_for "$limit" _peer_gone "$cpid"
+	elapsed=$((SECONDS - t0))
+	if _peer_gone "$cpid"; then
+		wait "$cpid"
+		rc=$?
+		diag "$desc: client exited with status $rc $elapsed s after the peer went"
+		_mrc_out=$(cat "$clog")
+		if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] && [ $elapsed -le "$limit" ] &&
+			grep -Eq '^mrc_verify: [0-9]+ messages, [0-9]+ bytes, 0 corrupted bytes, [1-9][0-9]* failed completions$' \
+				<<<"$_mrc_out"; then
+			ok "$what"
+		else
+			not_ok "$what"
+			_mrc_explain "client exit status $rc after $elapsed s; output:" mrc_verify client
+		fi
+	else
+		not_ok "$what"
+		_mrc_out=$(cat "$clog")
+		_mrc_explain "the client still runs after $elapsed s; output:" mrc_verify client
+		kill "$cpid" 2>/dev/null
+		wait_for 10 _peer_gone "$cpid" || kill -9 "$cpid" 2>/dev/null
+		wait "$cpid" 2>/dev/null
+	fi
+	# SIGTERM (timeout passes it on) ends the server at once unless it is
+	# stuck in the kernel.
+	kill "$spid" 2>/dev/null
+	check "$desc: the server process ends when killed" wait_for 20 _peer_gone "$spid"
+	kill -9 "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	# With both programs gone, CMD must have completed.
+	wait_for 30 _peer_gone "$apid"
+	if _peer_gone "$apid"; then
+		wait "$apid"
+		arc=$?
+	else
+		arc="still running"
+		kill "$apid" 2>/dev/null
+	fi
+	_mrc_out=$(cat "$alog")
+	if [ "$arc" = 0 ]; then
+		ok "$desc: $*"
+	else
+		not_ok "$desc: $*"
+		_mrc_explain "status: $arc; output:" "$@"
+	fi
+	rm -f "$slog" "$clog" "$alog"
+}
+
+_peer_gone() {
+	! kill -0 "$1" 2>/dev/null
+}

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# selftest-timeout: 900
+#
+# Unmodified Debian verbs programs over mrc0 between two namespaces (h1 the
+# server, h2 the client): ibv_rc_pingpong (rdma-core's examples) and
+# perftest's bandwidth and latency tests for SEND, RDMA WRITE, RDMA READ
+# and atomics.  They use the stock rxe provider, so passing means the
+# device speaks the rxe user ABI and the RC data path works for them.
+# Each program: the server listens, the client exits 0 and prints its
+# result line with a non-zero rate, the server exits 0.  Iteration counts
+# are small: under TCG every test takes seconds.
+. "$(dirname "$0")/lib.sh"
+
+mrc_load || done_testing
+check "two hosts h1/h2 with mrc0 on e0" mrc_two_hosts || done_testing
+
+# app DESC RE PORT PROG ARG...: PROG on mrc0 in h1 (server) and h2 (client).
+app() {
+	local desc=$1 re=$2 port=$3
+	shift 3
+	app_pair "$desc" "$re" h1 mrc0 h2 mrc0 10.0.0.1 "$port" "$@"
+}
+
+PERF=(-x 1 -F)
+app "ibv_rc_pingpong" "$PINGPONG_RE" 18515 ibv_rc_pingpong -g 1 -n 100
+app "ibv_rc_pingpong 64 KiB" "$PINGPONG_RE" 18515 ibv_rc_pingpong -g 1 -s 65536 -n 100
+app "ib_send_bw" "$PERF_BW_RE" 18515 ib_send_bw "${PERF[@]}" -n 200
+app "ib_send_lat" "$PERF_LAT_RE" 18515 ib_send_lat "${PERF[@]}" -n 200
+app "ib_write_bw" "$PERF_BW_RE" 18515 ib_write_bw "${PERF[@]}" -n 200
+app "ib_write_lat" "$PERF_LAT_RE" 18515 ib_write_lat "${PERF[@]}" -n 200
+app "ib_read_bw" "$PERF_BW_RE" 18515 ib_read_bw "${PERF[@]}" -n 200
+app "ib_read_lat" "$PERF_LAT_RE" 18515 ib_read_lat "${PERF[@]}" -n 200
+app "ib_atomic_bw (fetch-and-add)" "$PERF_BW_RE" 18515 ib_atomic_bw "${PERF[@]}" -n 200
+app "ib_atomic_bw (compare-and-swap)" "$PERF_BW_RE" 18515 ib_atomic_bw "${PERF[@]}" -n 200 \
+	-A CMP_AND_SWAP
+# Large messages: segmentation over many MTU-sized packets.
+app "ib_write_bw 1 MiB" "$PERF_BW_RE" 18515 ib_write_bw "${PERF[@]}" -n 20 -s 1048576
+app "ib_send_bw 1 MiB" "$PERF_BW_RE" 18515 ib_send_bw "${PERF[@]}" -n 20 -s 1048576
+
+# The same programs must fail visibly when there is no server: the checks
+# above can fail.
+check_fail "ibv_rc_pingpong without a server fails" \
+	ns_exec h2 timeout 30 ibv_rc_pingpong -d mrc0 -g 1 -p 18599 10.0.0.1
+
+check "the namespaces go, then rmmod mrc works" mrc_unload_wait 20
+
+done_testing

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Shared helpers of the verbs test programs (mrc_verify, mrc_negative):
+// RAII owners of the ibv objects, the TCP side channel that exchanges
+// connection info like ibv_rc_pingpong does, RC QP bring-up and waiting
+// for completions with a deadline.  Errors are thrown as std::runtime_error
+// and turned into a message and exit status 1 by main().
+#pragma once
+
+#include <infiniband/verbs.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace verbs {
+
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] inline void fail(const std::string &what)
+{
+	throw std::runtime_error(what);
+}
+
+[[noreturn]] inline void fail_errno(const std::string &what, int err = errno)
+{
+	throw std::runtime_error(what + ": " + std::strerror(err));
+}
+
+// unique_ptr deleter calling an ibv destroy function; the return value of
+// a destroy at exit is not actionable, tests that care call it explicitly.
+template <auto Fn> struct Deleter {
+	template <typename T> void operator()(T *p) const
+	{
+		if (p)
+			(void)Fn(p);
+	}
+};
+
+using DeviceList = std::unique_ptr<ibv_device *[], Deleter<ibv_free_device_list>>;
+using Context = std::unique_ptr<ibv_context, Deleter<ibv_close_device>>;
+using Pd = std::unique_ptr<ibv_pd, Deleter<ibv_dealloc_pd>>;
+using Mr = std::unique_ptr<ibv_mr, Deleter<ibv_dereg_mr>>;
+using Cq = std::unique_ptr<ibv_cq, Deleter<ibv_destroy_cq>>;
+using Qp = std::unique_ptr<ibv_qp, Deleter<ibv_destroy_qp>>;
+using Channel = std::unique_ptr<ibv_comp_channel, Deleter<ibv_destroy_comp_channel>>;
+
+// Page-aligned zeroed memory for MRs (free() is the matching release).
+struct FreeDeleter {
+	void operator()(uint8_t *p) const { std::free(p); }
+};
+using Buffer = std::unique_ptr<uint8_t[], FreeDeleter>;
+
+inline Buffer alloc_buffer(size_t size)
+{
+	void *p = nullptr;
+	size = (size + 4095) & ~size_t{4095};
+	if (posix_memalign(&p, 4096, size))
+		fail("cannot allocate " + std::to_string(size) + " bytes");
+	std::memset(p, 0, size);
+	return Buffer(static_cast<uint8_t *>(p));
+}
+
+// An owned file descriptor.
+class Fd {
+public:
+	Fd() = default;
+	explicit Fd(int fd) : fd_(fd) {}
+	Fd(Fd &&o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+	Fd &operator=(Fd &&o) noexcept
+	{
+		if (this != &o) {
+			reset();
+			fd_ = o.fd_;
+			o.fd_ = -1;
+		}
+		return *this;
+	}
+	Fd(const Fd &) = delete;
+	Fd &operator=(const Fd &) = delete;
+	~Fd() { reset(); }
+	int get() const { return fd_; }
+	void reset()
+	{
+		if (fd_ >= 0)
+			::close(fd_);
+		fd_ = -1;
+	}
+
+private:
+	int fd_ = -1;
+};
+
+inline int ms_until(Clock::time_point deadline)
+{
+	auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+	return left.count() < 0 ? 0 : static_cast<int>(std::min<long long>(left.count(), 1 << 30));
+}
+
+// The TCP side channel.  The server accepts one connection; the client
+// retries connecting until the deadline, since the server may still be
+// starting (the selftests start both at about the same time).
+class Tcp {
+public:
+	static Tcp listen_accept(uint16_t port, Clock::time_point deadline)
+	{
+		Fd ls(::socket(AF_INET6, SOCK_STREAM, 0));
+		if (ls.get() < 0)
+			fail_errno("socket");
+		int one = 1, zero = 0;
+		setsockopt(ls.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		// Dual stack: IPv4 clients connect too.
+		setsockopt(ls.get(), IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		sockaddr_in6 a{};
+		a.sin6_family = AF_INET6;
+		a.sin6_addr = in6addr_any;
+		a.sin6_port = htons(port);
+		if (::bind(ls.get(), reinterpret_cast<sockaddr *>(&a), sizeof(a)))
+			fail_errno("bind to TCP port " + std::to_string(port));
+		if (::listen(ls.get(), 1))
+			fail_errno("listen");
+		pollfd p{ls.get(), POLLIN, 0};
+		int n = ::poll(&p, 1, ms_until(deadline));
+		if (n <= 0)
+			fail("no client connected in time");
+		Fd c(::accept(ls.get(), nullptr, nullptr));
+		if (c.get() < 0)
+			fail_errno("accept");
+		return Tcp(std::move(c));
+	}
+
+	static Tcp connect(const std::string &host, uint16_t port, Clock::time_point deadline)
+	{
+		addrinfo hints{}, *res = nullptr;
+		hints.ai_socktype = SOCK_STREAM;
+		std::string svc = std::to_string(port);
+		if (int rc = getaddrinfo(host.c_str(), svc.c_str(), &hints, &res))
+			fail("cannot resolve " + host + ": " + gai_strerror(rc));
+		std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owner(res, freeaddrinfo);
+		for (;;) {
+			for (addrinfo *ai = res; ai; ai = ai->ai_next) {
+				Fd s(::socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol));
+				if (s.get() >= 0 && ::connect(s.get(), ai->ai_addr, ai->ai_addrlen) == 0)
+					return Tcp(std::move(s));
+			}
+			if (Clock::now() >= deadline)
+				fail_errno("cannot connect to " + host + " port " + svc);
+			std::this_thread::sleep_for(std::chrono::milliseconds(200));
+		}
+	}
+
+	void send_bytes(const void *buf, size_t len)
+	{
+		auto p = static_cast<const uint8_t *>(buf);
+		while (len) {
+			ssize_t n = ::send(fd_.get(), p, len, MSG_NOSIGNAL);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				fail_errno("TCP send");
+			p += n;
+			len -= static_cast<size_t>(n);
+		}
+	}
+
+	// Receive exactly len bytes before the deadline.
+	void recv_bytes(void *buf, size_t len, Clock::time_point deadline)
+	{
+		auto p = static_cast<uint8_t *>(buf);
+		while (len) {
+			if (!readable(deadline))
+				fail("timeout waiting for the peer on TCP");
+			ssize_t n = ::recv(fd_.get(), p, len, 0);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				fail_errno("TCP recv");
+			if (n == 0)
+				fail("peer closed the TCP connection");
+			p += n;
+			len -= static_cast<size_t>(n);
+		}
+	}
+
+	template <typename T> void send(const T &v) { send_bytes(&v, sizeof(v)); }
+	template <typename T> T recv(Clock::time_point deadline)
+	{
+		T v;
+		recv_bytes(&v, sizeof(v), deadline);
+		return v;
+	}
+
+	bool readable(Clock::time_point deadline)
+	{
+		pollfd p{fd_.get(), POLLIN, 0};
+		for (;;) {
+			int n = ::poll(&p, 1, ms_until(deadline));
+			if (n < 0 && errno == EINTR)
+				continue;
+			return n > 0;
+		}
+	}
+	int fd() const { return fd_.get(); }
+
+private:
+	explicit Tcp(Fd fd) : fd_(std::move(fd))
+	{
+		int one = 1;
+		setsockopt(fd_.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	}
+	Fd fd_;
+};
+
+// What each end tells the other about its QP and memory.  Both ends run
+// on the same architecture (the same build), so the struct goes as is.
+struct ConnInfo {
+	uint32_t qpn;
+	uint32_t psn;
+	uint8_t gid[16];
+	uint64_t addr;		// main buffer
+	uint64_t len;
+	uint32_t rkey;
+	uint32_t rkey2;		// a second MR (mrc_negative: no REMOTE_WRITE)
+	uint64_t addr2;
+	uint64_t len2;
+	uint64_t seed;
+	uint64_t param[6];	// program specific
+};
+
+inline Context open_device(const std::string &name)
+{
+	int n = 0;
+	DeviceList list(ibv_get_device_list(&n));
+	if (!list)
+		fail_errno("ibv_get_device_list");
+	for (int i = 0; i < n; i++) {
+		if (name == ibv_get_device_name(list[i])) {
+			Context ctx(ibv_open_device(list[i]));
+			if (!ctx)
+				fail_errno("ibv_open_device " + name);
+			return ctx;
+		}
+	}
+	fail("no RDMA device " + name);
+}
+
+inline Mr reg_mr(ibv_pd *pd, void *addr, size_t len, int access)
+{
+	Mr mr(ibv_reg_mr(pd, addr, len, access));
+	if (!mr)
+		fail_errno("ibv_reg_mr");
+	return mr;
+}
+
+inline constexpr int kAllAccess = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				  IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+
+inline ibv_mtu mtu_from_bytes(int bytes)
+{
+	switch (bytes) {
+	case 256: return IBV_MTU_256;
+	case 512: return IBV_MTU_512;
+	case 1024: return IBV_MTU_1024;
+	case 2048: return IBV_MTU_2048;
+	case 4096: return IBV_MTU_4096;
+	}
+	fail("bad MTU " + std::to_string(bytes) + " (256, 512, 1024, 2048 or 4096)");
+}
+
+inline ibv_port_attr query_port(ibv_context *ctx, uint8_t port)
+{
+	ibv_port_attr pa{};
+	if (int rc = ibv_query_port(ctx, port, &pa))
+		fail_errno("ibv_query_port", rc);
+	return pa;
+}
+
+inline ibv_gid query_gid(ibv_context *ctx, uint8_t port, int index)
+{
+	ibv_gid gid{};
+	if (int rc = ibv_query_gid(ctx, port, index, &gid))
+		fail_errno("ibv_query_gid " + std::to_string(index), rc);
+	static const uint8_t zero[16] = {};
+	if (!std::memcmp(gid.raw, zero, sizeof(zero)))
+		fail("GID index " + std::to_string(index) + " is empty");
+	return gid;
+}
+
+struct QpCaps {
+	uint32_t depth;
+	uint32_t sge;
+	uint32_t inline_data;
+};
+
+inline Qp create_rc_qp(ibv_pd *pd, ibv_cq *scq, ibv_cq *rcq, const QpCaps &want, ibv_qp_cap *got)
+{
+	ibv_qp_init_attr a{};
+	a.send_cq = scq;
+	a.recv_cq = rcq;
+	a.qp_type = IBV_QPT_RC;
+	a.sq_sig_all = 0;
+	a.cap.max_send_wr = want.depth;
+	a.cap.max_recv_wr = want.depth;
+	a.cap.max_send_sge = want.sge;
+	a.cap.max_recv_sge = want.sge;
+	a.cap.max_inline_data = want.inline_data;
+	Qp qp(ibv_create_qp(pd, &a));
+	if (!qp)
+		fail_errno("ibv_create_qp");
+	if (got)
+		*got = a.cap;
+	return qp;
+}
+
+inline void modify_qp(ibv_qp *qp, ibv_qp_attr &a, int mask, const char *what)
+{
+	if (int rc = ibv_modify_qp(qp, &a, mask))
+		fail_errno(std::string("ibv_modify_qp to ") + what, rc);
+}
+
+inline void qp_to_init(ibv_qp *qp, uint8_t port, int access)
+{
+	ibv_qp_attr a{};
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = port;
+	a.qp_access_flags = access;
+	modify_qp(qp, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS,
+		  "INIT");
+}
+
+struct PathParams {
+	uint8_t port = 1;
+	int gid_index = 1;
+	ibv_mtu mtu = IBV_MTU_1024;
+	uint8_t max_dest_rd_atomic = 1;
+	uint8_t max_rd_atomic = 1;
+	uint8_t timeout = 14;
+	uint8_t retry = 7;
+	uint8_t rnr_retry = 7;	// 7: retry forever on RNR NAK
+};
+
+inline void qp_to_rtr(ibv_qp *qp, const PathParams &pp, const ConnInfo &remote)
+{
+	ibv_qp_attr a{};
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = pp.mtu;
+	a.dest_qp_num = remote.qpn;
+	a.rq_psn = remote.psn;
+	a.max_dest_rd_atomic = pp.max_dest_rd_atomic;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	std::memcpy(a.ah_attr.grh.dgid.raw, remote.gid, 16);
+	a.ah_attr.grh.sgid_index = static_cast<uint8_t>(pp.gid_index);
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.sl = 0;
+	a.ah_attr.port_num = pp.port;
+	modify_qp(qp, a,
+		  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+		  "RTR");
+}
+
+inline void qp_to_rts(ibv_qp *qp, const PathParams &pp, uint32_t psn)
+{
+	ibv_qp_attr a{};
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = pp.timeout;
+	a.retry_cnt = pp.retry;
+	a.rnr_retry = pp.rnr_retry;
+	a.sq_psn = psn;
+	a.max_rd_atomic = pp.max_rd_atomic;
+	modify_qp(qp, a,
+		  IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+		  "RTS");
+}
+
+inline ibv_qp_state qp_state(ibv_qp *qp)
+{
+	ibv_qp_attr a{};
+	ibv_qp_init_attr ia{};
+	if (int rc = ibv_query_qp(qp, &a, IBV_QP_STATE, &ia))
+		fail_errno("ibv_query_qp", rc);
+	return a.qp_state;
+}
+
+// Completion waiting (declare it before the CQs that use its channel, so
+// they are destroyed first): poll the CQs; when empty, arm them and sleep on the
+// completion channel, at most 100 ms at a time, so a missed event costs a
+// little latency and never a hang.  Sleeping instead of spinning matters
+// under TCG, where the soft device's kernel threads share two vCPUs with
+// both test processes.
+class CqWaiter {
+public:
+	explicit CqWaiter(ibv_context *ctx)
+	{
+		ch_.reset(ibv_create_comp_channel(ctx));
+		if (!ch_)
+			fail_errno("ibv_create_comp_channel");
+		int fl = ::fcntl(ch_->fd, F_GETFL);
+		if (fl < 0 || ::fcntl(ch_->fd, F_SETFL, fl | O_NONBLOCK) < 0)
+			fail_errno("fcntl O_NONBLOCK on the completion channel");
+	}
+	ibv_comp_channel *channel() const { return ch_.get(); }
+
+	// Poll cq for up to max completions; wait until at least one arrives
+	// or the deadline passes (returns 0), or extra_fd is readable (-1).
+	int poll(ibv_cq *cq, ibv_wc *wc, int max, Clock::time_point deadline, int extra_fd = -1)
+	{
+		for (;;) {
+			int n = ibv_poll_cq(cq, max, wc);
+			if (n < 0)
+				fail("ibv_poll_cq failed");
+			if (n > 0)
+				return n;
+			if (ibv_req_notify_cq(cq, 0))
+				fail("ibv_req_notify_cq failed");
+			n = ibv_poll_cq(cq, max, wc);	// closes the arm race
+			if (n < 0)
+				fail("ibv_poll_cq failed");
+			if (n > 0)
+				return n;
+			int left = ms_until(deadline);
+			if (left == 0)
+				return 0;
+			pollfd p[2] = {{ch_->fd, POLLIN, 0}, {extra_fd, POLLIN, 0}};
+			int r = ::poll(p, extra_fd >= 0 ? 2 : 1, std::min(left, 100));
+			if (r > 0 && (p[0].revents & POLLIN))
+				drain_events();
+			if (r > 0 && extra_fd >= 0 && p[1].revents)
+				return -1;
+		}
+	}
+
+private:
+	// Ack every event so ibv_destroy_cq does not wait for them; the fd is
+	// non-blocking, so this stops when the channel is empty.
+	void drain_events()
+	{
+		ibv_cq *cq = nullptr;
+		void *cq_ctx = nullptr;
+		while (ibv_get_cq_event(ch_.get(), &cq, &cq_ctx) == 0)
+			ibv_ack_cq_events(cq, 1);
+	}
+	Channel ch_;
+};
+
+} // namespace verbs

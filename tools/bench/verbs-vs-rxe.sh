@@ -70,7 +70,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "verbs-vs-rxe: needs root (or drop --no-vm to run in the VM)" >&2
 	exit 1
 fi
-for tool in ib_write_bw ib_write_lat ib_send_bw rdma tc ss; do
+for tool in ib_write_bw ib_write_lat ib_send_bw rdma tc ss stdbuf sysctl; do
 	command -v "$tool" >/dev/null || { echo "verbs-vs-rxe: $tool not found (tools/deps.sh)" >&2; exit 1; }
 done
 
@@ -88,7 +88,7 @@ cleanup() {
 	for d in rxe0 rxe1 mrc0 mrc1; do
 		[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d" 2>/dev/null
 	done
-	ip link del a 2>/dev/null
+	veth_down
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -111,13 +111,43 @@ declare -A better=([write_bw]=higher [write_lat_typ]=lower [write_lat_avg]=lower
 	[send_bw]=higher [loss_write_bw]=higher)
 
 # veth_up: the pair a/b in the initial namespace.  Both addresses are
-# local, so the RDMA devices' GIDs come from their own netdev.
+# local there, so by default 10.0.0.2 -> 10.0.0.1 is routed over "lo":
+# rxe then fails to connect (measured: "Failed to modify QP to RTR") and
+# netem on a/b would see nothing.  Policy routing sends locally generated
+# traffic between the two addresses out of the other veth end instead:
+# rules looked up before the local table, for "iif lo" (output) only, so
+# that the packet arriving on the far end is still delivered locally;
+# accept_local lets a packet with a local source address in.
 veth_up() {
-	ip link del a 2>/dev/null
-	ip link add a type veth peer name b &&
+	local d
+	veth_down
+	ip link add name a type veth peer name b &&
 		ip addr add 10.0.0.1/24 dev a &&
 		ip addr add 10.0.0.2/24 dev b &&
-		ip link set a up && ip link set b up
+		ip link set dev a up && ip link set dev b up || return 1
+	for d in a b; do
+		sysctl -qw "net.ipv4.conf.$d.accept_local=1" "net.ipv4.conf.$d.rp_filter=0" || return 1
+	done
+	# rp_filter is the max of "all" and the device's value.
+	sysctl -qw net.ipv4.conf.all.rp_filter=0 &&
+		ip route add 10.0.0.1/32 dev b src 10.0.0.2 table 4791 &&
+		ip route add 10.0.0.2/32 dev a src 10.0.0.1 table 4791 &&
+		ip rule add pref 10 iif lo from 10.0.0.2 to 10.0.0.1 table 4791 &&
+		ip rule add pref 11 iif lo from 10.0.0.1 to 10.0.0.2 table 4791 &&
+		ip rule add pref 100 table local &&
+		ip rule del pref 0 table local
+}
+
+# veth_down: undo veth_up (the routes go with the devices).
+veth_down() {
+	ip link del dev a 2>/dev/null
+	if ! ip rule show pref 0 | grep -q local; then
+		ip rule add pref 0 table local
+		ip rule del pref 100 table local 2>/dev/null
+	fi
+	ip rule del pref 10 table 4791 2>/dev/null
+	ip rule del pref 11 table 4791 2>/dev/null
+	return 0
 }
 
 # gid_index DEV ADDR: the index of the IPv4-mapped GID of ADDR on DEV
@@ -158,6 +188,13 @@ veth_bytes() {
 
 tcp_port=18515
 
+# banner_tail FILE N: the last N non-empty lines of FILE that follow
+# perftest's parameter banner (all of FILE if there is none).
+banner_tail() {
+	awk -v max="$2" '/^ *--------------------/ { n = 0; next } NF { l[++n] = $0 }
+		END { for (i = (n > max ? n - max + 1 : 1); i <= n; i++) print "    " l[i] }' "$1"
+}
+
 # perf STACK KEY TOOL SRV_DEV CLI_DEV [ARGS...]: one perftest server/client
 # run; the parsed value goes to result[STACK:KEY], FAILED (and the reason
 # on stdout) otherwise.
@@ -175,7 +212,7 @@ perf() {
 	# Both ends must use the same GID type; -x is per side, so pass each
 	# its own index (they are equal in practice).
 	local common=(-F -n "$iters" -p "$tcp_port" "$@")
-	timeout -k 5 "$run_timeout" "$tool" -d "$sdev" -x "$sgid" "${common[@]}" \
+	timeout -k 5 "$run_timeout" stdbuf -oL -eL "$tool" -d "$sdev" -x "$sgid" "${common[@]}" \
 		>"$srv" 2>&1 </dev/null &
 	spid=$!
 	pids+=("$spid")
@@ -187,7 +224,7 @@ perf() {
 	fi
 	b0=$(veth_bytes)
 	t0=$SECONDS
-	timeout -k 5 "$run_timeout" "$tool" -d "$cdev" -x "$cgid" "${common[@]}" 10.0.0.1 \
+	timeout -k 5 "$run_timeout" stdbuf -oL -eL "$tool" -d "$cdev" -x "$cgid" "${common[@]}" 10.0.0.1 \
 		>"$cli" 2>&1 </dev/null
 	rc=$?
 	# The server ends with the client; if the client failed, don't wait
@@ -212,10 +249,11 @@ perf() {
 	else
 		reason="no result table in the output"
 	fi
-	say "FAILED: $stack ${label[$key]}: $reason; client output (last lines):"
-	grep -v '^[[:space:]]*$' "$cli" | tail -n 6 | sed 's/^/    /'
-	say "    server output (last lines):"
-	grep -v '^[[:space:]]*$' "$srv" | tail -n 4 | sed 's/^/    /'
+	# perftest's errors come after its parameter banner (dashed lines).
+	say "FAILED: $stack ${label[$key]}: $reason; client output after the banner:"
+	banner_tail "$cli" 8
+	say "    server output after the banner:"
+	banner_tail "$srv" 4
 	return 1
 }
 
@@ -329,7 +367,12 @@ for v in "${result[@]}"; do
 done
 say "$nfail of $((${#result[@]})) results FAILED (details above)"
 say ""
-say "reproduce: cd $(printf '%q' "$repo") && tools/bench/verbs-vs-rxe.sh$(printf ' %q' "${orig_args[@]}")"
+args=
+[ ${#orig_args[@]} -eq 0 ] || args=$(printf ' %q' "${orig_args[@]}")
+# A module other than the tree's own is part of what was measured.
+envs=
+[ "$MRC_KO" = "$repo/net/mrc/mrc.ko" ] || envs="MRC_KO=$(printf '%q' "$MRC_KO") "
+say "reproduce: cd $(printf '%q' "$repo") && ${envs}tools/bench/verbs-vs-rxe.sh$args"
 # A benchmark, not a test: it succeeds when it ran to the end, whatever
 # failed; the FAILED lines say what did.
 exit 0

@@ -202,7 +202,7 @@ perf() {
 	local stack=$1 key=$2 tool=$3 sdev=$4 cdev=$5
 	shift 5
 	local sgid cgid srv=$work/$stack-$key.server cli=$work/$stack-$key.client
-	local spid rc val reason b0 t0
+	local spid rc val reason b0 t0 tall=$SECONDS
 	tcp_port=$((tcp_port + 1))
 	result[$stack:$key]=FAILED
 	if ! sgid=$(gid_index "$sdev" 10.0.0.1) || ! cgid=$(gid_index "$cdev" 10.0.0.2); then
@@ -239,7 +239,8 @@ perf() {
 	esac
 	if [ $rc -eq 0 ] && [[ $val =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
 		result[$stack:$key]=$val
-		say "  $stack: ${label[$key]}: $val ($((SECONDS - t0)) s, $(($(veth_bytes) - b0)) bytes over the veth)"
+		say "  $stack: ${label[$key]}: $val (client $((SECONDS - t0)) s of $((SECONDS - tall)) s," \
+			"$(($(veth_bytes) - b0)) bytes over the veth)"
 		return 0
 	fi
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

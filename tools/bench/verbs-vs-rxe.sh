@@ -27,7 +27,7 @@ usage() {
 usage: tools/bench/verbs-vs-rxe.sh [options]
   --iters N     perftest iterations (-n) per run (default 1000)
   --size S      message size of the bandwidth runs (default 65536)
-  --timeout S   limit of each perftest run in seconds (default 120)
+  --timeout S   limit of each perftest run in seconds (default 90)
   --no-vm       run here (as root) instead of in a tools/vm/run guest
   -h, --help    this text
 USAGE
@@ -35,7 +35,7 @@ USAGE
 
 iters=1000
 size=65536
-run_timeout=120
+run_timeout=90
 vm=1
 while [ $# -gt 0 ]; do
 	case $1 in

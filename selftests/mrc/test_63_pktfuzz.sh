@@ -37,12 +37,12 @@ udp_counters() {
 		$1 == "Udp:" { print $col["InDatagrams"], $col["InErrors"], $col["NoPorts"]; exit }'
 }
 
-# mrc_drop_sum NS: the sum of the counters of mrc0 in NS whose names contain
+# mrc_drop_sum NS DEV: the sum of the counters of DEV in NS whose names contain
 # "drop", "bad" or "err", from "mrcctl -s dev show"; prints nothing when
 # there is no such counter.  The counter names are not fixed yet, so this
 # accepts "name value", "name: value" and "name=value".
 mrc_drop_sum() {
-	ns_exec "$1" "$MRCCTL" -s dev show dev mrc0 2>/dev/null | awk '
+	ns_exec "$1" "$MRCCTL" -s dev show dev "$2" 2>/dev/null | awk '
 		function add(name, val) {
 			if (tolower(name) ~ /drop|bad|err/ && val ~ /^[0-9]+$/) {
 				sum += val
@@ -72,11 +72,11 @@ mrc_drop_sum() {
 check_mrc_drop_counters() {
 	local base=$1 invalid=$2 now desc
 	desc="mrc drop counters (mrcctl -s dev show) account for the $invalid invalid packets"
-	now=$(mrc_drop_sum h1)
+	now=$(mrc_drop_sum h1 "$H1_DEV")
 	if [ -z "$now" ]; then
 		not_ok "$desc"
-		diag "mrcctl -s dev show dev mrc0 (in h1) prints no counter named *drop*, *bad* or *err*:"
-		ns_exec h1 "$MRCCTL" -s dev show dev mrc0 2>&1 | head -n 30 | sed 's/^/#   /'
+		diag "mrcctl -s dev show dev $H1_DEV (in h1) prints no counter named *drop*, *bad* or *err*:"
+		ns_exec h1 "$MRCCTL" -s dev show dev "$H1_DEV" 2>&1 | head -n 30 | sed 's/^/#   /'
 		return 1
 	fi
 	if [ $((now - ${base:-0})) -ge "$invalid" ]; then
@@ -85,14 +85,14 @@ check_mrc_drop_counters() {
 	fi
 	not_ok "$desc"
 	diag "drop/bad/err counters grew by $((now - ${base:-0})) (from ${base:-0} to $now), expected >= $invalid:"
-	ns_exec h1 "$MRCCTL" -s dev show dev mrc0 2>&1 | head -n 30 | sed 's/^/#   /'
+	ns_exec h1 "$MRCCTL" -s dev show dev "$H1_DEV" 2>&1 | head -n 30 | sed 's/^/#   /'
 	return 1
 }
 
-# qpns_of NS: the local and remote QPNs of the RC QPs of mrc0 in NS, comma
+# qpns_of NS DEV: the local and remote QPNs of the RC QPs of DEV in NS, comma
 # separated (rdma's resource tracking works for every RDMA device).
 qpns_of() {
-	ns_exec "$1" rdma resource show qp link mrc0/1 2>/dev/null | awk '
+	ns_exec "$1" rdma resource show qp link "$2/1" 2>/dev/null | awk '
 		/type RC/ {
 			for (i = 1; i < NF; i++)
 				if ($i == "lqpn" || $i == "rqpn")
@@ -109,19 +109,19 @@ for prog in "$FUZZ" "$VERIFY"; do
 	fi
 done
 mrc_load || done_testing
-check "h1, h2 with mrc0 on e0 (mrc_two_hosts)" mrc_two_hosts || done_testing
+check "h1 ($H1_DEV), h2 ($H2_DEV) on e0 (mrc_two_hosts)" mrc_two_hosts || done_testing
 check "attacker namespace h3" ns_create h3 || done_testing
 check "h3 e1 10.0.9.3/24 <-> h1 e1 10.0.9.1/24" \
 	veth_pair h3 e1 10.0.9.3/24 h1 e1 10.0.9.1/24 || done_testing
 check "h3 reaches h1" ns_exec h3 ping -c 1 -W 5 10.0.9.1
 
 # The verified transfer, in the background: server in h1, client in h2.
-ns_exec h1 "$VERIFY" -d mrc0 -g 1 "${verify_args[@]}" >"$tmp/server" 2>&1 &
+ns_exec h1 "$VERIFY" -d "$H1_DEV" -g 1 "${verify_args[@]}" >"$tmp/server" 2>&1 &
 server=$!
 # The client needs the server's out-of-band listener.
 check "mrc_verify server listens in h1" \
 	wait_output . ns_exec h1 ss -Hltn
-ns_exec h2 "$VERIFY" -d mrc0 -g 1 "${verify_args[@]}" 10.0.0.1 >"$tmp/client" 2>&1 &
+ns_exec h2 "$VERIFY" -d "$H2_DEV" -g 1 "${verify_args[@]}" 10.0.0.1 >"$tmp/client" 2>&1 &
 client=$!
 
 # Aim the valid packets at the live connection once its QPs exist.
@@ -129,7 +129,7 @@ client=$!
 qpns=
 qp_deadline=$((SECONDS + 10))
 while [ $SECONDS -lt $qp_deadline ]; do
-	qpns=$(qpns_of h1)
+	qpns=$(qpns_of h1 "$H1_DEV")
 	[ -n "$qpns" ] && break
 	kill -0 "$client" 2>/dev/null || break
 	sleep 0.2
@@ -138,12 +138,12 @@ if [ -n "$qpns" ]; then
 	diag "the connection's QPNs (h1's view): $qpns"
 	qpn_arg=(--qpn "$qpns")
 else
-	diag "no RC QP of mrc0 in h1 seen (rdma resource show qp): spoofing random QPNs only"
+	diag "no RC QP of $H1_DEV in h1 seen (rdma resource show qp): spoofing random QPNs only"
 	qpn_arg=()
 fi
 
 read -r in0 err0 noports0 < <(udp_counters h1)
-drops0=$(mrc_drop_sum h1)
+drops0=$(mrc_drop_sum h1 "$H1_DEV")
 fuzz_start=$SECONDS
 ns_exec h3 "$FUZZ" --count "$count" --seed "$seed" --rate "$rate" \
 	"${qpn_arg[@]}" 10.0.9.1 >"$tmp/fuzz" 2>&1

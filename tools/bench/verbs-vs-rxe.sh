@@ -28,6 +28,7 @@ usage: tools/bench/verbs-vs-rxe.sh [options]
   --iters N     perftest iterations (-n) per run (default 1000)
   --size S      message size of the bandwidth runs (default 65536)
   --timeout S   limit of each perftest run in seconds (default 90)
+  --only STACK  run only rxe or only mrc (the other column is "skipped")
   --no-vm       run here (as root) instead of in a tools/vm/run guest
   -h, --help    this text
 USAGE
@@ -37,6 +38,7 @@ iters=1000
 size=65536
 run_timeout=90
 vm=1
+only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--iters) iters=${2:?--iters needs a value}; shift 2 ;;
@@ -45,6 +47,8 @@ while [ $# -gt 0 ]; do
 	--size=*) size=${1#*=}; shift ;;
 	--timeout) run_timeout=${2:?--timeout needs a value}; shift 2 ;;
 	--timeout=*) run_timeout=${1#*=}; shift ;;
+	--only) only=${2:?--only needs rxe or mrc}; shift 2 ;;
+	--only=*) only=${1#*=}; shift ;;
 	--no-vm) vm=0; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "verbs-vs-rxe: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -53,6 +57,10 @@ done
 for n in "$iters" "$size" "$run_timeout"; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "verbs-vs-rxe: not a positive integer: '$n'" >&2; exit 2; }
 done
+case $only in
+'' | rxe | mrc) ;;
+*) echo "verbs-vs-rxe: --only takes rxe or mrc, not '$only'" >&2; exit 2 ;;
+esac
 # perftest refuses fewer than 5 iterations.
 [ "$iters" -ge 5 ] || { echo "verbs-vs-rxe: --iters must be >= 5" >&2; exit 2; }
 
@@ -188,11 +196,10 @@ veth_bytes() {
 
 tcp_port=18515
 
-# banner_tail FILE N: the last N non-empty lines of FILE that follow
-# perftest's parameter banner (all of FILE if there is none).
-banner_tail() {
-	awk -v max="$2" '/^ *--------------------/ { n = 0; next } NF { l[++n] = $0 }
-		END { for (i = (n > max ? n - max + 1 : 1); i <= n; i++) print "    " l[i] }' "$1"
+# last_lines FILE N: the last N lines of FILE that say something (perftest
+# ends its output with a dashed rule; its errors come just before).
+last_lines() {
+	grep -Ev '^[[:space:]]*(-+)?[[:space:]]*$' "$1" | tail -n "$2" | sed 's/^/    /'
 }
 
 # perf STACK KEY TOOL SRV_DEV CLI_DEV [ARGS...]: one perftest server/client
@@ -250,11 +257,10 @@ perf() {
 	else
 		reason="no result table in the output"
 	fi
-	# perftest's errors come after its parameter banner (dashed lines).
-	say "FAILED: $stack ${label[$key]}: $reason; client output after the banner:"
-	banner_tail "$cli" 8
-	say "    server output after the banner:"
-	banner_tail "$srv" 4
+	say "FAILED: $stack ${label[$key]}: $reason; client output (last lines):"
+	last_lines "$cli" 10
+	say "    server output (last lines):"
+	last_lines "$srv" 5
 	return 1
 }
 
@@ -283,11 +289,17 @@ loss_off() {
 say "verbs-vs-rxe: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
 	"iters $iters, size $size, timeout $run_timeout s per run${MRC_VM:+, in tools/vm/run guest}"
 veth_up || { say "verbs-vs-rxe: cannot create the veth pair a/b"; exit 1; }
+# Kernel warnings during the run are part of the result (as in
+# selftests/mrc/run.sh): remember where the log stood.
+dmesg_mark="verbs-vs-rxe: begin $$-$RANDOM"
+echo "$dmesg_mark" >/dev/kmsg 2>/dev/null
 
 # --- rdma_rxe ---------------------------------------------------------------
 say "== rxe ($(elapsed))"
 rxe_ok=0
-if [ -d /sys/module/mrc ]; then
+if [ "$only" = mrc ]; then
+	say "skipped (--only mrc)"
+elif [ -d /sys/module/mrc ]; then
 	say "FAILED: rxe: mrc is loaded (it refuses to coexist with rdma_rxe); rmmod mrc first"
 elif ! out=$(modprobe rdma_rxe 2>&1); then
 	say "FAILED: rxe: modprobe rdma_rxe: $out"
@@ -308,7 +320,10 @@ done
 if [ -d /sys/module/rdma_rxe ] && ! out=$(rmmod rdma_rxe 2>&1); then
 	say "verbs-vs-rxe: rmmod rdma_rxe failed ($out): mrc cannot load"
 fi
-[ "$rxe_ok" = 1 ] || for k in "${metrics[@]}" loss_write_bw; do result[rxe:$k]=FAILED; done
+[ "$rxe_ok" = 1 ] || for k in "${metrics[@]}" loss_write_bw; do
+	result[rxe:$k]=FAILED
+	[ "$only" = mrc ] && result[rxe:$k]=skipped
+done
 
 # --- mrc --------------------------------------------------------------------
 say "== mrc ($(elapsed))"
@@ -328,7 +343,9 @@ load_mrc() {
 		modprobe mrc
 	fi
 }
-if ! out=$(load_mrc 2>&1); then
+if [ "$only" = rxe ]; then
+	say "skipped (--only rxe)"
+elif ! out=$(load_mrc 2>&1); then
 	say "FAILED: mrc: cannot load $MRC_KO (run make): $out"
 elif ! out=$( { rdma link add mrc0 type mrc netdev a && rdma link add mrc1 type mrc netdev b; } 2>&1); then
 	say "FAILED: mrc: rdma link add: $out"
@@ -343,13 +360,16 @@ for d in mrc0 mrc1; do
 	[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
 done
 [ -d /sys/module/mrc ] && rmmod mrc
-[ "$mrc_ok" = 1 ] || for k in "${metrics[@]}" loss_write_bw; do result[mrc:$k]=FAILED; done
+[ "$mrc_ok" = 1 ] || for k in "${metrics[@]}" loss_write_bw; do
+	result[mrc:$k]=FAILED
+	[ "$only" = rxe ] && result[mrc:$k]=skipped
+done
 
 # --- results ----------------------------------------------------------------
 # ratio KEY: mrc/rxe with a note of which direction is better.
 ratio() {
 	local r=${result[rxe:$1]} m=${result[mrc:$1]}
-	if [ "$r" = FAILED ] || [ "$m" = FAILED ] || [ "$(awk -v r="$r" 'BEGIN { print (r == 0) }')" = 1 ]; then
+	if ! [[ $r =~ ^[0-9] && $m =~ ^[0-9] ]] || [ "$(awk -v r="$r" 'BEGIN { print (r == 0) }')" = 1 ]; then
 		echo "-"
 		return
 	fi
@@ -362,6 +382,14 @@ printf '%-36s %12s %12s  %s\n' metric rxe mrc "mrc/rxe"
 for k in "${metrics[@]}" loss_write_bw; do
 	printf '%-36s %12s %12s  %s\n' "${label[$k]}" "${result[rxe:$k]}" "${result[mrc:$k]}" "$(ratio "$k")"
 done
+oops=$(dmesg 2>/dev/null | awk -v m="$dmesg_mark" 'index($0, m) { f = 1; next } f' |
+	grep -E '(BUG:|Oops|WARNING:|general protection fault|Kernel panic|UBSAN:|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|rcu: INFO)')
+if [ -n "$oops" ]; then
+	say "KERNEL WARNINGS during the run (first lines):"
+	printf '%s\n' "$oops" | head -n 20 | sed 's/^/    /'
+else
+	say "no kernel warning in dmesg during the run"
+fi
 nfail=0
 for v in "${result[@]}"; do
 	[ "$v" = FAILED ] && nfail=$((nfail + 1))

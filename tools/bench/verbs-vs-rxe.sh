@@ -251,7 +251,8 @@ perf() {
 		return 0
 	fi
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		reason="timed out after $run_timeout s"
+		# The bytes tell a stall (a few KB of retries) from a slow run.
+		reason="timed out after $run_timeout s, $(($(veth_bytes) - b0)) bytes over the veth"
 	elif [ $rc -ne 0 ]; then
 		reason="exit status $rc"
 	else

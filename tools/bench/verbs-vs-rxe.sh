@@ -25,18 +25,21 @@ orig_args=("$@")
 usage() {
 	cat <<'USAGE'
 usage: tools/bench/verbs-vs-rxe.sh [options]
-  --iters N     perftest iterations (-n) per run (default 1000)
+  --iters N     perftest iterations (-n) per run (default 500)
   --size S      message size of the bandwidth runs (default 65536)
   --timeout S   limit of each perftest run in seconds (default 90)
+  --budget S    limit of the whole run in the guest (default 540): a run
+                gets at most what is left, and is FAILED unrun when nothing is
   --only STACK  run only rxe or only mrc (the other column is "skipped")
   --no-vm       run here (as root) instead of in a tools/vm/run guest
   -h, --help    this text
 USAGE
 }
 
-iters=1000
+iters=500
 size=65536
 run_timeout=90
+budget=540
 vm=1
 only=
 while [ $# -gt 0 ]; do
@@ -49,12 +52,14 @@ while [ $# -gt 0 ]; do
 	--timeout=*) run_timeout=${1#*=}; shift ;;
 	--only) only=${2:?--only needs rxe or mrc}; shift 2 ;;
 	--only=*) only=${1#*=}; shift ;;
+	--budget) budget=${2:?--budget needs a value}; shift 2 ;;
+	--budget=*) budget=${1#*=}; shift ;;
 	--no-vm) vm=0; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "verbs-vs-rxe: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-for n in "$iters" "$size" "$run_timeout"; do
+for n in "$iters" "$size" "$run_timeout" "$budget"; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "verbs-vs-rxe: not a positive integer: '$n'" >&2; exit 2; }
 done
 case $only in
@@ -66,11 +71,11 @@ esac
 
 # The host side: one guest for the whole run.  MRC_VM=1 is set by
 # tools/vm/guest-init, so the guest copy runs the benchmark itself.  The
-# guest limit covers 10 perftest runs at their timeout plus setup; the
-# runs normally take a small fraction of that.
+# guest's own budget ends the runs in time to print the table; the VM
+# limit above it only catches a wedged guest.
 if [ "$vm" = 1 ] && [ "${MRC_VM:-}" != 1 ]; then
 	cd "$repo" || exit 1
-	exec "$repo/tools/vm/run" --timeout $((run_timeout * 10 + 120)) \
+	exec "$repo/tools/vm/run" --timeout $((budget + 120)) \
 		-- "$repo/tools/bench/verbs-vs-rxe.sh" "${orig_args[@]}"
 fi
 
@@ -209,9 +214,19 @@ perf() {
 	local stack=$1 key=$2 tool=$3 sdev=$4 cdev=$5
 	shift 5
 	local sgid cgid srv=$work/$stack-$key.server cli=$work/$stack-$key.client
-	local spid rc val reason b0 t0 tall=$SECONDS
+	local spid rc val reason b0 t0 tall=$SECONDS limit left
 	tcp_port=$((tcp_port + 1))
 	result[$stack:$key]=FAILED
+	# The whole script must end in time (< 10 minutes with the boot), even
+	# if every run hangs: a run gets at most what is left of the budget,
+	# keeping 15 s for the teardown and the table.
+	left=$((budget - (SECONDS - started) - 15))
+	limit=$run_timeout
+	[ "$left" -lt "$limit" ] && limit=$left
+	if [ "$limit" -lt 10 ]; then
+		say "FAILED: $stack ${label[$key]}: not run, the time budget (--budget $budget) is spent"
+		return 1
+	fi
 	if ! sgid=$(gid_index "$sdev" 10.0.0.1) || ! cgid=$(gid_index "$cdev" 10.0.0.2); then
 		say "FAILED: $stack ${label[$key]}: no IPv4 GID on $sdev/$cdev"
 		return 1
@@ -219,7 +234,7 @@ perf() {
 	# Both ends must use the same GID type; -x is per side, so pass each
 	# its own index (they are equal in practice).
 	local common=(-F -n "$iters" -p "$tcp_port" "$@")
-	timeout -k 5 "$run_timeout" stdbuf -oL -eL "$tool" -d "$sdev" -x "$sgid" "${common[@]}" \
+	timeout -k 5 "$limit" stdbuf -oL -eL "$tool" -d "$sdev" -x "$sgid" "${common[@]}" \
 		>"$srv" 2>&1 </dev/null &
 	spid=$!
 	pids+=("$spid")
@@ -231,7 +246,7 @@ perf() {
 	fi
 	b0=$(veth_bytes)
 	t0=$SECONDS
-	timeout -k 5 "$run_timeout" stdbuf -oL -eL "$tool" -d "$cdev" -x "$cgid" "${common[@]}" 10.0.0.1 \
+	timeout -k 5 "$limit" stdbuf -oL -eL "$tool" -d "$cdev" -x "$cgid" "${common[@]}" 10.0.0.1 \
 		>"$cli" 2>&1 </dev/null
 	rc=$?
 	# The server ends with the client; if the client failed, don't wait
@@ -252,7 +267,7 @@ perf() {
 	fi
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		# The bytes tell a stall (a few KB of retries) from a slow run.
-		reason="timed out after $run_timeout s, $(($(veth_bytes) - b0)) bytes over the veth"
+		reason="timed out after $limit s, $(($(veth_bytes) - b0)) bytes over the veth"
 	elif [ $rc -ne 0 ]; then
 		reason="exit status $rc"
 	else
@@ -288,7 +303,7 @@ loss_off() {
 }
 
 say "verbs-vs-rxe: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
-	"iters $iters, size $size, timeout $run_timeout s per run${MRC_VM:+, in tools/vm/run guest}"
+	"iters $iters, size $size, timeout $run_timeout s per run, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
 veth_up || { say "verbs-vs-rxe: cannot create the veth pair a/b"; exit 1; }
 # Kernel warnings during the run are part of the result (as in
 # selftests/mrc/run.sh): remember where the log stood.

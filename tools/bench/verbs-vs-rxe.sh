@@ -1,0 +1,423 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perftest on mrc against the kernel's soft-RoCE (rdma_rxe), same topology,
+# same boot:
+#
+#   tools/bench/verbs-vs-rxe.sh [--iters N] [--size S] [--timeout S] [--no-vm]
+#
+# Without --no-vm the script re-runs itself in one tools/vm/run guest (it
+# builds nothing: run "make" first).  The topology is the one both support:
+# 6.1's rxe works only in the initial network namespace, so a veth pair a
+# (10.0.0.1) / b (10.0.0.2) there, rxe0/rxe1 (then mrc0/mrc1) on a/b, perftest
+# servers on the "a" device and clients on the "b" device.  Prints a table
+# (metric, rxe, mrc, mrc/rxe), then ib_write_bw with 1% netem loss on both
+# veth ends, and the command line that reproduces the run.  Every perftest
+# run has a timeout; a failed one is printed as FAILED with its reason.
+# --no-vm runs on this machine as root: it loads and unloads rdma_rxe and
+# mrc and creates (then deletes) the veth pair a/b.
+set -u -o pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+orig_args=("$@")
+
+usage() {
+	cat <<'USAGE'
+usage: tools/bench/verbs-vs-rxe.sh [options]
+  --iters N     perftest iterations (-n) per run (default 500)
+  --size S      message size of the bandwidth runs (default 65536)
+  --timeout S   limit of each perftest run in seconds (default 90)
+  --budget S    limit of the whole run in the guest (default 540): a run
+                gets at most what is left, and is FAILED unrun when nothing is
+  --only STACK  run only rxe or only mrc (the other column is "skipped")
+  --no-vm       run here (as root) instead of in a tools/vm/run guest
+  -h, --help    this text
+USAGE
+}
+
+iters=500
+size=65536
+run_timeout=90
+budget=540
+vm=1
+only=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--iters) iters=${2:?--iters needs a value}; shift 2 ;;
+	--iters=*) iters=${1#*=}; shift ;;
+	--size) size=${2:?--size needs a value}; shift 2 ;;
+	--size=*) size=${1#*=}; shift ;;
+	--timeout) run_timeout=${2:?--timeout needs a value}; shift 2 ;;
+	--timeout=*) run_timeout=${1#*=}; shift ;;
+	--only) only=${2:?--only needs rxe or mrc}; shift 2 ;;
+	--only=*) only=${1#*=}; shift ;;
+	--budget) budget=${2:?--budget needs a value}; shift 2 ;;
+	--budget=*) budget=${1#*=}; shift ;;
+	--no-vm) vm=0; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "verbs-vs-rxe: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+done
+for n in "$iters" "$size" "$run_timeout" "$budget"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "verbs-vs-rxe: not a positive integer: '$n'" >&2; exit 2; }
+done
+case $only in
+'' | rxe | mrc) ;;
+*) echo "verbs-vs-rxe: --only takes rxe or mrc, not '$only'" >&2; exit 2 ;;
+esac
+# perftest refuses fewer than 5 iterations.
+[ "$iters" -ge 5 ] || { echo "verbs-vs-rxe: --iters must be >= 5" >&2; exit 2; }
+
+# The host side: one guest for the whole run.  MRC_VM=1 is set by
+# tools/vm/guest-init, so the guest copy runs the benchmark itself.  The
+# guest's own budget ends the runs in time to print the table; the VM
+# limit above it only catches a wedged guest.
+if [ "$vm" = 1 ] && [ "${MRC_VM:-}" != 1 ]; then
+	cd "$repo" || exit 1
+	exec "$repo/tools/vm/run" --timeout $((budget + 120)) \
+		-- "$repo/tools/bench/verbs-vs-rxe.sh" "${orig_args[@]}"
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "verbs-vs-rxe: needs root (or drop --no-vm to run in the VM)" >&2
+	exit 1
+fi
+for tool in ib_write_bw ib_write_lat ib_send_bw rdma tc ss stdbuf sysctl; do
+	command -v "$tool" >/dev/null || { echo "verbs-vs-rxe: $tool not found (tools/deps.sh)" >&2; exit 1; }
+done
+
+MRC_KO=${MRC_KO:-$repo/net/mrc/mrc.ko}
+work=$(mktemp -d "${TMPDIR:-/tmp}/verbs-vs-rxe.XXXXXX") || exit 1
+started=$SECONDS
+pids=()		# perftest servers still running (ours only)
+
+# shellcheck disable=SC2317 # called from the EXIT trap
+cleanup() {
+	local p d
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for d in rxe0 rxe1 mrc0 mrc1; do
+		[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d" 2>/dev/null
+	done
+	veth_down
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'echo "verbs-vs-rxe: interrupted"; exit 130' INT TERM
+
+say() { printf '%s\n' "$*"; }
+elapsed() { echo "$((SECONDS - started)) s"; }
+
+declare -A result	# result[stack:metric] = number or FAILED
+metrics=("write_bw" "write_lat_typ" "write_lat_avg" "send_bw")
+declare -A label=(
+	[write_bw]="ib_write_bw ${size} B, MB/s"
+	[write_lat_typ]="ib_write_lat 2 B, t_typical usec"
+	[write_lat_avg]="ib_write_lat 2 B, t_avg usec"
+	[send_bw]="ib_send_bw ${size} B, MB/s"
+	[loss_write_bw]="ib_write_bw ${size} B, 1% loss, MB/s"
+)
+# Throughput: higher is better; latency: lower is better.
+declare -A better=([write_bw]=higher [write_lat_typ]=lower [write_lat_avg]=lower
+	[send_bw]=higher [loss_write_bw]=higher)
+
+# veth_up: the pair a/b in the initial namespace.  Both addresses are
+# local there, so by default 10.0.0.2 -> 10.0.0.1 is routed over "lo":
+# rxe then fails to connect (measured: "Failed to modify QP to RTR") and
+# netem on a/b would see nothing.  Policy routing sends locally generated
+# traffic between the two addresses out of the other veth end instead:
+# rules looked up before the local table, for "iif lo" (output) only, so
+# that the packet arriving on the far end is still delivered locally;
+# accept_local lets a packet with a local source address in.
+veth_up() {
+	local d
+	veth_down
+	ip link add name a type veth peer name b &&
+		ip addr add 10.0.0.1/24 dev a &&
+		ip addr add 10.0.0.2/24 dev b &&
+		ip link set dev a up && ip link set dev b up || return 1
+	for d in a b; do
+		sysctl -qw "net.ipv4.conf.$d.accept_local=1" "net.ipv4.conf.$d.rp_filter=0" || return 1
+	done
+	# rp_filter is the max of "all" and the device's value.
+	sysctl -qw net.ipv4.conf.all.rp_filter=0 &&
+		ip route add 10.0.0.1/32 dev b src 10.0.0.2 table 4791 &&
+		ip route add 10.0.0.2/32 dev a src 10.0.0.1 table 4791 &&
+		ip rule add pref 10 iif lo from 10.0.0.2 to 10.0.0.1 table 4791 &&
+		ip rule add pref 11 iif lo from 10.0.0.1 to 10.0.0.2 table 4791 &&
+		ip rule add pref 100 table local &&
+		ip rule del pref 0 table local
+}
+
+# veth_down: undo veth_up (the routes go with the devices).
+veth_down() {
+	ip link del dev a 2>/dev/null
+	if ! ip rule show pref 0 | grep -q local; then
+		ip rule add pref 0 table local
+		ip rule del pref 100 table local 2>/dev/null
+	fi
+	ip rule del pref 10 table 4791 2>/dev/null
+	ip rule del pref 11 table 4791 2>/dev/null
+	return 0
+}
+
+# gid_index DEV ADDR: the index of the IPv4-mapped GID of ADDR on DEV
+# (sysfs spells it 0000:...:ffff:0a00:0001); waits for the RDMA core's work
+# queue to add it.
+gid_index() {
+	local dev=$1 addr=$2 want f o1 o2 o3 o4
+	IFS=. read -r o1 o2 o3 o4 <<<"$addr"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$o1" "$o2" "$o3" "$o4")
+	for _ in $(seq 50); do
+		for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
+			[ -r "$f" ] || continue
+			if [ "$(cat "$f" 2>/dev/null)" = "$want" ]; then
+				echo "${f##*/}"
+				return 0
+			fi
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_listen PORT: until a TCP socket listens on PORT (perftest's
+# out-of-band exchange; a client that comes first fails to connect).
+wait_listen() {
+	for _ in $(seq 100); do
+		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# veth_bytes: bytes sent by a and b, to show that the traffic crossed the
+# veth (where netem acts) rather than the loopback device.
+veth_bytes() {
+	echo $(($(cat /sys/class/net/a/statistics/tx_bytes) + $(cat /sys/class/net/b/statistics/tx_bytes)))
+}
+
+tcp_port=18515
+
+# last_lines FILE N: the last N lines of FILE that say something (perftest
+# ends its output with a dashed rule; its errors come just before).
+last_lines() {
+	grep -Ev '^[[:space:]]*(-+)?[[:space:]]*$' "$1" | tail -n "$2" | sed 's/^/    /'
+}
+
+# perf STACK KEY TOOL SRV_DEV CLI_DEV [ARGS...]: one perftest server/client
+# run; the parsed value goes to result[STACK:KEY], FAILED (and the reason
+# on stdout) otherwise.
+perf() {
+	local stack=$1 key=$2 tool=$3 sdev=$4 cdev=$5
+	shift 5
+	local sgid cgid srv=$work/$stack-$key.server cli=$work/$stack-$key.client
+	local spid rc val reason b0 t0 tall=$SECONDS limit left
+	tcp_port=$((tcp_port + 1))
+	result[$stack:$key]=FAILED
+	# The whole script must end in time (< 10 minutes with the boot), even
+	# if every run hangs: a run gets at most what is left of the budget,
+	# keeping 15 s for the teardown and the table.
+	left=$((budget - (SECONDS - started) - 15))
+	limit=$run_timeout
+	[ "$left" -lt "$limit" ] && limit=$left
+	if [ "$limit" -lt 10 ]; then
+		say "FAILED: $stack ${label[$key]}: not run, the time budget (--budget $budget) is spent"
+		return 1
+	fi
+	if ! sgid=$(gid_index "$sdev" 10.0.0.1) || ! cgid=$(gid_index "$cdev" 10.0.0.2); then
+		say "FAILED: $stack ${label[$key]}: no IPv4 GID on $sdev/$cdev"
+		return 1
+	fi
+	# Both ends must use the same GID type; -x is per side, so pass each
+	# its own index (they are equal in practice).
+	local common=(-F -n "$iters" -p "$tcp_port" "$@")
+	timeout -k 5 "$limit" stdbuf -oL -eL "$tool" -d "$sdev" -x "$sgid" "${common[@]}" \
+		>"$srv" 2>&1 </dev/null &
+	spid=$!
+	pids+=("$spid")
+	if ! wait_listen "$tcp_port"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
+		say "FAILED: $stack ${label[$key]}: server did not start: $(tail -n 3 "$srv" | tr '\n' ' ')"
+		return 1
+	fi
+	b0=$(veth_bytes)
+	t0=$SECONDS
+	timeout -k 5 "$limit" stdbuf -oL -eL "$tool" -d "$cdev" -x "$cgid" "${common[@]}" 10.0.0.1 \
+		>"$cli" 2>&1 </dev/null
+	rc=$?
+	# The server ends with the client; if the client failed, don't wait
+	# for the server's own timeout.
+	[ $rc -eq 0 ] || kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	pids=("${pids[@]/$spid/}")
+	case $key in
+	*lat_typ) val=$(awk '/t_typical/ { h = 1; next } h && $1 ~ /^[0-9]+$/ && NF >= 6 { print $5; exit }' "$cli") ;;
+	*lat_avg) val=$(awk '/t_avg/ { h = 1; next } h && $1 ~ /^[0-9]+$/ && NF >= 6 { print $6; exit }' "$cli") ;;
+	*) val=$(awk '/BW average/ { h = 1; next } h && $1 ~ /^[0-9]+$/ && NF >= 4 { print $4; exit }' "$cli") ;;
+	esac
+	if [ $rc -eq 0 ] && [[ $val =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+		result[$stack:$key]=$val
+		say "  $stack: ${label[$key]}: $val (client $((SECONDS - t0)) s of $((SECONDS - tall)) s," \
+			"$(($(veth_bytes) - b0)) bytes over the veth)"
+		return 0
+	fi
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		# The bytes tell a stall (a few KB of retries) from a slow run.
+		reason="timed out after $limit s, $(($(veth_bytes) - b0)) bytes over the veth"
+	elif [ $rc -ne 0 ]; then
+		reason="exit status $rc"
+	else
+		reason="no result table in the output"
+	fi
+	say "FAILED: $stack ${label[$key]}: $reason; client output (last lines):"
+	last_lines "$cli" 10
+	say "    server output (last lines):"
+	last_lines "$srv" 5
+	return 1
+}
+
+# suite STACK DEV_A DEV_B: the three runs of the table.
+suite() {
+	local stack=$1 da=$2 db=$3
+	perf "$stack" write_bw ib_write_bw "$da" "$db" -s "$size"
+	# One latency run gives both t_typical and t_avg.
+	perf "$stack" write_lat_typ ib_write_lat "$da" "$db" &&
+		result[$stack:write_lat_avg]=$(awk '/t_avg/ { h = 1; next } h && $1 ~ /^[0-9]+$/ && NF >= 6 { print $6; exit }' \
+			"$work/$stack-write_lat_typ.client")
+	[ -n "${result[$stack:write_lat_avg]:-}" ] || result[$stack:write_lat_avg]=FAILED
+	perf "$stack" send_bw ib_send_bw "$da" "$db" -s "$size"
+}
+
+# loss_on/loss_off: 1% random loss on both directions of the veth.
+loss_on() {
+	tc qdisc replace dev a root netem loss 1% && tc qdisc replace dev b root netem loss 1%
+}
+loss_off() {
+	tc qdisc del dev a root 2>/dev/null
+	tc qdisc del dev b root 2>/dev/null
+	return 0
+}
+
+say "verbs-vs-rxe: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
+	"iters $iters, size $size, timeout $run_timeout s per run, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
+veth_up || { say "verbs-vs-rxe: cannot create the veth pair a/b"; exit 1; }
+# Kernel warnings during the run are part of the result (as in
+# selftests/mrc/run.sh): remember where the log stood.
+dmesg_mark="verbs-vs-rxe: begin $$-$RANDOM"
+echo "$dmesg_mark" >/dev/kmsg 2>/dev/null
+
+# --- rdma_rxe ---------------------------------------------------------------
+say "== rxe ($(elapsed))"
+rxe_ok=0
+if [ "$only" = mrc ]; then
+	say "skipped (--only mrc)"
+elif [ -d /sys/module/mrc ]; then
+	say "FAILED: rxe: mrc is loaded (it refuses to coexist with rdma_rxe); rmmod mrc first"
+elif ! out=$(modprobe rdma_rxe 2>&1); then
+	say "FAILED: rxe: modprobe rdma_rxe: $out"
+elif ! out=$( { rdma link add rxe0 type rxe netdev a && rdma link add rxe1 type rxe netdev b; } 2>&1); then
+	say "FAILED: rxe: rdma link add: $out"
+else
+	rxe_ok=1
+	suite rxe rxe0 rxe1
+	say "== rxe, 1% loss on a and b ($(elapsed))"
+	# rxe retransmits go-back-N from the lost PSN: expect a collapse or a
+	# timeout (retry exceeded), reported as what it is.
+	loss_on && perf rxe loss_write_bw ib_write_bw rxe0 rxe1 -s "$size"
+	loss_off
+fi
+for d in rxe0 rxe1; do
+	[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
+done
+if [ -d /sys/module/rdma_rxe ] && ! out=$(rmmod rdma_rxe 2>&1); then
+	say "verbs-vs-rxe: rmmod rdma_rxe failed ($out): mrc cannot load"
+fi
+[ "$rxe_ok" = 1 ] || for k in "${metrics[@]}" loss_write_bw; do
+	result[rxe:$k]=FAILED
+	[ "$only" = mrc ] && result[rxe:$k]=skipped
+done
+
+# --- mrc --------------------------------------------------------------------
+say "== mrc ($(elapsed))"
+mrc_ok=0
+# load_mrc: as selftests/mrc/lib.sh mrc_load: the in-tree mrc.ko (its
+# dependencies by modprobe first: insmod does not resolve them), else an
+# installed one.
+load_mrc() {
+	local dep
+	[ -d /sys/module/mrc ] && return 0
+	if [ -f "$MRC_KO" ]; then
+		for dep in $(modinfo -F depends "$MRC_KO" 2>/dev/null | tr ',' ' '); do
+			modprobe "$dep" || return 1
+		done
+		insmod "$MRC_KO"
+	else
+		modprobe mrc
+	fi
+}
+if [ "$only" = rxe ]; then
+	say "skipped (--only rxe)"
+elif ! out=$(load_mrc 2>&1); then
+	say "FAILED: mrc: cannot load $MRC_KO (run make): $out"
+elif ! out=$( { rdma link add mrc0 type mrc netdev a && rdma link add mrc1 type mrc netdev b; } 2>&1); then
+	say "FAILED: mrc: rdma link add: $out"
+else
+	mrc_ok=1
+	suite mrc mrc0 mrc1
+	say "== mrc, 1% loss on a and b ($(elapsed))"
+	loss_on && perf mrc loss_write_bw ib_write_bw mrc0 mrc1 -s "$size"
+	loss_off
+fi
+for d in mrc0 mrc1; do
+	[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
+done
+[ -d /sys/module/mrc ] && rmmod mrc
+[ "$mrc_ok" = 1 ] || for k in "${metrics[@]}" loss_write_bw; do
+	result[mrc:$k]=FAILED
+	[ "$only" = rxe ] && result[mrc:$k]=skipped
+done
+
+# --- results ----------------------------------------------------------------
+# ratio KEY: mrc/rxe with a note of which direction is better.
+ratio() {
+	local r=${result[rxe:$1]} m=${result[mrc:$1]}
+	if ! [[ $r =~ ^[0-9] && $m =~ ^[0-9] ]] || [ "$(awk -v r="$r" 'BEGIN { print (r == 0) }')" = 1 ]; then
+		echo "-"
+		return
+	fi
+	awk -v r="$r" -v m="$m" -v b="${better[$1]}" 'BEGIN { printf "%.2f (%s is better)", m / r, b }'
+}
+
+say ""
+say "== results ($(elapsed) in all)"
+printf '%-36s %12s %12s  %s\n' metric rxe mrc "mrc/rxe"
+for k in "${metrics[@]}" loss_write_bw; do
+	printf '%-36s %12s %12s  %s\n' "${label[$k]}" "${result[rxe:$k]}" "${result[mrc:$k]}" "$(ratio "$k")"
+done
+oops=$(dmesg 2>/dev/null | awk -v m="$dmesg_mark" 'index($0, m) { f = 1; next } f' |
+	grep -E '(BUG:|Oops|WARNING:|general protection fault|Kernel panic|UBSAN:|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|rcu: INFO)')
+if [ -n "$oops" ]; then
+	say "KERNEL WARNINGS during the run (first lines):"
+	printf '%s\n' "$oops" | head -n 20 | sed 's/^/    /'
+else
+	say "no kernel warning in dmesg during the run"
+fi
+nfail=0
+for v in "${result[@]}"; do
+	[ "$v" = FAILED ] && nfail=$((nfail + 1))
+done
+say "$nfail of $((${#result[@]})) results FAILED (details above)"
+say ""
+args=
+[ ${#orig_args[@]} -eq 0 ] || args=$(printf ' %q' "${orig_args[@]}")
+# A module other than the tree's own is part of what was measured.
+envs=
+[ "$MRC_KO" = "$repo/net/mrc/mrc.ko" ] || envs="MRC_KO=$(printf '%q' "$MRC_KO") "
+say "reproduce: cd $(printf '%q' "$repo") && ${envs}tools/bench/verbs-vs-rxe.sh$args"
+# A benchmark, not a test: it succeeds when it ran to the end, whatever
+# failed; the FAILED lines say what did.
+exit 0

@@ -508,9 +508,9 @@ wait_for() {
 	"$@"
 }
 
-# no_mrc0 NS: NS has no RDMA device mrc0.
-no_mrc0() {
-	! ns_exec "$1" rdma link show 2>/dev/null | grep -q '^link mrc0/'
+# no_rdma_link NS DEV: NS has no RDMA link DEV.
+no_rdma_link() {
+	! ns_exec "$1" rdma link show 2>/dev/null | grep -q "^link $2/"
 }
 
 # peer_loss DESC SNS SDEV CNS CDEV SADDR CMD...: a long mrc_verify

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # selftest-timeout: 900
 #
-# Unmodified Debian verbs programs over mrc0 between two namespaces (h1 the
+# Unmodified Debian verbs programs over $H1_DEV/$H2_DEV between two namespaces (h1 the
 # server, h2 the client): ibv_rc_pingpong (rdma-core's examples) and
 # perftest's bandwidth and latency tests for SEND, RDMA WRITE, RDMA READ
 # and atomics.  They use the stock rxe provider, so passing means the
@@ -13,13 +13,13 @@
 . "$(dirname "$0")/lib.sh"
 
 mrc_load || done_testing
-check "two hosts h1/h2 with mrc0 on e0" mrc_two_hosts || done_testing
+check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
 
-# app DESC RE PORT PROG ARG...: PROG on mrc0 in h1 (server) and h2 (client).
+# app DESC RE PORT PROG ARG...: PROG on $H1_DEV in h1 (server) and h2 (client).
 app() {
 	local desc=$1 re=$2 port=$3
 	shift 3
-	app_pair "$desc" "$re" h1 mrc0 h2 mrc0 10.0.0.1 "$port" "$@"
+	app_pair "$desc" "$re" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 "$port" "$@"
 }
 
 PERF=(-x 1 -F)
@@ -41,7 +41,7 @@ app "ib_send_bw 1 MiB" "$PERF_BW_RE" 18515 ib_send_bw "${PERF[@]}" -n 20 -s 1048
 # The same programs must fail visibly when there is no server: the checks
 # above can fail.
 check_fail "ibv_rc_pingpong without a server fails" \
-	ns_exec h2 timeout 30 ibv_rc_pingpong -d mrc0 -g 1 -p 18599 10.0.0.1
+	ns_exec h2 timeout 30 ibv_rc_pingpong -d "$H2_DEV" -g 1 -p 18599 10.0.0.1
 
 check "the namespaces go, then rmmod mrc works" mrc_unload_wait 20
 

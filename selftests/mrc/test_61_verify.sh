@@ -3,7 +3,7 @@
 # selftest-timeout: 1500
 #
 # mrc_verify between h1 (server, responder) and h2 (client, requester)
-# over mrc0: seeded random data with every RC operation (SEND,
+# over $H1_DEV/$H2_DEV: seeded random data with every RC operation (SEND,
 # SEND_WITH_IMM, RDMA WRITE, WRITE_WITH_IMM, RDMA READ, compare-and-swap,
 # fetch-and-add), every byte and every completion checked at both ends.
 # First on a clean link, then with netem on each end in turn: loss,
@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 
 mrc_load || done_testing
-check "two hosts h1/h2 with mrc0 on e0" mrc_two_hosts || done_testing
+check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
 
 VERBS_TIMEOUT=${VERBS_TIMEOUT:-300}
 
@@ -58,7 +58,7 @@ netem_off h2 e0
 # The verifier's checks can fail: a byte flipped on purpose is found.
 VERBS_EXPECT=fail verbs_pair "a corrupted byte is detected" \
 	"^mrc_verify: [0-9]+ messages, [0-9]+ bytes, [1-9][0-9]* corrupted bytes|server found [1-9]" \
-	h1 mrc0 h2 mrc0 10.0.0.1 mrc_verify --count=20 --max-size=64K --seed=117 --inject-corruption
+	h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 mrc_verify --count=20 --max-size=64K --seed=117 --inject-corruption
 
 check "the namespaces go, then rmmod mrc works" mrc_unload_wait 20
 

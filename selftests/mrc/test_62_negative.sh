@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # selftest-timeout: 600
 #
-# Error semantics of mrc's RC QPs, between h1 and h2 over mrc0:
+# Error semantics of mrc's RC QPs, between h1 and h2 over $H1_DEV/$H2_DEV:
 #  - mrc_negative: bad rkey, out-of-bounds WRITE and READ, WRITE without
 #    REMOTE_WRITE, unaligned atomic, flush after the first error, post
 #    before RTS, bad lkey, destroy with work outstanding, retry exceeded
@@ -16,23 +16,24 @@
 . "$(dirname "$0")/lib.sh"
 
 mrc_load || done_testing
-check "two hosts h1/h2 with mrc0 on e0" mrc_two_hosts || done_testing
+check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
 
 NEG_RE='^# mrc_negative: ([1-9][0-9]* passed, 0 failed|server: [1-9][0-9]* sessions, 0 errors)$'
 VERBS_TIMEOUT=300 verbs_pair "mrc_negative (qp-timeout 10, retry 1)" "$NEG_RE" \
-	h1 mrc0 h2 mrc0 10.0.0.1 mrc_negative --qp-timeout=10 --retry=1
+	h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 mrc_negative --qp-timeout=10 --retry=1
 
 # The peer stops answering mid-transfer (all its packets dropped): the
 # requester's retries run out.
-peer_loss "peer silent" h1 mrc0 h2 mrc0 10.0.0.1 netem_on h1 e0 loss 100%
+peer_loss "peer silent" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 netem_on h1 e0 loss 100%
 netem_off h1 e0
 
 # The peer disappears mid-transfer: deleting h1's e0 deletes the veth pair,
 # so both instances lose their netdev.
-peer_loss "peer netdev deleted" h1 mrc0 h2 mrc0 10.0.0.1 ip -n h1 link del e0
+peer_loss "peer netdev deleted" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 ip -n h1 link del e0
 
-check "h1's mrc0 is gone" wait_for 30 no_mrc0 h1
-check "h2's mrc0 is gone (its veth end went too)" wait_for 30 no_mrc0 h2
+check "h1's $H1_DEV is gone" wait_for 30 no_rdma_link h1 "$H1_DEV"
+check "h2's $H2_DEV is gone (its veth end went too)" \
+	wait_for 30 no_rdma_link h2 "$H2_DEV"
 check "rmmod mrc after the programs exited" mrc_unload_wait 20
 
 done_testing

@@ -16,6 +16,7 @@ if [ -z "${MRCCTL:-}" ]; then
 	[ -x "$MRCCTL" ] || MRCCTL=$(command -v mrcctl || echo "$MRCCTL")
 fi
 PLANES=4
+VERIFY=$REPO/build/bin/mrc_verify
 A=mrcdemo-a	# host A: netdevs p1..p4, device mrc0
 B=mrcdemo-b	# host B: netdevs q1..q4, device mrc1
 
@@ -68,7 +69,7 @@ cleanup() {
 	ip netns del "$A" 2>/dev/null
 	ip netns del "$B" 2>/dev/null
 	[ -d /sys/module/mrc ] && rmmod mrc 2>/dev/null
-	rm -f "$events"
+	rm -f "$events" "$events".pp "$events".srv "$events".cli
 }
 trap cleanup EXIT
 
@@ -156,6 +157,34 @@ run in_a "$MRCCTL" dev show
 run in_a "$MRCCTL" plane show dev mrc0
 run in_a "$MRCCTL" -j plane show dev mrc0
 
+step "RDMA traffic: the stock ibv_rc_pingpong between the hosts over plane 1"
+in_a timeout 60 ibv_rc_pingpong -d mrc0 -g 1 -n 200 >"$events.pp" 2>&1 &
+pp_pid=$!
+sleep 1
+run in_b timeout 60 ibv_rc_pingpong -d mrc1 -g 1 -n 200 10.1.0.1
+wait "$pp_pid" || { cat "$events.pp" >&2; die "ibv_rc_pingpong server failed"; }
+
+step "traffic through a failure: plane 1's link is cut for 2 s in the middle of a verified transfer"
+echo "   (mrc_verify moves seeded data with every RC operation, 1 B .. 1 MiB,"
+echo "    and checks every byte and completion at both ends)"
+in_a timeout 300 "$VERIFY" -d mrc0 -g 1 --count=400 --max-size=1M \
+	--seed=7 --timeout=240 >"$events.srv" 2>&1 &
+srv_pid=$!
+sleep 1
+in_b timeout 300 "$VERIFY" -d mrc1 -g 1 --count=400 --max-size=1M \
+	--seed=7 --timeout=240 10.1.0.1 >"$events.cli" 2>&1 &
+cli_pid=$!
+sleep 3
+run in_b ip link set q1 down
+sleep 2
+run in_b ip link set q1 up
+wait "$cli_pid" || { cat "$events.cli" >&2; die "mrc_verify client failed"; }
+wait "$srv_pid" || { cat "$events.srv" >&2; die "mrc_verify server failed"; }
+echo "   host B: $(tail -n 1 "$events.cli")"
+echo "   host A: $(tail -n 1 "$events.srv")"
+show_events
+run in_a "$MRCCTL" -s dev show dev mrc0
+
 step "a link failure: the far end of plane 3 goes down (carrier loss on p3)"
 run in_b ip link set q3 down
 wait_event "plane down .*mrc0.* id 3"
@@ -197,6 +226,8 @@ fi
 echo
 echo "== summary"
 echo "Two hosts joined by $PLANES independent planes (10.<plane>.0.0/24);"
-echo "mrc0 and mrc1 each had one plane per fabric.  A carrier loss and an"
-echo "administrative down were both reported as plane events, and both planes"
-echo "came back.  No kernel warning.  demo: OK"
+echo "mrc0 and mrc1 each had one plane per fabric.  Unmodified verbs traffic"
+echo "ran between them, and a verified transfer survived a 2 s cut of its"
+echo "link with every byte intact (the engine retransmitted what was lost)."
+echo "A carrier loss and an administrative down were both reported as plane"
+echo "events, and both planes came back.  No kernel warning.  demo: OK"

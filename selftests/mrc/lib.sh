@@ -398,7 +398,7 @@ verbs_pair() {
 verify_pair() {
 	local desc=$1
 	shift
-	verbs_pair "$desc" "$VERIFY_CLEAN_RE" h1 mrc0 h2 mrc0 10.0.0.1 mrc_verify "$@"
+	verbs_pair "$desc" "$VERIFY_CLEAN_RE" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 mrc_verify "$@"
 }
 
 # netem_on NS DEV NETEM_ARGS...: replace DEV's root qdisc in NS by netem.

@@ -10,7 +10,7 @@
 #  - the peer stops answering in the middle of a transfer (netem drops
 #    all its packets): the client fails with retry-exceeded completions;
 #  - the peer disappears in the middle of a transfer (its netdev, and with
-#    it its mrc0, is deleted): the client ends within its retry budget with
+#    its instance with it, is deleted): the client ends within its retry budget with
 #    failed completions instead of hanging, both processes exit, both
 #    instances go away and the module unloads.  run.sh checks dmesg.
 . "$(dirname "$0")/lib.sh"

@@ -291,6 +291,7 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	ib_set_device_ops(ibdev, &mrc_mr_ops);
 	ib_set_device_ops(ibdev, &mrc_ah_ops);
 	ib_set_device_ops(ibdev, &mrc_qp_ops);
+	ib_set_device_ops(ibdev, &mrc_counter_ops);
 }
 
 /* Recompute the RDMA port state: active while at least one plane is

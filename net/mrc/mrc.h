@@ -225,6 +225,14 @@ void mrc_netdev_exit(void);
 int mrc_net_sock_get(struct mrc_net *mn);
 void mrc_net_sock_put(struct mrc_net *mn);
 
+/* counters.c: every counter of an instance, indexed 0..MRC_STATS_NR - 1:
+ * enum mrc_dev_counter, then enum mrc_net_counter of its namespace.
+ */
+#define MRC_STATS_NR		(MRC_CNT_NR + MRC_NCNT_NR)
+extern const struct ib_device_ops mrc_counter_ops;
+extern const u16 mrc_stat_attr[MRC_STATS_NR];
+u64 mrc_stat_read(const struct mrc_dev *mdev, unsigned int i);
+
 /* netlink.c */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);

@@ -10,10 +10,16 @@
  * Message layout:
  *   DEV_GET reply:    DEV_INDEX, DEV_NAME, DEV_CAPS, DEV_MAX_PLANES,
  *                     DEV_UDP_PORT, DEV_PLANES { PLANE { PLANE_* } ... }
+ *                     [, DEV_STATS { STAT_* }]
  *   PLANE_GET reply:  DEV_INDEX, DEV_NAME, PLANE { PLANE_* }
  *   EVENT:            EVENT_TYPE, DEV_INDEX, DEV_NAME[, PLANE { PLANE_* }]
  * where PLANE_* is PLANE_ID, PLANE_IFINDEX, PLANE_IFNAME, PLANE_ADMIN_UP,
- * PLANE_OPER_UP.
+ * PLANE_OPER_UP [, PLANE_STATS { STAT_{TX,RX}_{PKTS,BYTES} }].
+ *
+ * Counters (DEV_STATS, PLANE_STATS) are only in the replies of requests
+ * that carry the flag MRC_A_STATS (do and dump), never in events: the
+ * replies without it are unchanged.  They are read without any lock, each
+ * one atomically; the set is not a snapshot.
  */
 
 #include <linux/netdevice.h>
@@ -31,6 +37,7 @@ static const struct nla_policy mrc_genl_policy[MRC_A_MAX + 1] = {
 	[MRC_A_PLANE_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[MRC_A_PLANE_IFNAME]	= { .type = NLA_STRING, .len = IFNAMSIZ - 1 },
 	[MRC_A_PLANE_ADMIN_UP]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[MRC_A_STATS]		= { .type = NLA_FLAG },
 	/* Everything else is output only: strict validation rejects it. */
 };
 
@@ -40,8 +47,58 @@ static const struct genl_multicast_group mrc_genl_mcgrps[] = {
 
 static struct genl_family mrc_genl_family;
 
-/* Put @plane's attributes as one MRC_A_PLANE nest. */
-static int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane)
+static int mrc_nl_put_stat(struct sk_buff *skb, int type,
+			   const atomic64_t *v)
+{
+	return nla_put_u64_64bit(skb, type, atomic64_read(v), MRC_A_PAD);
+}
+
+/* The plane's traffic as an MRC_A_PLANE_STATS nest. */
+static int mrc_nl_put_plane_stats(struct sk_buff *skb,
+				  const struct mrc_plane *plane)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, MRC_A_PLANE_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (mrc_nl_put_stat(skb, MRC_A_STAT_TX_PKTS, &plane->tx_pkts) ||
+	    mrc_nl_put_stat(skb, MRC_A_STAT_TX_BYTES, &plane->tx_bytes) ||
+	    mrc_nl_put_stat(skb, MRC_A_STAT_RX_PKTS, &plane->rx_pkts) ||
+	    mrc_nl_put_stat(skb, MRC_A_STAT_RX_BYTES, &plane->rx_bytes)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Every counter of the instance (counters.c) as an MRC_A_DEV_STATS nest. */
+static int mrc_nl_put_dev_stats(struct sk_buff *skb,
+				const struct mrc_dev *mdev)
+{
+	struct nlattr *nest;
+	unsigned int i;
+
+	nest = nla_nest_start(skb, MRC_A_DEV_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < MRC_STATS_NR; i++) {
+		if (nla_put_u64_64bit(skb, mrc_stat_attr[i],
+				      mrc_stat_read(mdev, i), MRC_A_PAD)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Put @plane's attributes as one MRC_A_PLANE nest, with its counters if
+ * @stats.
+ */
+static int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane,
+			    bool stats)
 {
 	struct nlattr *nest;
 
@@ -52,7 +109,8 @@ static int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane)
 	    nla_put_u32(skb, MRC_A_PLANE_IFINDEX, plane->ndev->ifindex) ||
 	    nla_put_string(skb, MRC_A_PLANE_IFNAME, netdev_name(plane->ndev)) ||
 	    nla_put_u8(skb, MRC_A_PLANE_ADMIN_UP, plane->admin_up) ||
-	    nla_put_u8(skb, MRC_A_PLANE_OPER_UP, plane->oper_up)) {
+	    nla_put_u8(skb, MRC_A_PLANE_OPER_UP, plane->oper_up) ||
+	    (stats && mrc_nl_put_plane_stats(skb, plane))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -69,7 +127,7 @@ static int mrc_nl_put_dev_id(struct sk_buff *skb, const struct mrc_dev *mdev)
 }
 
 static int mrc_nl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
-			   u32 portid, u32 seq, int flags)
+			   u32 portid, u32 seq, int flags, bool stats)
 {
 	struct mrc_plane *plane;
 	struct nlattr *planes;
@@ -94,10 +152,12 @@ static int mrc_nl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 		goto cancel;
 	for (id = 1; id <= MRC_MAX_PLANES; id++) {
 		plane = mrc_plane_get_locked(mdev, id);
-		if (plane && mrc_nl_put_plane(skb, plane))
+		if (plane && mrc_nl_put_plane(skb, plane, stats))
 			goto cancel;
 	}
 	nla_nest_end(skb, planes);
+	if (stats && mrc_nl_put_dev_stats(skb, mdev))
+		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
 
@@ -107,7 +167,8 @@ cancel:
 }
 
 static int mrc_nl_fill_plane(struct sk_buff *skb, struct mrc_plane *plane,
-			     u32 portid, u32 seq, int flags, u8 cmd)
+			     u32 portid, u32 seq, int flags, u8 cmd,
+			     bool stats)
 {
 	void *hdr;
 
@@ -115,7 +176,7 @@ static int mrc_nl_fill_plane(struct sk_buff *skb, struct mrc_plane *plane,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (mrc_nl_put_dev_id(skb, plane->mdev) ||
-	    mrc_nl_put_plane(skb, plane)) {
+	    mrc_nl_put_plane(skb, plane, stats)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -195,7 +256,8 @@ static int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(mdev);
 	else
 		err = mrc_nl_fill_dev(msg, mdev, info->snd_portid,
-				      info->snd_seq, 0);
+				      info->snd_seq, 0,
+				      nla_get_flag(info->attrs[MRC_A_STATS]));
 	mutex_unlock(&mrc_cfg_lock);
 
 	if (err) {
@@ -209,6 +271,8 @@ static int mrc_nl_dev_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
 	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
+	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
+	bool stats = nla_get_flag(attrs[MRC_A_STATS]);
 	long idx = 0, start = cb->args[0];
 	struct mrc_dev *mdev;
 	int err = 0;
@@ -220,7 +284,7 @@ static int mrc_nl_dev_get_dumpit(struct sk_buff *skb,
 		if (idx++ < start)
 			continue;
 		err = mrc_nl_fill_dev(skb, mdev, NETLINK_CB(cb->skb).portid,
-				      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+				      cb->nlh->nlmsg_seq, NLM_F_MULTI, stats);
 		if (err) {
 			idx--;
 			break;
@@ -384,7 +448,8 @@ static int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = mrc_nl_fill_plane(msg, plane, info->snd_portid, info->snd_seq,
-				0, MRC_CMD_PLANE_GET);
+				0, MRC_CMD_PLANE_GET,
+				nla_get_flag(info->attrs[MRC_A_STATS]));
 out:
 	mutex_unlock(&mrc_cfg_lock);
 	if (err) {
@@ -401,6 +466,7 @@ static int mrc_nl_plane_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
+	bool stats = nla_get_flag(attrs[MRC_A_STATS]);
 	struct net *net = sock_net(skb->sk);
 	struct mrc_dev *mdev, *only = NULL;
 	long idx = 0, start = cb->args[0];
@@ -428,7 +494,7 @@ static int mrc_nl_plane_get_dumpit(struct sk_buff *skb,
 			err = mrc_nl_fill_plane(skb, plane,
 						NETLINK_CB(cb->skb).portid,
 						cb->nlh->nlmsg_seq, NLM_F_MULTI,
-						MRC_CMD_PLANE_GET);
+						MRC_CMD_PLANE_GET, stats);
 			if (err)
 				break;
 		}
@@ -539,7 +605,7 @@ void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type)
 	msg = mrc_nl_event_new(plane->mdev, type, &hdr);
 	if (!msg)
 		return;
-	if (mrc_nl_put_plane(msg, plane)) {
+	if (mrc_nl_put_plane(msg, plane, false)) {
 		nlmsg_free(msg);
 		return;
 	}

@@ -58,6 +58,18 @@ template <typename F> void for_each_nested(nlattr *nest, F f)
 	nla_for_each_nested(pos, nest, rem) f(pos);
 }
 
+// An MRC_A_DEV_STATS or MRC_A_PLANE_STATS nest: u64 counters.
+Stats decode_stats(nlattr *nest)
+{
+	Stats st;
+	for_each_nested(nest, [&](nlattr *a) {
+		const char *name = stat_name(static_cast<std::uint32_t>(nla_type(a)));
+		if (name && nla_len(a) >= 8)
+			st.emplace_back(name, nla_get_u64(a));
+	});
+	return st;
+}
+
 // Plane attributes; returns false for attributes that are not.
 bool plane_attr(Plane &p, nlattr *a)
 {
@@ -67,6 +79,7 @@ bool plane_attr(Plane &p, nlattr *a)
 	case MRC_A_PLANE_IFNAME: p.netdev = get_string(a); return true;
 	case MRC_A_PLANE_ADMIN_UP: p.admin_up = get_flag_u8(a); return true;
 	case MRC_A_PLANE_OPER_UP: p.oper_up = get_flag_u8(a); return true;
+	case MRC_A_PLANE_STATS: p.stats = decode_stats(a); return true;
 	default: return false;
 	}
 }
@@ -101,6 +114,7 @@ void decode_plane_into(nl_msg *msg, Plane &p)
 			p.netdev = n.netdev ? n.netdev : p.netdev;
 			p.admin_up = n.admin_up ? n.admin_up : p.admin_up;
 			p.oper_up = n.oper_up ? n.oper_up : p.oper_up;
+			p.stats = n.stats ? n.stats : p.stats;
 			break;
 		}
 		default: plane_attr(p, a); break;
@@ -126,7 +140,37 @@ std::string attr_name(std::uint32_t type)
 	case MRC_A_PLANE_ADMIN_UP: return "plane_admin_up";
 	case MRC_A_PLANE_OPER_UP: return "plane_oper_up";
 	case MRC_A_EVENT_TYPE: return "event_type";
-	default: return "attribute " + std::to_string(type);
+	case MRC_A_PAD: return "pad";
+	case MRC_A_STATS: return "stats";
+	case MRC_A_DEV_STATS: return "dev_stats";
+	case MRC_A_PLANE_STATS: return "plane_stats";
+	default: break;
+	}
+	if (const char *s = stat_name(type))
+		return std::string("stat_") + s;
+	return "attribute " + std::to_string(type);
+}
+
+const char *stat_name(std::uint32_t type)
+{
+	switch (type) {
+	case MRC_A_STAT_TX_PKTS: return "tx_pkts";
+	case MRC_A_STAT_TX_BYTES: return "tx_bytes";
+	case MRC_A_STAT_RX_PKTS: return "rx_pkts";
+	case MRC_A_STAT_RX_BYTES: return "rx_bytes";
+	case MRC_A_STAT_RETX_PKTS: return "retx_pkts";
+	case MRC_A_STAT_RX_DUP: return "rx_dup";
+	case MRC_A_STAT_RX_OOW: return "rx_oow";
+	case MRC_A_STAT_NACK_TX: return "nack_tx";
+	case MRC_A_STAT_NACK_RX: return "nack_rx";
+	case MRC_A_STAT_RX_BAD_RKEY: return "rx_bad_rkey";
+	case MRC_A_STAT_RX_SPOOFED: return "rx_spoofed";
+	case MRC_A_STAT_RX_BAD_STATE: return "rx_bad_state";
+	case MRC_A_STAT_TX_DROP: return "tx_drop";
+	case MRC_A_STAT_RX_MALFORMED: return "rx_malformed";
+	case MRC_A_STAT_RX_BAD_ICRC: return "rx_bad_icrc";
+	case MRC_A_STAT_RX_NO_QP: return "rx_no_qp";
+	default: return nullptr;
 	}
 }
 
@@ -163,6 +207,7 @@ Dev decode_dev(nl_msg *msg)
 				d.planes.push_back(decode_plane_nest(p));
 			});
 			break;
+		case MRC_A_DEV_STATS: d.stats = decode_stats(a); break;
 		default: break;
 		}
 	});

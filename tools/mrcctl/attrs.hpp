@@ -18,6 +18,9 @@ namespace mrcctl {
 // "plane_id" for MRC_A_PLANE_ID, "attribute N" when unknown.
 std::string attr_name(std::uint32_t type);
 
+// The counter name of an MRC_A_STAT_* attribute ("tx_pkts"), or nullptr.
+const char *stat_name(std::uint32_t type);
+
 // The name of the top-level attribute of `req` that starts at byte
 // `offset` of its netlink message (extack's NLMSGERR_ATTR_OFFS), or "".
 std::string attr_at_offset(nl_msg *req, std::uint32_t offset);

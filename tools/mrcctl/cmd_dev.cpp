@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// mrcctl dev show [dev NAME]
+// mrcctl [-s] dev show [dev NAME]
 #include <iostream>
 
 #include <linux/mrc.h>
@@ -20,6 +20,8 @@ int cmd_dev(const Invocation &inv)
 	// from the kernel and not an empty list.
 	MsgPtr req = sk.request(MRC_CMD_DEV_GET, !r.dev);
 	if (r.dev && nla_put_string(req.get(), MRC_A_DEV_NAME, r.dev->c_str()) < 0)
+		throw Failure("message too large");
+	if (inv.opts.stats && nla_put_flag(req.get(), MRC_A_STATS) < 0)
 		throw Failure("message too large");
 
 	std::vector<Dev> devs;

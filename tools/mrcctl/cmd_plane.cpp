@@ -56,6 +56,8 @@ int show(const Invocation &inv)
 	put_string(req.get(), MRC_A_DEV_NAME, r.dev);
 	if (one)
 		put_u32(req.get(), MRC_A_PLANE_ID, r.id);
+	if (inv.opts.stats && nla_put_flag(req.get(), MRC_A_STATS) < 0)
+		throw Failure("message too large");
 
 	std::vector<Plane> planes;
 	sk.transact(req.get(), [&](nl_msg *m) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "format.hpp"
 
+#include <algorithm>
 #include <string_view>
 #include <type_traits>
 
@@ -79,7 +80,80 @@ EventInfo event_info(std::uint32_t type)
 	}
 }
 
+// The groups of stats_text(), one pair of lines each.
+constexpr std::string_view kStatGroups[][8] = {
+	{"tx_pkts", "tx_bytes", "retx_pkts", "nack_tx", "tx_drop"},
+	{"rx_pkts", "rx_bytes", "rx_dup", "rx_oow", "nack_rx", "rx_bad_rkey",
+	 "rx_spoofed", "rx_bad_state"},
+	// Per network namespace (every instance of the namespace shows them).
+	{"rx_malformed", "rx_bad_icrc", "rx_no_qp"},
+};
+
+// Counters of `st` not in any group (none today): a last group.
+std::vector<std::string_view> ungrouped(const Stats &st)
+{
+	std::vector<std::string_view> out;
+	for (const auto &[name, value] : st) {
+		bool known = false;
+		for (const auto &g : kStatGroups)
+			known = known || std::find(std::begin(g), std::end(g),
+						   name) != std::end(g);
+		if (!known)
+			out.push_back(name);
+	}
+	return out;
+}
+
+void pad_left(std::string &s, std::string_view v, std::size_t width)
+{
+	s += ' ';
+	s.append(width > v.size() ? width - v.size() : 0, ' ');
+	s += v;
+}
+
+template <typename Names>
+void stats_group_text(std::string &out, const Stats &st, const Names &names,
+		      const std::string &indent)
+{
+	std::string head, vals;
+	for (std::string_view n : names) {
+		if (n.empty())
+			continue;
+		auto it = std::find_if(st.begin(), st.end(),
+				       [&](const auto &e) { return e.first == n; });
+		if (it == st.end())
+			continue;
+		std::string v = std::to_string(it->second);
+		std::size_t w = std::max(n.size(), v.size());
+		pad_left(head, n, w);
+		pad_left(vals, v, w);
+	}
+	if (head.empty())
+		return;
+	// Drop the separator in front of the first column.
+	out += indent + head.substr(1) + '\n';
+	out += indent + vals.substr(1) + '\n';
+}
+
 } // namespace
+
+std::string stats_text(const Stats &st, const std::string &indent)
+{
+	std::string out;
+	for (const auto &g : kStatGroups)
+		stats_group_text(out, st, g, indent);
+	stats_group_text(out, st, ungrouped(st), indent);
+	return out;
+}
+
+void stats_json(JsonWriter &w, const Stats &st)
+{
+	w.key("stats");
+	w.begin_object();
+	for (const auto &[name, value] : st)
+		w.field(name, value);
+	w.end_object();
+}
 
 std::vector<std::string> caps_words(std::uint32_t caps)
 {
@@ -118,6 +192,13 @@ std::string plane_text(const Plane &p)
 	std::string s;
 	add_kv(s, "dev", p.dev);
 	plane_fields_text(s, p);
+	if (p.stats) {
+		std::string st = stats_text(*p.stats, "    ");
+		if (!st.empty()) {
+			st.pop_back();	// the caller ends the last line
+			s += '\n' + st;
+		}
+	}
 	return s;
 }
 
@@ -127,6 +208,8 @@ void plane_json(JsonWriter &w, const Plane &p)
 	json_opt(w, "dev", p.dev);
 	json_opt(w, "dev_index", p.dev_index);
 	plane_fields_json(w, p);
+	if (p.stats)
+		stats_json(w, *p.stats);
 	w.end_object();
 }
 
@@ -152,7 +235,11 @@ std::string dev_text(const Dev &d)
 		std::string line = "plane";
 		plane_fields_text(line, p);
 		s += "    " + line + '\n';
+		if (p.stats)
+			s += stats_text(*p.stats, "        ");
 	}
+	if (d.stats)
+		s += stats_text(*d.stats, "    ");
 	return s;
 }
 
@@ -176,9 +263,13 @@ void dev_json(JsonWriter &w, const Dev &d)
 	for (const auto &p : d.planes) {
 		w.begin_object();
 		plane_fields_json(w, p);
+		if (p.stats)
+			stats_json(w, *p.stats);
 		w.end_object();
 	}
 	w.end_array();
+	if (d.stats)
+		stats_json(w, *d.stats);
 	w.end_object();
 }
 

@@ -24,7 +24,15 @@ std::string event_name(std::uint32_t type);
 std::string plane_text(const Plane &p);
 void plane_json(JsonWriter &w, const Plane &p);
 
-// One header line, then one indented line per plane.
+// Counters as iproute2's "ip -s link" prints them: per group (transmit,
+// receive, namespace drops) a line of names and a line of values, right
+// aligned, each line starting with `indent`. Absent counters are left out.
+std::string stats_text(const Stats &st, const std::string &indent);
+void stats_json(JsonWriter &w, const Stats &st);
+
+// One header line, then one indented line per plane; with counters (when
+// the kernel sent them), the plane's under each plane line and the
+// instance's after the planes.
 std::string dev_text(const Dev &d);
 void dev_json(JsonWriter &w, const Dev &d);
 

@@ -18,8 +18,7 @@ constexpr std::string_view kTop =
 	"                 object per line)\n"
 	"  -p, --pretty   pretty-printed JSON (implies -j)\n"
 	"  -n, --netns NAME  run in network namespace NAME (ip netns add NAME)\n"
-	"  -s, --stats    accepted for iproute2 habits; this version of the\n"
-	"                 \"mrc\" family reports no counters yet\n"
+	"  -s, --stats    show counters (dev show, plane show)\n"
 	"  -V, --version  print the version and exit\n"
 	"  -h, --help     this help\n"
 	"\n"
@@ -33,7 +32,9 @@ constexpr std::string_view kDev =
 	"Show MRC instances (created by \"rdma link add NAME type mrc netdev "
 	"X\")\n"
 	"of this network namespace: index, capabilities, maximum planes, UDP\n"
-	"port and planes.\n";
+	"port and planes. With -s, the counters of each plane and instance\n"
+	"(the instance's rx_malformed, rx_bad_icrc and rx_no_qp count drops of\n"
+	"its whole network namespace).\n";
 
 constexpr std::string_view kPlane =
 	"Usage: mrcctl plane add dev NAME netdev IFNAME [ id ID ]\n"
@@ -68,7 +69,8 @@ constexpr std::string_view kPlaneShow =
 	"\n"
 	"List planes: instance, id, netdev and its ifindex, admin and\n"
 	"operational state. With dev and id, ask the kernel for that one\n"
-	"plane.\n";
+	"plane. With -s, each plane's tx_pkts, tx_bytes, rx_pkts and\n"
+	"rx_bytes.\n";
 
 constexpr std::string_view kMonitor =
 	"Usage: mrcctl monitor [ dev NAME ]\n"

@@ -8,9 +8,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mrcctl {
+
+// Counters (mrcctl -s) as the kernel sent them: name ("tx_pkts", the
+// names of "rdma statistic" too) and value, in the kernel's order.
+// Counters this mrcctl does not know are left out.
+using Stats = std::vector<std::pair<std::string, std::uint64_t>>;
 
 struct Plane {
 	std::optional<std::string> dev;		// owning instance (plane dumps)
@@ -20,6 +26,7 @@ struct Plane {
 	std::optional<std::uint32_t> ifindex;
 	std::optional<bool> admin_up;
 	std::optional<bool> oper_up;
+	std::optional<Stats> stats;		// only when asked for (-s)
 };
 
 struct Dev {
@@ -29,6 +36,7 @@ struct Dev {
 	std::optional<std::uint32_t> max_planes;
 	std::optional<std::uint16_t> udp_port;
 	std::vector<Plane> planes;
+	std::optional<Stats> stats;		// only when asked for (-s)
 };
 
 struct Event {

@@ -79,6 +79,31 @@ enum mrc_attr {
 	MRC_A_PLANE_OPER_UP,	/* u8: admin up and netdev carrier up */
 	MRC_A_EVENT_TYPE,	/* u32: enum mrc_event */
 	MRC_A_PAD,
+	MRC_A_STATS,		/* flag, request: add counters to the reply */
+	MRC_A_DEV_STATS,	/* nest: MRC_A_STAT_* of the instance */
+	MRC_A_PLANE_STATS,	/* nest: MRC_A_STAT_{TX,RX}_{PKTS,BYTES} */
+	/* Counters: u64 each, only inside MRC_A_DEV_STATS/MRC_A_PLANE_STATS.
+	 * Documentation/admin-guide/mrc.rst says what increments each.
+	 */
+	MRC_A_STAT_TX_PKTS,	/* packets sent, control included */
+	MRC_A_STAT_TX_BYTES,	/* UDP payload bytes sent */
+	MRC_A_STAT_RX_PKTS,	/* packets from a QP's peer delivered to it */
+	MRC_A_STAT_RX_BYTES,	/* UDP payload bytes of those */
+	MRC_A_STAT_RETX_PKTS,	/* data packets retransmitted */
+	MRC_A_STAT_RX_DUP,	/* duplicate data packets received */
+	MRC_A_STAT_RX_OOW,	/* data packets beyond the reorder window */
+	MRC_A_STAT_NACK_TX,	/* NACKs sent */
+	MRC_A_STAT_NACK_RX,	/* NACKs received */
+	MRC_A_STAT_RX_BAD_RKEY,	/* remote access refused by the responder */
+	MRC_A_STAT_RX_SPOOFED,	/* wrong source address or source QPN */
+	MRC_A_STAT_RX_BAD_STATE, /* QP not able to receive */
+	MRC_A_STAT_TX_DROP,	/* not sent: no route or no memory */
+	/* Drops before a packet names a QP: per network namespace, the
+	 * same values in every instance of that namespace.
+	 */
+	MRC_A_STAT_RX_MALFORMED, /* truncated or bad MRC header */
+	MRC_A_STAT_RX_BAD_ICRC,	/* ICRC mismatch */
+	MRC_A_STAT_RX_NO_QP,	/* no QP with the destination QPN */
 
 	__MRC_A_MAX,
 	MRC_A_MAX = __MRC_A_MAX - 1

@@ -134,4 +134,76 @@ TEST(Attrs, AttributeAtOffset)
 	EXPECT_EQ(attr_at_offset(m.get(), 24), "");
 }
 
+TEST(Attrs, DevWithStats)
+{
+	MsgPtr m = message(MRC_CMD_DEV_GET);
+	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc1");
+	nlattr *planes = nla_nest_start(m.get(), MRC_A_DEV_PLANES);
+	nlattr *p = nla_nest_start(m.get(), MRC_A_PLANE);
+	put_plane_attrs(m.get(), 1, "e0", 2, true, true);
+	nlattr *ps = nla_nest_start(m.get(), MRC_A_PLANE_STATS);
+	nla_put_u64(m.get(), MRC_A_STAT_TX_PKTS, 7);
+	nla_put_u64(m.get(), MRC_A_STAT_RX_BYTES, 1ULL << 40);
+	nla_nest_end(m.get(), ps);
+	nla_nest_end(m.get(), p);
+	nla_nest_end(m.get(), planes);
+	nlattr *ds = nla_nest_start(m.get(), MRC_A_DEV_STATS);
+	nla_put_u64(m.get(), MRC_A_STAT_TX_PKTS, 100);
+	nla_put_u64(m.get(), 250, 5);		  // unknown counter: skipped
+	nla_put_u32(m.get(), MRC_A_STAT_RX_PKTS, 9); // too short: skipped
+	nla_put_u64(m.get(), MRC_A_STAT_RX_NO_QP, 3);
+	nla_nest_end(m.get(), ds);
+
+	Dev d = decode_dev(m.get());
+	ASSERT_TRUE(d.stats.has_value());
+	EXPECT_EQ(*d.stats, (Stats{{"tx_pkts", 100}, {"rx_no_qp", 3}}));
+	ASSERT_EQ(d.planes.size(), 1u);
+	ASSERT_TRUE(d.planes[0].stats.has_value());
+	EXPECT_EQ(*d.planes[0].stats,
+		  (Stats{{"tx_pkts", 7}, {"rx_bytes", 1ULL << 40}}));
+}
+
+TEST(Attrs, NoStatsUnlessSent)
+{
+	MsgPtr m = message(MRC_CMD_DEV_GET);
+	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc1");
+	Dev d = decode_dev(m.get());
+	EXPECT_FALSE(d.stats.has_value());
+}
+
+TEST(Attrs, PlaneWithStats)
+{
+	MsgPtr m = message(MRC_CMD_PLANE_GET);
+	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc1");
+	nlattr *p = nla_nest_start(m.get(), MRC_A_PLANE);
+	put_plane_attrs(m.get(), 1, "e0", 2, true, true);
+	nlattr *ps = nla_nest_start(m.get(), MRC_A_PLANE_STATS);
+	nla_put_u64(m.get(), MRC_A_STAT_TX_PKTS, 1);
+	nla_put_u64(m.get(), MRC_A_STAT_TX_BYTES, 2);
+	nla_put_u64(m.get(), MRC_A_STAT_RX_PKTS, 3);
+	nla_put_u64(m.get(), MRC_A_STAT_RX_BYTES, 4);
+	nla_nest_end(m.get(), ps);
+	nla_nest_end(m.get(), p);
+
+	Plane pl = decode_plane(m.get());
+	EXPECT_EQ(pl.dev, "mrc1");
+	ASSERT_TRUE(pl.stats.has_value());
+	EXPECT_EQ(*pl.stats, (Stats{{"tx_pkts", 1},
+				    {"tx_bytes", 2},
+				    {"rx_pkts", 3},
+				    {"rx_bytes", 4}}));
+}
+
+TEST(Attrs, StatNames)
+{
+	// Every counter has a name: the names of "rdma statistic" too.
+	for (std::uint32_t t = MRC_A_STAT_TX_PKTS; t <= MRC_A_STAT_RX_NO_QP; t++)
+		EXPECT_NE(stat_name(t), nullptr) << t;
+	EXPECT_STREQ(stat_name(MRC_A_STAT_RETX_PKTS), "retx_pkts");
+	EXPECT_STREQ(stat_name(MRC_A_STAT_RX_BAD_ICRC), "rx_bad_icrc");
+	EXPECT_EQ(stat_name(MRC_A_PLANE_ID), nullptr);
+	EXPECT_EQ(attr_name(MRC_A_STATS), "stats");
+	EXPECT_EQ(attr_name(MRC_A_STAT_TX_DROP), "stat_tx_drop");
+}
+
 } // namespace

@@ -111,6 +111,15 @@ TEST(Cli, Options)
 	EXPECT_TRUE(inv.opts.pretty);
 	inv = parse({"-jps", "plane"});
 	EXPECT_TRUE(inv.opts.json && inv.opts.pretty && inv.opts.stats);
+	inv = parse({"-s", "dev", "show", "dev", "mrc1"});
+	EXPECT_TRUE(inv.opts.stats);
+	EXPECT_FALSE(inv.opts.json);
+	EXPECT_EQ(inv.req.cmd, Cmd::DevShow);
+	EXPECT_EQ(inv.req.dev, "mrc1");
+	inv = parse({"--stats", "-j", "plane", "show"});
+	EXPECT_TRUE(inv.opts.stats && inv.opts.json);
+	EXPECT_EQ(inv.req.cmd, Cmd::PlaneShow);
+	EXPECT_FALSE(parse({"dev", "show"}).opts.stats);
 	inv = parse({"--json", "--pretty", "monitor"});
 	EXPECT_TRUE(inv.opts.pretty);
 	EXPECT_EQ(parse({"-V"}).req.cmd, Cmd::Version);

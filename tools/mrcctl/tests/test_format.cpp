@@ -153,4 +153,67 @@ TEST(Format, EventJson)
 	EXPECT_EQ(event_name(1234), "event_1234");
 }
 
+TEST(Format, StatsText)
+{
+	Stats st = {{"tx_pkts", 123456}, {"tx_bytes", 7}, {"rx_pkts", 5},
+		    {"rx_no_qp", 0}};
+	EXPECT_EQ(stats_text(st, "  "),
+		  "  tx_pkts tx_bytes\n"
+		  "   123456        7\n"
+		  "  rx_pkts\n"
+		  "        5\n"
+		  "  rx_no_qp\n"
+		  "         0\n");
+	EXPECT_EQ(stats_text({}, "  "), "");
+	// A counter of a newer kernel that has no group: a group of its own.
+	Stats odd = {{"new_thing", 1}};
+	EXPECT_EQ(stats_text(odd, ""), "new_thing\n        1\n");
+}
+
+TEST(Format, DevTextAndJsonWithStats)
+{
+	Dev d;
+	d.name = "mrc1";
+	d.planes = {plane(1, "e0", 2, true, true)};
+	d.planes[0].stats = Stats{{"tx_pkts", 3}, {"rx_pkts", 4}};
+	d.stats = Stats{{"tx_pkts", 3}, {"rx_pkts", 4}, {"rx_malformed", 10}};
+	EXPECT_EQ(dev_text(d),
+		  "mrc1: planes 1 (1 up)\n"
+		  "    plane id 1 netdev e0 ifindex 2 admin up oper up\n"
+		  "        tx_pkts\n"
+		  "              3\n"
+		  "        rx_pkts\n"
+		  "              4\n"
+		  "    tx_pkts\n"
+		  "          3\n"
+		  "    rx_pkts\n"
+		  "          4\n"
+		  "    rx_malformed\n"
+		  "              10\n");
+	EXPECT_EQ(json([&](JsonWriter &w) { dev_json(w, d); }),
+		  "{\"name\":\"mrc1\",\"planes\":[{\"id\":1,\"netdev\":\"e0\","
+		  "\"ifindex\":2,\"admin_state\":\"up\",\"oper_state\":\"up\","
+		  "\"stats\":{\"tx_pkts\":3,\"rx_pkts\":4}}],"
+		  "\"stats\":{\"tx_pkts\":3,\"rx_pkts\":4,\"rx_malformed\":10}}");
+}
+
+TEST(Format, PlaneTextAndJsonWithStats)
+{
+	Plane p = plane(1, "e0", 2, true, true);
+	p.dev = "mrc1";
+	p.stats = Stats{{"tx_pkts", 10}, {"tx_bytes", 2000},
+			{"rx_pkts", 11}, {"rx_bytes", 2100}};
+	EXPECT_EQ(plane_text(p),
+		  "dev mrc1 id 1 netdev e0 ifindex 2 admin up oper up\n"
+		  "    tx_pkts tx_bytes\n"
+		  "         10     2000\n"
+		  "    rx_pkts rx_bytes\n"
+		  "         11     2100");
+	EXPECT_EQ(json([&](JsonWriter &w) { plane_json(w, p); }),
+		  "{\"dev\":\"mrc1\",\"id\":1,\"netdev\":\"e0\",\"ifindex\":2,"
+		  "\"admin_state\":\"up\",\"oper_state\":\"up\",\"stats\":{"
+		  "\"tx_pkts\":10,\"tx_bytes\":2000,\"rx_pkts\":11,"
+		  "\"rx_bytes\":2100}}");
+}
+
 } // namespace

@@ -26,11 +26,12 @@ static void mrc_cb_emit_ctrl(void *priv, struct mrc_pkt *pkt)
 
 	pkt->hdr.dqpn = qp->attr.dest_qp_num;
 	pkt->hdr.sqpn = mrc_qpn(qp);
+	skb = mrc_net_alloc(qp, pkt, &payload);
+	if (!skb)
+		return;		/* counted as tx_drop */
 	if (pkt->hdr.opcode == MRC_OP_NACK)
 		mrc_count(qp->mdev, MRC_CNT_NACK_TX, 1);
-	skb = mrc_net_alloc(qp, pkt, &payload);
-	if (skb)
-		mrc_net_queue(qp, skb);
+	mrc_net_queue(qp, skb);
 }
 
 static int mrc_cb_place(void *priv, const struct mrc_pkt *pkt)

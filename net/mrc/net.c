@@ -173,6 +173,7 @@ struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		/* The engine and the glue built it: a bug, not the peer. */
 		WARN_ONCE(1, "mrc: cannot encode opcode %u\n",
 			  pkt->hdr.opcode);
+		mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
 		kfree_skb(skb);
 		return NULL;
 	}

@@ -317,8 +317,10 @@ void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im)
 	case MRC_OP_SEND_IMM:
 	case MRC_OP_WRITE_IMM:
 		if (!rw->bound || rw->ssn != im->seq) {
-			/* Placement bound it; anything else is our bug. */
-			WARN_ONCE(1, "mrc: receive WQE not bound\n");
+			/* The peer skipped a send sequence number: its
+			 * messages no longer match our receive queue.
+			 */
+			mrc_count(qp->mdev, MRC_CNT_PROTO_ERR, 1);
 			qp->pending_error = true;
 			return;
 		}

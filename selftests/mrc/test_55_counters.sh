@@ -161,7 +161,7 @@ r = dict((m.group(1), int(m.group(2)))
 	 for m in re.finditer(r"(\w+) (\d+)", text))
 bad = [k for k in s if r.get(k) != s[k]]
 print("differ:", bad)
-sys.exit(1 if bad or len(s) < 16 else 0)' "$T/h1" "$T/rdma"
+sys.exit(1 if bad or len(s) < 17 else 0)' "$T/h1" "$T/rdma"
 
 # --- output formats ---------------------------------------------------------
 check "mrcctl -j -s dev show parses as JSON" json_parses

@@ -104,6 +104,7 @@ enum mrc_attr {
 	MRC_A_STAT_RX_MALFORMED, /* truncated or bad MRC header */
 	MRC_A_STAT_RX_BAD_ICRC,	/* ICRC mismatch */
 	MRC_A_STAT_RX_NO_QP,	/* no QP with the destination QPN */
+	MRC_A_STAT_RX_PROTO_ERR, /* peer broke the protocol (QP ended) */
 
 	__MRC_A_MAX,
 	MRC_A_MAX = __MRC_A_MAX - 1

@@ -497,6 +497,11 @@ static void mrc_qp_debug_stats(struct mrc_qp *qp)
 		 st.timeouts, st.rx_pkts, st.rx_dup, st.acks_tx, st.acks_rx,
 		 st.nacks_tx, st.nacks_rx, st.srtt, st.cwnd,
 		 mrc_status_name(st.status));
+	pr_debug("qp %u: una %u nxt %u rcv_nxt %u inflight %u rto %u evs %u usable %u bad %u msgs %llu/%llu sq %u/%u/%u rq %u\n",
+		 mrc_qpn(qp), st.snd_una, st.snd_nxt, st.rcv_nxt, st.inflight,
+		 st.rto, st.evs_total, st.evs_usable, st.evs_bad,
+		 st.msgs_sent, st.msgs_rcvd, qp->sq.index, qp->sq_post,
+		 qp->sq_fetch, qp->rq.index);
 }
 
 static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)

@@ -196,8 +196,14 @@ bool mrc_conn_tx_next(struct mrc_conn *c, u64 now, struct mrc_tx_desc *out)
 
 	if (c->status)
 		return false;
+	if (tx_next_retx(c, now, out))
+		return true;
+	/* Retransmissions waiting for cwnd or a path go first; a queue that
+	 * held only stale entries (acknowledged since) must not stop new
+	 * data: nothing else would ask again with nothing in flight.
+	 */
 	if (tx->rtx_head != tx->rtx_tail)
-		return tx_next_retx(c, now, out);
+		return false;
 	if (tx->msn_seg == tx->msn_nxt)
 		return false;
 	if (tx->snd_nxt - tx->snd_una >= tx->window)

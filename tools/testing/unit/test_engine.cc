@@ -396,6 +396,26 @@ TEST(EngineTx, AbortFlushesEveryMessageThenFails)
 	EXPECT_EQ(s.send_done.size(), 2u);
 }
 
+TEST(EngineTx, StaleRetransmissionDoesNotBlockNewData)
+{
+	Solo s(cfg_basic());
+
+	s.send(1000);
+	auto v = s.drain();
+	ASSERT_EQ(v.size(), 1u);
+	// The ACK timeout declares it lost; its ACK then arrives late, so the
+	// retransmit queue holds only a stale entry.
+	s.run_timers_until(s.now + mrc_ack_timeout_ns(12) + 1);
+	s.rx(s.ack(v[0].psn + 1, {}, &v[0]));
+	ASSERT_EQ(s.send_done.size(), 1u);
+	// Nothing is in flight: the first call must send the new message.
+	s.send(1000);
+	struct mrc_tx_desc d;
+	ASSERT_TRUE(mrc_conn_tx_next(s.c, s.now, &d));
+	EXPECT_EQ(d.psn, v[0].psn + 1);
+	EXPECT_FALSE(d.flags & MRC_F_RETX);
+}
+
 TEST(EngineTimer, SetRetryAppliesToTheRunningConnection)
 {
 	Solo s(cfg_basic());

@@ -151,6 +151,8 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	}
 
 	spin_lock_init(&cq->lock);
+	spin_lock_init(&cq->rq_qps_lock);
+	INIT_LIST_HEAD(&cq->rq_qps);
 	cq->notify = 0;
 	cq->error = false;
 
@@ -278,6 +280,11 @@ int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	unsigned long irqflags;
 	int ret = 0;
 
+	/* Receives posted to a QP in ERR reach no kernel code (the provider
+	 * only writes the ring): flush them now, before a program sleeps on
+	 * this CQ waiting for them.
+	 */
+	mrc_cq_flush_err_qps(cq);
 	spin_lock_irqsave(&cq->lock, irqflags);
 	/* An armed "any completion" is never narrowed to solicited only. */
 	if (cq->notify != IB_CQ_NEXT_COMP)

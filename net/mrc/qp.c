@@ -173,6 +173,9 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		goto err_xa;
 	xa_store(&qp->mnet->qps, qpn, qp, GFP_KERNEL);
+	spin_lock(&qp->rcq->rq_qps_lock);
+	list_add_tail(&qp->rcq_node, &qp->rcq->rq_qps);
+	spin_unlock(&qp->rcq->rq_qps_lock);
 	return 0;
 
 err_xa:
@@ -508,12 +511,17 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
 
+	spin_lock(&qp->rcq->rq_qps_lock);
+	list_del(&qp->rcq_node);
+	spin_unlock(&qp->rcq->rq_qps_lock);
 	/* No new lookup finds it; wait for the receive path to let go. */
 	xa_erase(&qp->mnet->qps, mrc_qpn(qp));
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->released);
 
 	spin_lock_bh(&qp->lock);
+	if (qp->conn_ready)
+		mrc_qp_debug_stats(qp);
 	qp->dying = true;
 	if (qp->state != IB_QPS_RESET && qp->state != IB_QPS_ERR) {
 		/* Work still outstanding completes as flushed. */
@@ -523,14 +531,28 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		mrc_qp_error(qp);
 	}
 	mrc_resp_release(qp);
-	if (qp->conn_ready)
-		mrc_qp_debug_stats(qp);
 	mrc_qp_unlock_xmit(qp);
 	hrtimer_cancel(&qp->timer);
 
 	mrc_qp_free(qp);
 	atomic_dec(&qp->mdev->nr_qp);
 	return 0;
+}
+
+void mrc_cq_flush_err_qps(struct mrc_cq *cq)
+{
+	struct mrc_qp *qp;
+
+	spin_lock(&cq->rq_qps_lock);
+	list_for_each_entry(qp, &cq->rq_qps, rcq_node) {
+		if (READ_ONCE(qp->state) != IB_QPS_ERR)
+			continue;
+		spin_lock_bh(&qp->lock);
+		if (qp->state == IB_QPS_ERR)
+			mrc_resp_flush_rq(qp);
+		spin_unlock_bh(&qp->lock);
+	}
+	spin_unlock(&cq->rq_qps_lock);
 }
 
 /* The provider's doorbell: ibv_post_send() wrote WQEs into the shared

@@ -130,6 +130,11 @@ struct mrc_cq {
 	struct mrc_queue queue;
 	u8 notify;			/* IB_CQ_NEXT_COMP / IB_CQ_SOLICITED / 0 */
 	bool error;			/* overflowed: IB_EVENT_CQ_ERR raised */
+	/* QPs whose receive queue completes here (struct mrc_qp.rcq_node),
+	 * for flushing receives posted to a QP in ERR (qp.c).
+	 */
+	spinlock_t rq_qps_lock;
+	struct list_head rq_qps;	/* rq_qps_lock */
 };
 
 static inline struct mrc_cq *to_mcq(struct ib_cq *ibcq)
@@ -149,6 +154,10 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+/* qp.c: complete (flushed) the receives posted since to QPs in ERR that
+ * receive into @cq.  Process context.
+ */
+void mrc_cq_flush_err_qps(struct mrc_cq *cq);
 
 /* ------------------------------------------------------------------ mr.c */
 struct mrc_mr {

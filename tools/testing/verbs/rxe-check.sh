@@ -128,10 +128,13 @@ fi
 if has_stage atomic-reorder; then
 	# Not in the default set: the rxe bug the reorder run avoids
 	# (a FETCH_ADD completed without its returned value written).
+	# Seen once with the loss stage's reorder run before atomics were
+	# left out of it (all operations, seed 6); atomics alone (seeds
+	# 6, 21, 22, 200 each) did not show it.
 	check "netem reorder on rxa" netem_on - rxa delay 1ms reorder 25% 50%
-	for seed in 6 21 22; do
-		vpair "mrc_verify atomics under reordering, seed $seed" --count=200 --ops=cas,faa \
-			--seed=$seed
+	for i in 1 2 3 4; do
+		vpair "mrc_verify all ops under reordering, try $i" --count=30 --max-size=128K \
+			--seed=6
 	done
 	netem_off - rxa
 fi

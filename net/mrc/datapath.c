@@ -167,8 +167,15 @@ void mrc_qp_unlock_xmit(struct mrc_qp *qp)
 	__skb_queue_head_init(&q);
 	skb_queue_splice_init(&qp->txq, &q);
 	spin_unlock_bh(&qp->lock);
+	if (skb_queue_empty(&q))
+		return;
+	/* The route cache is per CPU; BH off also lets the receive side of
+	 * a veth peer run once for the whole batch.
+	 */
+	local_bh_disable();
 	while ((skb = __skb_dequeue(&q)))
 		mrc_net_xmit(qp, skb);
+	local_bh_enable();
 }
 
 static bool mrc_qp_can_receive(const struct mrc_qp *qp)

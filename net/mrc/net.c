@@ -208,15 +208,22 @@ void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb)
 	struct rtable *rt;
 	u32 len = skb->len;
 
-	fl4.flowi4_oif = qp->oif;
-	fl4.flowi4_proto = IPPROTO_UDP;
 	fl4.daddr = qp->daddr.v4.sin_addr.s_addr;
-	fl4.saddr = qp->saddr.v4.sin_addr.s_addr;
-	rt = ip_route_output_key(sock_net(sock->sk), &fl4);
-	if (IS_ERR(rt)) {
-		mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
-		kfree_skb(skb);
-		return;
+	/* The route is looked up once and cached (invalidated when it goes
+	 * stale): a lookup per packet costs as much as building it.
+	 */
+	rt = dst_cache_get_ip4(&qp->dst_cache, &fl4.saddr);
+	if (!rt) {
+		fl4.flowi4_oif = qp->oif;
+		fl4.flowi4_proto = IPPROTO_UDP;
+		fl4.saddr = qp->saddr.v4.sin_addr.s_addr;
+		rt = ip_route_output_key(sock_net(sock->sk), &fl4);
+		if (IS_ERR(rt)) {
+			mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
+			kfree_skb(skb);
+			return;
+		}
+		dst_cache_set_ip4(&qp->dst_cache, &rt->dst, fl4.saddr);
 	}
 	mrc_count(qp->mdev, MRC_CNT_TX_PKTS, 1);
 	mrc_count(qp->mdev, MRC_CNT_TX_BYTES, len);

@@ -93,6 +93,10 @@ static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 			     sizeof(struct rxe_sge), &rq_cap);
 	if (err)
 		return err;
+	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+	if (err)
+		return err;
+	qp->has_dst_cache = true;
 	qp->swqe = kvcalloc(qp->sq.index_mask + 1, sizeof(*qp->swqe),
 			    GFP_KERNEL);
 	qp->rwqe = kvcalloc(qp->rq.index_mask + 1, sizeof(*qp->rwqe),
@@ -118,6 +122,8 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	kvfree(qp->rwqe);
 	kvfree(qp->inmsg);
 	kvfree(qp->conn);
+	if (qp->has_dst_cache)
+		dst_cache_destroy(&qp->dst_cache);
 }
 
 static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
@@ -229,6 +235,7 @@ static int mrc_qp_set_av(struct mrc_qp *qp, const struct rdma_ah_attr *ah)
 		return -EAFNOSUPPORT;
 	memcpy(&qp->saddr.v4, &s, sizeof(qp->saddr.v4));
 	memcpy(&qp->daddr.v4, &d, sizeof(qp->daddr.v4));
+	dst_cache_reset(&qp->dst_cache);
 	qp->ipv6 = false;
 	qp->tos = grh->traffic_class & ~INET_ECN_MASK;
 	qp->ttl = grh->hop_limit ? grh->hop_limit : 64;

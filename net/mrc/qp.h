@@ -20,6 +20,8 @@
 #ifndef _NET_MRC_QP_H
 #define _NET_MRC_QP_H
 
+#include <net/dst_cache.h>
+
 #include "mrc.h"
 #include "verbs.h"
 
@@ -157,6 +159,8 @@ struct mrc_qp {
 	} daddr, saddr;
 	bool ipv6;
 	int oif;			/* ifindex of the source GID's netdev */
+	struct dst_cache dst_cache;	/* route to the peer; per CPU, BH off */
+	bool has_dst_cache;		/* const after create */
 	u8 tos;
 	u8 ttl;
 

@@ -13,7 +13,7 @@
 // Prints TAP lines ("ok N - ..." / "not ok N - ...") and the plan; exits 1
 // if a check failed, 2 if the device cannot be opened.
 
-#include <infiniband/verbs.h>
+#include "verbs_common.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -29,29 +29,21 @@ namespace {
 constexpr int kMaxCqe = 32767;	// MRC_MAX_CQE (net/mrc/verbs.h)
 constexpr int kMaxCq = 4096;	// MRC_MAX_CQ
 
-struct DeviceListDeleter {
-	void operator()(ibv_device **list) const { ibv_free_device_list(list); }
-};
-struct ContextDeleter {
-	void operator()(ibv_context *ctx) const { ibv_close_device(ctx); }
-};
-struct ChannelDeleter {
-	void operator()(ibv_comp_channel *ch) const { ibv_destroy_comp_channel(ch); }
-};
-struct CqDeleter {
-	void operator()(ibv_cq *cq) const
-	{
-		int ret = ibv_destroy_cq(cq);
+using verbs::Channel;
+using verbs::Context;
+using verbs::DeviceList;
 
-		if (ret)
-			std::fprintf(stderr, "# ibv_destroy_cq: %s\n", std::strerror(ret));
-	}
-};
+// ibv_destroy_cq for the Cq owner, reporting a failure.
+int destroy_cq(ibv_cq *cq)
+{
+	int ret = ibv_destroy_cq(cq);
 
-using DeviceList = std::unique_ptr<ibv_device *, DeviceListDeleter>;
-using Context = std::unique_ptr<ibv_context, ContextDeleter>;
-using Channel = std::unique_ptr<ibv_comp_channel, ChannelDeleter>;
-using Cq = std::unique_ptr<ibv_cq, CqDeleter>;
+	if (ret)
+		std::fprintf(stderr, "# ibv_destroy_cq: %s\n", std::strerror(ret));
+	return ret;
+}
+
+using Cq = std::unique_ptr<ibv_cq, verbs::Deleter<destroy_cq>>;
 
 class Tap {
 public:
@@ -84,8 +76,8 @@ Context open_device(const std::string &name)
 	if (!list)
 		return nullptr;
 	for (int i = 0; i < num; i++)
-		if (name == ibv_get_device_name(list.get()[i]))
-			return Context(ibv_open_device(list.get()[i]));
+		if (name == ibv_get_device_name(list[i]))
+			return Context(ibv_open_device(list[i]));
 	errno = ENODEV;
 	return nullptr;
 }

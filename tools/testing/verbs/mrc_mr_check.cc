@@ -15,8 +15,9 @@
 // waits to be killed (at most 60 s): the kernel must then release them
 // (rdma res show mr, selftests/mrc/test_51_mr.sh).
 
+#include "verbs_common.h"
+
 #include <arpa/inet.h>
-#include <infiniband/verbs.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -34,31 +35,16 @@
 
 namespace {
 
-struct DeviceListDeleter {
-	void operator()(ibv_device **list) const { ibv_free_device_list(list); }
-};
-struct ContextDeleter {
-	void operator()(ibv_context *ctx) const { ibv_close_device(ctx); }
-};
-struct PdDeleter {
-	void operator()(ibv_pd *pd) const { ibv_dealloc_pd(pd); }
-};
-struct MrDeleter {
-	void operator()(ibv_mr *mr) const { ibv_dereg_mr(mr); }
-};
-struct AhDeleter {
-	void operator()(ibv_ah *ah) const { ibv_destroy_ah(ah); }
-};
+using verbs::Ah;
+using verbs::Context;
+using verbs::DeviceList;
+using verbs::Mr;
+using verbs::Pd;
+
 struct MunmapDeleter {
 	size_t length;
 	void operator()(void *addr) const { munmap(addr, length); }
 };
-
-using DeviceList = std::unique_ptr<ibv_device *, DeviceListDeleter>;
-using Context = std::unique_ptr<ibv_context, ContextDeleter>;
-using Pd = std::unique_ptr<ibv_pd, PdDeleter>;
-using Mr = std::unique_ptr<ibv_mr, MrDeleter>;
-using Ah = std::unique_ptr<ibv_ah, AhDeleter>;
 using Mapping = std::unique_ptr<void, MunmapDeleter>;
 
 constexpr int kRemoteAccess = IBV_ACCESS_REMOTE_WRITE |

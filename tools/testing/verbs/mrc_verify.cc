@@ -60,11 +60,8 @@ constexpr uint64_t kGuard = 64;		// poisoned bytes after a target region
 constexpr int kCounters = 8;		// atomic counters in the responder's buffer
 constexpr uint8_t kPoison = 0xa5;
 
-struct Options {
-	std::string dev = "mrc0";
-	int gid = 1;
-	uint16_t port = 18520;
-	std::string server;	// empty: this is the server
+struct Options : ConnOptions {
+	Options() : ConnOptions(18520, 14, 7) {}
 	unsigned ops = (1u << NUM_OPS) - 1;
 	uint64_t min_size = 1;
 	uint64_t max_size = 8u << 20;
@@ -73,9 +70,6 @@ struct Options {
 	bool seed_set = false;
 	uint32_t depth = 16;
 	int mtu = 0;		// 0: the port's active MTU
-	int timeout = 300;
-	int qp_timeout = 14;
-	int retry = 7;
 	bool inject = false;	// corrupt one message on purpose (tests the tester)
 };
 
@@ -887,28 +881,13 @@ private:
 
 // ----------------------------------------------------------------------
 
-// Last resort if a verb blocks past the deadline (e.g. a destroy that
-// hangs): print the summary and exit.
-class Watchdog {
-public:
-	explicit Watchdog(int seconds)
-		: t_([seconds](std::stop_token st) {
-			  std::mutex m;
-			  std::condition_variable_any cv;
-			  std::unique_lock l(m);
-			  cv.wait_for(l, st, std::chrono::seconds(seconds), [] { return false; });
-			  if (st.stop_requested())
-				  return;
-			  std::printf("mrc_verify: timeout: still running after %d s\n", seconds);
-			  print_summary();
-			  std::_Exit(3);
-		  })
-	{
-	}
-
-private:
-	std::jthread t_;
-};
+// The watchdog's report if a verb blocks past the deadline (e.g. a destroy
+// that hangs): the summary.
+void report_timeout(int seconds)
+{
+	std::printf("mrc_verify: timeout: still running after %d s\n", seconds);
+	print_summary();
+}
 
 uint64_t parse_size(const std::string &s)
 {
@@ -957,24 +936,17 @@ void usage()
 
 Options parse(int argc, char **argv)
 {
-	static const option longopts[] = {
-		{"ib-dev", required_argument, nullptr, 'd'}, {"gid-idx", required_argument, nullptr, 'g'},
-		{"port", required_argument, nullptr, 'p'}, {"ops", required_argument, nullptr, 'o'},
+	static const std::vector<option> longopts = conn_longopts({
+		{"ops", required_argument, nullptr, 'o'},
 		{"min-size", required_argument, nullptr, 'm'}, {"max-size", required_argument, nullptr, 'M'},
 		{"count", required_argument, nullptr, 'n'}, {"seed", required_argument, nullptr, 's'},
 		{"depth", required_argument, nullptr, 'D'}, {"mtu", required_argument, nullptr, 'u'},
-		{"timeout", required_argument, nullptr, 't'}, {"qp-timeout", required_argument, nullptr, 'T'},
-		{"retry", required_argument, nullptr, 'r'}, {"help", no_argument, nullptr, 'h'},
-		{"inject-corruption", no_argument, nullptr, 'I'},
-		{nullptr, 0, nullptr, 0}};
+		{"inject-corruption", no_argument, nullptr, 'I'}});
 	Options o;
 	int c;
-	while ((c = getopt_long(argc, argv, "d:g:p:n:s:h", longopts, nullptr)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:g:p:n:s:h", longopts.data(), nullptr)) != -1) {
 		std::string a = optarg ? optarg : "";
 		switch (c) {
-		case 'd': o.dev = a; break;
-		case 'g': o.gid = std::stoi(a); break;
-		case 'p': o.port = static_cast<uint16_t>(std::stoi(a)); break;
 		case 'o': o.ops = parse_ops(a); break;
 		case 'm': o.min_size = parse_size(a); break;
 		case 'M': o.max_size = parse_size(a); break;
@@ -982,11 +954,10 @@ Options parse(int argc, char **argv)
 		case 's': o.seed = std::stoull(a, nullptr, 0); o.seed_set = true; break;
 		case 'D': o.depth = static_cast<uint32_t>(std::stoul(a)); break;
 		case 'u': o.mtu = std::stoi(a); (void)mtu_from_bytes(o.mtu); break;
-		case 't': o.timeout = std::stoi(a); break;
-		case 'T': o.qp_timeout = std::stoi(a); break;
-		case 'r': o.retry = std::stoi(a); break;
 		case 'I': o.inject = true; break;
-		default: usage();
+		default:
+			if (!parse_conn_option(c, a, o))
+				usage();
 		}
 	}
 	if (optind < argc)
@@ -1068,7 +1039,7 @@ int main(int argc, char **argv)
 	auto start = Clock::now();
 	// The watchdog only fires if a verb blocks past the deadline that
 	// every wait of the program honours.
-	Watchdog wd(o.timeout + 10);
+	Watchdog wd(o.timeout + 10, report_timeout);
 	bool ok = false;
 	try {
 		ok = run(o, start + std::chrono::seconds(o.timeout));

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// Shared helpers of the verbs test programs (mrc_verify, mrc_negative):
-// RAII owners of the ibv objects, the TCP side channel that exchanges
-// connection info like ibv_rc_pingpong does, RC QP bring-up and waiting
-// for completions with a deadline.  Errors are thrown as std::runtime_error
-// and turned into a message and exit status 1 by main().
+// Shared helpers of the verbs test programs: RAII owners of the ibv objects
+// (all of them), and for mrc_verify and mrc_negative the connection
+// options, the TCP side channel that exchanges connection info like
+// ibv_rc_pingpong does, RC QP bring-up and waiting for completions with a
+// deadline.  Errors are thrown as std::runtime_error and turned into a
+// message and exit status 1 by main().
 #pragma once
 
 #include <infiniband/verbs.h>
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -20,11 +22,15 @@
 
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -60,6 +66,7 @@ using Mr = std::unique_ptr<ibv_mr, Deleter<ibv_dereg_mr>>;
 using Cq = std::unique_ptr<ibv_cq, Deleter<ibv_destroy_cq>>;
 using Qp = std::unique_ptr<ibv_qp, Deleter<ibv_destroy_qp>>;
 using Channel = std::unique_ptr<ibv_comp_channel, Deleter<ibv_destroy_comp_channel>>;
+using Ah = std::unique_ptr<ibv_ah, Deleter<ibv_destroy_ah>>;
 
 // Page-aligned zeroed memory for MRs (free() is the matching release).
 struct FreeDeleter {
@@ -105,6 +112,76 @@ public:
 
 private:
 	int fd_ = -1;
+};
+
+// The options every client/server program takes (-d, -g, -p, --timeout,
+// --qp-timeout, --retry, the server address); the defaults of the port
+// and of the QP's timeout and retry count are the program's.
+struct ConnOptions {
+	ConnOptions(uint16_t port_, int qp_timeout_, int retry_)
+		: port(port_), qp_timeout(qp_timeout_), retry(retry_)
+	{
+	}
+	std::string dev = "mrc0";
+	int gid = 1;
+	uint16_t port;
+	std::string server;	// empty: this is the server
+	int timeout = 300;
+	int qp_timeout;
+	int retry;
+};
+
+// The getopt_long table: the shared options, then the program's own and
+// the terminating entry.
+inline std::vector<option> conn_longopts(std::initializer_list<option> own)
+{
+	std::vector<option> v = {
+		{"ib-dev", required_argument, nullptr, 'd'}, {"gid-idx", required_argument, nullptr, 'g'},
+		{"port", required_argument, nullptr, 'p'}, {"timeout", required_argument, nullptr, 't'},
+		{"qp-timeout", required_argument, nullptr, 'T'}, {"retry", required_argument, nullptr, 'r'},
+		{"help", no_argument, nullptr, 'h'}};
+	v.insert(v.end(), own);
+	v.push_back({nullptr, 0, nullptr, 0});
+	return v;
+}
+
+// Take a shared option (what getopt_long returned, its argument); false if
+// c is none of them.  A bad number throws, as std::stoi does.
+inline bool parse_conn_option(int c, const std::string &a, ConnOptions &o)
+{
+	switch (c) {
+	case 'd': o.dev = a; break;
+	case 'g': o.gid = std::stoi(a); break;
+	case 'p': o.port = static_cast<uint16_t>(std::stoi(a)); break;
+	case 't': o.timeout = std::stoi(a); break;
+	case 'T': o.qp_timeout = std::stoi(a); break;
+	case 'r': o.retry = std::stoi(a); break;
+	default: return false;
+	}
+	return true;
+}
+
+// Last resort if a verb blocks past every deadline (a destroy that hangs
+// is one of the bugs these programs look for): after @seconds, call
+// report(seconds) and exit with status 3.  Destroying it stops it.
+class Watchdog {
+public:
+	Watchdog(int seconds, void (*report)(int seconds))
+		: t_([seconds, report](std::stop_token st) {
+			  std::mutex m;
+			  std::condition_variable_any cv;
+			  std::unique_lock l(m);
+			  cv.wait_for(l, st, std::chrono::seconds(seconds), [] { return false; });
+			  if (st.stop_requested())
+				  return;
+			  report(seconds);
+			  std::_Exit(3);
+		  })
+	{
+	}
+
+private:
+	std::jthread t_;
 };
 
 inline int ms_until(Clock::time_point deadline)

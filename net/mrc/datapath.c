@@ -109,7 +109,12 @@ static bool mrc_qp_can_send(const struct mrc_qp *qp)
 
 void mrc_qp_kick(struct mrc_qp *qp)
 {
-	u64 now = mrc_now(), deadline;
+	mrc_qp_kick_at(qp, mrc_now());
+}
+
+void mrc_qp_kick_at(struct mrc_qp *qp, u64 now)
+{
+	u64 deadline;
 	bool more = false;
 
 	if (qp->pending_error)
@@ -121,9 +126,9 @@ void mrc_qp_kick(struct mrc_qp *qp)
 	if (!qp->conn_ready)
 		return;
 	if (mrc_qp_can_send(qp)) {
-		mrc_resp_post(qp);
+		mrc_resp_post(qp, now);
 		if (qp->state == IB_QPS_RTS)
-			mrc_req_post(qp);
+			mrc_req_post(qp, now);
 		more = mrc_req_tx(qp, now);
 	}
 	mrc_req_complete(qp);
@@ -136,11 +141,15 @@ void mrc_qp_kick(struct mrc_qp *qp)
 		return;
 	/* Out of budget: come back at once from softirq. */
 	deadline = more ? now : mrc_conn_next_deadline(qp->conn);
-	if (deadline == MRC_TIME_NEVER)
-		hrtimer_try_to_cancel(&qp->timer);
-	else if (!hrtimer_is_queued(&qp->timer) ||
-		 ktime_to_ns(hrtimer_get_expires(&qp->timer)) != deadline)
-		/* Most inputs leave the deadline alone: skip the re-queue. */
+	/* Re-arm only to fire earlier.  Most inputs push the deadline out
+	 * (every ACK moves the ACK timeout); an armed timer that fires
+	 * early finds nothing due and arms itself for the real deadline,
+	 * which costs one wakeup instead of a timer reprogramming per
+	 * packet.  The same goes for a deadline that went away.
+	 */
+	if (deadline != MRC_TIME_NEVER &&
+	    (!hrtimer_is_queued(&qp->timer) ||
+	     ktime_to_ns(hrtimer_get_expires(&qp->timer)) > deadline))
 		hrtimer_start(&qp->timer, ns_to_ktime(deadline),
 			      HRTIMER_MODE_ABS_SOFT);
 }
@@ -148,11 +157,12 @@ void mrc_qp_kick(struct mrc_qp *qp)
 enum hrtimer_restart mrc_qp_timer_fn(struct hrtimer *t)
 {
 	struct mrc_qp *qp = container_of(t, struct mrc_qp, timer);
+	u64 now = mrc_now();
 
 	spin_lock_bh(&qp->lock);
 	if (qp->conn_ready && !qp->dying && qp->state != IB_QPS_ERR) {
-		mrc_conn_on_timer(qp->conn, mrc_now());
-		mrc_qp_kick(qp);
+		mrc_conn_on_timer(qp->conn, now);
+		mrc_qp_kick_at(qp, now);
 	}
 	mrc_qp_unlock_xmit(qp);
 	return HRTIMER_NORESTART;
@@ -186,6 +196,7 @@ static bool mrc_qp_can_receive(const struct mrc_qp *qp)
 
 void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags)
 {
+	u64 now = mrc_now();
 	int r;
 
 	spin_lock_bh(&qp->lock);
@@ -195,12 +206,12 @@ void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags)
 	}
 	if (pkt->hdr.opcode == MRC_OP_NACK)
 		mrc_count(qp->mdev, MRC_CNT_NACK_RX, 1);
-	r = mrc_conn_rx(qp->conn, pkt, flags, mrc_now());
+	r = mrc_conn_rx(qp->conn, pkt, flags, now);
 	if (r == MRC_RX_DUPLICATE)
 		mrc_count(qp->mdev, MRC_CNT_DUP, 1);
 	else if (r == MRC_RX_OUT_OF_WINDOW)
 		mrc_count(qp->mdev, MRC_CNT_OOW, 1);
-	mrc_qp_kick(qp);
+	mrc_qp_kick_at(qp, now);
 out:
 	mrc_qp_unlock_xmit(qp);
 }

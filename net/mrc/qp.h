@@ -196,6 +196,8 @@ void mrc_qp_error(struct mrc_qp *qp);
  * allows, complete what is done, re-arm the timer.
  */
 void mrc_qp_kick(struct mrc_qp *qp);
+/* The same with the time already read (clock reads are not free). */
+void mrc_qp_kick_at(struct mrc_qp *qp, u64 now);
 /* Release qp->lock (taken with spin_lock_bh) and send the packets built
  * under it.
  */
@@ -206,7 +208,7 @@ void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags);
 
 /* req.c */
 void mrc_req_doorbell(struct mrc_qp *qp);
-void mrc_req_post(struct mrc_qp *qp);
+void mrc_req_post(struct mrc_qp *qp, u64 now);
 bool mrc_req_tx(struct mrc_qp *qp, u64 now);
 int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_req_resp_complete(struct mrc_qp *qp, const struct mrc_inmsg *im);
@@ -222,7 +224,7 @@ int mrc_wc_status(int mrc_status);
 /* resp.c */
 int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im);
-void mrc_resp_post(struct mrc_qp *qp);
+void mrc_resp_post(struct mrc_qp *qp, u64 now);
 void mrc_resp_send_complete(struct mrc_qp *qp, u64 cookie);
 /* Build and queue the READ_RESP / ATOMIC_RESP packet @d describes. */
 void mrc_resp_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,

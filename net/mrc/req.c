@@ -192,7 +192,7 @@ void mrc_req_doorbell(struct mrc_qp *qp)
 	}
 }
 
-void mrc_req_post(struct mrc_qp *qp)
+void mrc_req_post(struct mrc_qp *qp, u64 now)
 {
 	u32 rd_max = max_t(u32, qp->attr.max_rd_atomic, 1);
 	struct mrc_swqe *w;
@@ -215,7 +215,7 @@ void mrc_req_post(struct mrc_qp *qp)
 		m.opcode = mrc_wr_to_op(w->opcode);
 		/* The last WQE of a burst asks for an immediate ACK. */
 		m.ack_req = mrc_sq_next(qp, qp->sq_post) == qp->sq_fetch;
-		if (mrc_conn_send(qp->conn, &m, &msn, mrc_now()))
+		if (mrc_conn_send(qp->conn, &m, &msn, now))
 			break;
 		if (mrc_wr_has_ssn(w->opcode))
 			w->seq = qp->ssn_next++;

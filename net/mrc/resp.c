@@ -337,7 +337,7 @@ void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im)
 }
 
 /* Give owed responses to the engine (outside its callbacks). */
-void mrc_resp_post(struct mrc_qp *qp)
+void mrc_resp_post(struct mrc_qp *qp, u64 now)
 {
 	struct mrc_resp *r;
 	struct mrc_msg m;
@@ -349,7 +349,7 @@ void mrc_resp_post(struct mrc_qp *qp)
 		m.len = r->opcode == MRC_OP_READ_RESP ? r->len : 0;
 		m.opcode = r->opcode;
 		m.ack_req = qp->resp_queued + 1 == qp->resp_tail;
-		if (mrc_conn_send(qp->conn, &m, &msn, mrc_now()))
+		if (mrc_conn_send(qp->conn, &m, &msn, now))
 			break;
 		r->queued = true;
 		qp->resp_queued++;

@@ -129,13 +129,15 @@ client=$!
 qpns=
 qp_deadline=$((SECONDS + 10))
 while [ $SECONDS -lt $qp_deadline ]; do
-	qpns=$(qpns_of h1 "$H1_DEV")
+	# Each side's view: a responder may not report its remote QPN.
+	qpns=$( { qpns_of h1 "$H1_DEV"; qpns_of h2 "$H2_DEV"; } | tr ',' '\n' |
+		grep -v '^0*$' | sort -un | paste -sd, -)
 	[ -n "$qpns" ] && break
 	kill -0 "$client" 2>/dev/null || break
 	sleep 0.2
 done
 if [ -n "$qpns" ]; then
-	diag "the connection's QPNs (h1's view): $qpns"
+	diag "the connection's QPNs: $qpns"
 	qpn_arg=(--qpn "$qpns")
 else
 	diag "no RC QP of $H1_DEV in h1 seen (rdma resource show qp): spoofing random QPNs only"

@@ -37,32 +37,23 @@ udp_counters() {
 		$1 == "Udp:" { print $col["InDatagrams"], $col["InErrors"], $col["NoPorts"]; exit }'
 }
 
-# mrc_drop_sum NS DEV: the sum of the counters of DEV in NS whose names contain
-# "drop", "bad" or "err", from "mrcctl -s dev show"; prints nothing when
-# there is no such counter.  The counter names are not fixed yet, so this
-# accepts "name value", "name: value" and "name=value".
+# mrc_drop_sum NS DEV: the sum of DEV's counters (in NS) whose names contain
+# "drop", "bad", "err" or "malformed" (rx_malformed + rx_bad_icrc are where
+# the decoder's rejects go; rx_no_qp and rx_spoofed count valid packets and
+# are left out), from "mrcctl -j -s dev show": the instance's own "stats",
+# not its planes' (they would count twice).  Prints nothing when there is
+# no such counter.
 mrc_drop_sum() {
-	ns_exec "$1" "$MRCCTL" -s dev show dev "$2" 2>/dev/null | awk '
-		function add(name, val) {
-			if (tolower(name) ~ /drop|bad|err/ && val ~ /^[0-9]+$/) {
-				sum += val
-				n++
-			}
-		}
-		{
-			for (i = 1; i <= NF; i++) {
-				t = $i
-				if (t ~ /=/) {
-					split(t, kv, "=")
-					add(kv[1], kv[2])
-					continue
-				}
-				sub(/:$/, "", t)
-				if (i < NF)
-					add(t, $(i + 1))
-			}
-		}
-		END { if (n) print sum }'
+	ns_exec "$1" "$MRCCTL" -j -s dev show dev "$2" 2>/dev/null | python3 -S -c '
+import json, re, sys
+try:
+    d = json.load(sys.stdin)[0]
+except Exception:
+    sys.exit(0)
+f = {k: v for k, v in d.get("stats", {}).items()
+     if re.search("drop|bad|err|malformed", k) and isinstance(v, int)}
+if f:
+    print(sum(f.values()))'
 }
 
 # check_mrc_drop_counters BASE INVALID: mrc's own drop counters in h1 grew by
@@ -75,7 +66,7 @@ check_mrc_drop_counters() {
 	now=$(mrc_drop_sum h1 "$H1_DEV")
 	if [ -z "$now" ]; then
 		not_ok "$desc"
-		diag "mrcctl -s dev show dev $H1_DEV (in h1) prints no counter named *drop*, *bad* or *err*:"
+		diag "mrcctl -j -s dev show dev $H1_DEV (in h1) has no counter named *drop*, *bad*, *err* or *malformed*:"
 		ns_exec h1 "$MRCCTL" -s dev show dev "$H1_DEV" 2>&1 | head -n 30 | sed 's/^/#   /'
 		return 1
 	fi

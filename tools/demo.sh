@@ -19,8 +19,8 @@ echo "demo: booting the VM (Debian's kernel under QEMU; the first boot"
 echo "      also prepares a cached kernel image and initramfs)"
 tools/vm/run --timeout "${MRC_DEMO_TIMEOUT:-900}" -- selftests/mrc/demo.sh
 
-# The kernel data path (verbs, spraying in mrc.ko) is not in the module
-# yet, so traffic through a failure is shown on the simulator, which runs
-# the same protocol engine that mrc.ko links.
+# mrc.ko's data path runs on plane 1 so far (spraying over planes in the
+# kernel is the next step): multi-plane failover at cluster scale is shown
+# on the simulator, which runs the same protocol engine that mrc.ko links.
 echo
 tools/demo-sim.sh

@@ -183,7 +183,8 @@ wait "$srv_pid" || { cat "$events.srv" >&2; die "mrc_verify server failed"; }
 echo "   host B: $(tail -n 1 "$events.cli")"
 echo "   host A: $(tail -n 1 "$events.srv")"
 show_events
-run in_a "$MRCCTL" -s dev show dev mrc0
+echo "   the requester's counters (host B): retransmissions after the cut"
+run in_b "$MRCCTL" -s dev show dev mrc1
 
 step "a link failure: the far end of plane 3 goes down (carrier loss on p3)"
 run in_b ip link set q3 down

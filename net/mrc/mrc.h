@@ -153,6 +153,7 @@ struct mrc_net {
 	 * instance (so any QP) of the namespace exists.
 	 */
 	struct socket *sock4;
+	struct socket *sock6;		/* NULL when IPv6 is disabled */
 	unsigned int sock_users;	/* mrc_cfg_lock */
 
 	/* Packets dropped before they could be charged to an instance. */

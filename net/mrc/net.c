@@ -17,17 +17,22 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/udp.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6_stubs.h>
 #include <net/route.h>
 #include <net/udp_tunnel.h>
 
 #include "icrc.h"
 #include "qp.h"
 
-/* Room for the link layer, IPv4 and UDP in front of the MRC headers. */
-#define MRC_SKB_HEADROOM	(LL_MAX_HEADER + sizeof(struct iphdr) + \
+/* Room for the link layer, IPv6 (or IPv4) and UDP in front of the MRC
+ * headers.
+ */
+#define MRC_SKB_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 				 sizeof(struct udphdr))
 
 /* What mrc_net_xmit() needs of a queued skb, kept in skb->cb. */
@@ -44,31 +49,56 @@ static struct mrc_skb_cb *mrc_skb_cb(struct sk_buff *skb)
 
 static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
 
-int mrc_net_sock_get(struct mrc_net *mn)
+static int mrc_net_sock_open(struct mrc_net *mn, int family,
+			     struct socket **sockp)
 {
 	struct udp_tunnel_sock_cfg tcfg = {};
 	struct udp_port_cfg cfg = {};
-	struct socket *sock;
+	int err;
+
+	cfg.family = family;
+	if (family == AF_INET6) {
+		cfg.local_ip6 = in6addr_any;
+		cfg.ipv6_v6only = 1;
+	} else {
+		cfg.local_ip.s_addr = htonl(INADDR_ANY);
+	}
+	cfg.local_udp_port = htons(mrc_udp_port);
+	err = udp_sock_create(mn->net, &cfg, sockp);
+	if (err)
+		return err;
+	tcfg.encap_type = 1;
+	tcfg.encap_rcv = mrc_udp_encap_recv;
+	tcfg.sk_user_data = mn;
+	setup_udp_tunnel_sock(mn->net, *sockp, &tcfg);
+	return 0;
+}
+
+int mrc_net_sock_get(struct mrc_net *mn)
+{
 	int err;
 
 	lockdep_assert_held(&mrc_cfg_lock);
 	if (mn->sock_users++)
 		return 0;
-
-	cfg.family = AF_INET;
-	cfg.local_ip.s_addr = htonl(INADDR_ANY);
-	cfg.local_udp_port = htons(mrc_udp_port);
-	err = udp_sock_create(mn->net, &cfg, &sock);
-	if (err) {
-		mn->sock_users--;
-		return err;
+	err = mrc_net_sock_open(mn, AF_INET, &mn->sock4);
+	if (err)
+		goto err;
+	/* IPv6 may be disabled (ipv6.disable=1): IPv4 peers still work,
+	 * an IPv6 address vector is refused at RTR.
+	 */
+	if (ipv6_mod_enabled()) {
+		err = mrc_net_sock_open(mn, AF_INET6, &mn->sock6);
+		if (err) {
+			udp_tunnel_sock_release(mn->sock4);
+			mn->sock4 = NULL;
+			goto err;
+		}
 	}
-	tcfg.encap_type = 1;
-	tcfg.encap_rcv = mrc_udp_encap_recv;
-	tcfg.sk_user_data = mn;
-	setup_udp_tunnel_sock(mn->net, sock, &tcfg);
-	mn->sock4 = sock;
 	return 0;
+err:
+	mn->sock_users--;
+	return err;
 }
 
 void mrc_net_sock_put(struct mrc_net *mn)
@@ -78,6 +108,9 @@ void mrc_net_sock_put(struct mrc_net *mn)
 		return;
 	udp_tunnel_sock_release(mn->sock4);
 	mn->sock4 = NULL;
+	if (mn->sock6)
+		udp_tunnel_sock_release(mn->sock6);
+	mn->sock6 = NULL;
 }
 
 static void mrc_net_drop(struct mrc_net *mn, enum mrc_net_counter c)
@@ -90,8 +123,20 @@ static bool mrc_net_from_peer(const struct mrc_qp *qp,
 			      const struct sk_buff *skb,
 			      const struct mrc_pkt *pkt)
 {
-	return ip_hdr(skb)->saddr == qp->daddr.v4.sin_addr.s_addr &&
-	       pkt->hdr.sqpn == qp->attr.dest_qp_num;
+	if (pkt->hdr.sqpn != qp->attr.dest_qp_num)
+		return false;
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return qp->ipv6 && ipv6_addr_equal(&ipv6_hdr(skb)->saddr,
+						   &qp->daddr.v6.sin6_addr);
+	return !qp->ipv6 &&
+	       ip_hdr(skb)->saddr == qp->daddr.v4.sin_addr.s_addr;
+}
+
+static bool mrc_net_ecn_ce(const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+	return INET_ECN_is_ce(ip_hdr(skb)->tos);
 }
 
 static void mrc_net_count_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
@@ -139,7 +184,7 @@ static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 		mrc_count(qp->mdev, MRC_CNT_SPOOFED, 1);
 	} else {
 		mrc_net_count_rx(qp, &pkt, len);
-		if (INET_ECN_is_ce(ip_hdr(skb)->tos))
+		if (mrc_net_ecn_ce(skb))
 			flags |= MRC_RX_ECN_CE;
 		mrc_qp_rx(qp, &pkt, flags);
 	}
@@ -199,14 +244,65 @@ static __be16 mrc_net_sport(u16 ev)
 	return htons(0xc000 | (ev & 0x3fff));
 }
 
+static void mrc_net_count_tx(struct mrc_qp *qp, u8 plane_id, u32 len)
+{
+	struct mrc_plane *plane;
+
+	mrc_count(qp->mdev, MRC_CNT_TX_PKTS, 1);
+	mrc_count(qp->mdev, MRC_CNT_TX_BYTES, len);
+	rcu_read_lock();
+	plane = rcu_dereference(qp->mdev->planes[plane_id]);
+	if (plane) {
+		atomic64_inc(&plane->tx_pkts);
+		atomic64_add(len, &plane->tx_bytes);
+	}
+	rcu_read_unlock();
+}
+
+static void mrc_net_xmit6(struct mrc_qp *qp, struct sk_buff *skb)
+{
+	struct mrc_skb_cb *cb = mrc_skb_cb(skb);
+	struct socket *sock = qp->mnet->sock6;
+	struct in6_addr saddr;
+	struct dst_entry *dst;
+	struct flowi6 fl6 = {};
+
+	dst = dst_cache_get_ip6(&qp->dst_cache, &saddr);
+	if (!dst) {
+		fl6.flowi6_oif = qp->oif;
+		fl6.flowi6_proto = IPPROTO_UDP;
+		fl6.daddr = qp->daddr.v6.sin6_addr;
+		fl6.saddr = qp->saddr.v6.sin6_addr;
+		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sock->sk),
+						      sock->sk, &fl6, NULL);
+		if (IS_ERR(dst)) {
+			mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
+			kfree_skb(skb);
+			return;
+		}
+		dst_cache_set_ip6(&qp->dst_cache, dst, &fl6.saddr);
+		saddr = fl6.saddr;
+	}
+	mrc_net_count_tx(qp, cb->plane, skb->len);
+	/* IPv6 wants a UDP checksum (RFC 8200); veth offloads it. */
+	udp_tunnel6_xmit_skb(dst, sock->sk, skb, dst->dev, &saddr,
+			     &qp->daddr.v6.sin6_addr,
+			     qp->tos | INET_ECN_ECT_0, qp->ttl, 0,
+			     mrc_net_sport(cb->ev), htons(mrc_udp_port),
+			     false);
+}
+
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb)
 {
 	struct mrc_skb_cb *cb = mrc_skb_cb(skb);
 	struct socket *sock = qp->mnet->sock4;
-	struct mrc_plane *plane;
 	struct flowi4 fl4 = {};
 	struct rtable *rt;
-	u32 len = skb->len;
+
+	if (qp->ipv6) {
+		mrc_net_xmit6(qp, skb);
+		return;
+	}
 
 	fl4.daddr = qp->daddr.v4.sin_addr.s_addr;
 	/* The route is looked up once and cached (invalidated when it goes
@@ -225,15 +321,7 @@ void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb)
 		}
 		dst_cache_set_ip4(&qp->dst_cache, &rt->dst, fl4.saddr);
 	}
-	mrc_count(qp->mdev, MRC_CNT_TX_PKTS, 1);
-	mrc_count(qp->mdev, MRC_CNT_TX_BYTES, len);
-	rcu_read_lock();
-	plane = rcu_dereference(qp->mdev->planes[cb->plane]);
-	if (plane) {
-		atomic64_inc(&plane->tx_pkts);
-		atomic64_add(len, &plane->tx_bytes);
-	}
-	rcu_read_unlock();
+	mrc_net_count_tx(qp, cb->plane, skb->len);
 	/* ECT(0): routers mark congestion instead of dropping.  The ICRC
 	 * covers the payload, so the UDP checksum is left out.
 	 */

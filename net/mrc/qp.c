@@ -230,13 +230,21 @@ static int mrc_qp_set_av(struct mrc_qp *qp, const struct rdma_ah_attr *ah)
 		return -EINVAL;
 	rdma_gid2ip((struct sockaddr *)&s, &sattr->gid);
 	rdma_gid2ip((struct sockaddr *)&d, &grh->dgid);
-	/* IPv6 peers arrive with the SRv6 work; refuse them clearly. */
-	if (s.ss_family != AF_INET || d.ss_family != AF_INET)
-		return -EAFNOSUPPORT;
-	memcpy(&qp->saddr.v4, &s, sizeof(qp->saddr.v4));
-	memcpy(&qp->daddr.v4, &d, sizeof(qp->daddr.v4));
+	/* Both ends IPv4 (IPv4-mapped GIDs) or both IPv6. */
+	if (s.ss_family != d.ss_family)
+		return -EINVAL;
+	if (s.ss_family == AF_INET6) {
+		if (!qp->mnet->sock6)
+			return -EAFNOSUPPORT;	/* IPv6 disabled */
+		memcpy(&qp->saddr.v6, &s, sizeof(qp->saddr.v6));
+		memcpy(&qp->daddr.v6, &d, sizeof(qp->daddr.v6));
+		qp->ipv6 = true;
+	} else {
+		memcpy(&qp->saddr.v4, &s, sizeof(qp->saddr.v4));
+		memcpy(&qp->daddr.v4, &d, sizeof(qp->daddr.v4));
+		qp->ipv6 = false;
+	}
 	dst_cache_reset(&qp->dst_cache);
-	qp->ipv6 = false;
 	qp->tos = grh->traffic_class & ~INET_ECN_MASK;
 	qp->ttl = grh->hop_limit ? grh->hop_limit : 64;
 	rcu_read_lock();

@@ -354,7 +354,8 @@ VERIFY_CLEAN_RE='^mrc_verify: [1-9][0-9]* messages, [0-9]+ bytes, 0 corrupted by
 
 # verbs_pair DESC RE SNS SDEV CNS CDEV SADDR PROG [OPTION...]: run PROG as
 # a server on SDEV in namespace SNS (in the background) and as a client on
-# CDEV in CNS, connecting to SADDR, both with "-d DEV -g 1" and under
+# CDEV in CNS, connecting to SADDR, both with "-d DEV -g $VERBS_GID"
+# (default 1, the IPv4-mapped GID) and under
 # "timeout" ($VERBS_TIMEOUT s, default 240, plus a grace for the
 # program's own watchdog).  Two checks, "DESC: client" and "DESC: server":
 # each end exits 0 and prints a line matching RE.  OPTIONs go to the
@@ -366,13 +367,13 @@ verbs_pair() {
 	shift 8
 	local t=${VERBS_TIMEOUT:-240} slog spid rc
 	slog=$(mktemp) || return 1
-	ns_bg "$sns" timeout -k 5 $((t + 20)) "$VERBS_BIN/$prog" -d "$sdev" -g 1 \
+	ns_bg "$sns" timeout -k 5 $((t + 20)) "$VERBS_BIN/$prog" -d "$sdev" -g "${VERBS_GID:-1}" \
 		--timeout="$t" </dev/null >"$slog" 2>&1
 	spid=$BG_PID
 	local expect_fail=0 chk=check_output
 	[ "${VERBS_EXPECT:-pass}" = fail ] && expect_fail=1 && chk=check_output_fail
 	$chk "$desc: client" "$re" ns_exec "$cns" timeout -k 5 $((t + 20)) \
-		"$VERBS_BIN/$prog" -d "$cdev" -g 1 --timeout="$t" "$@" "$saddr"
+		"$VERBS_BIN/$prog" -d "$cdev" -g "${VERBS_GID:-1}" --timeout="$t" "$@" "$saddr"
 	# The server ends with its client, or soon after (when the client
 	# failed before connecting it would wait for its whole timeout).
 	wait_for "${VERBS_SERVER_GRACE:-30}" _peer_gone "$spid" || kill "$spid" 2>/dev/null
@@ -388,7 +389,7 @@ verbs_pair() {
 	fi
 	not_ok "$desc: server"
 	_mrc_explain "server exit status $rc (expected ${VERBS_EXPECT:-pass}, output matching /$re/); output:" \
-		ns_exec "$sns" "$VERBS_BIN/$prog" -d "$sdev" -g 1 --timeout="$t"
+		ns_exec "$sns" "$VERBS_BIN/$prog" -d "$sdev" -g "${VERBS_GID:-1}" --timeout="$t"
 	return 1
 }
 

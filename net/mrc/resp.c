@@ -89,10 +89,23 @@ static bool mrc_resp_allowed(const struct mrc_qp *qp, int access)
 	return qp->attr.qp_access_flags & access;
 }
 
+/* The last packet of a SEND or WRITE: what its in-order completion needs. */
+static void mrc_resp_note_last(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			       u32 seq, u32 len, u32 imm)
+{
+	struct mrc_inmsg *im = mrc_inmsg(qp, pkt->hdr.psn);
+
+	memset(im, 0, sizeof(*im));
+	im->opcode = pkt->hdr.opcode;
+	im->seq = seq;
+	im->len = len;
+	im->imm = cpu_to_be32(imm);
+	im->solicited = !!(pkt->hdr.flags & MRC_F_SOLICITED);
+}
+
 static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	const struct mrc_send_ext *s = &pkt->u.send;
-	struct mrc_inmsg *im;
 	struct mrc_rwqe *rw;
 	int r;
 
@@ -111,22 +124,14 @@ static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		rw->status = IB_WC_LOC_PROT_ERR;
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 	}
-	if (pkt->hdr.flags & MRC_F_LAST) {
-		im = mrc_inmsg(qp, pkt->hdr.psn);
-		memset(im, 0, sizeof(*im));
-		im->opcode = pkt->hdr.opcode;
-		im->seq = s->msg.msn;
-		im->len = s->msg.msg_len;
-		im->imm = cpu_to_be32(s->imm);
-		im->solicited = !!(pkt->hdr.flags & MRC_F_SOLICITED);
-	}
+	if (pkt->hdr.flags & MRC_F_LAST)
+		mrc_resp_note_last(qp, pkt, s->msg.msn, s->msg.msg_len, s->imm);
 	return 0;
 }
 
 static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	const struct mrc_write_ext *w = &pkt->u.write;
-	struct mrc_inmsg *im;
 	struct mrc_rwqe *rw;
 	struct mrc_mr *mr;
 	int r;
@@ -156,14 +161,8 @@ static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 			    MRC_TO_MR);
 		mrc_mr_put(mr);
 	}
-	if (pkt->hdr.flags & MRC_F_LAST) {
-		im = mrc_inmsg(qp, pkt->hdr.psn);
-		memset(im, 0, sizeof(*im));
-		im->opcode = pkt->hdr.opcode;
-		im->seq = w->msg.msn;
-		im->len = w->msg.msg_len;
-		im->imm = cpu_to_be32(w->imm);
-	}
+	if (pkt->hdr.flags & MRC_F_LAST)
+		mrc_resp_note_last(qp, pkt, w->msg.msn, w->msg.msg_len, w->imm);
 	return 0;
 }
 

@@ -201,7 +201,7 @@ void mrc_qp_kick_at(struct mrc_qp *qp, u64 now);
 /* Release qp->lock (taken with spin_lock_bh) and send the packets built
  * under it.
  */
-void mrc_qp_unlock_xmit(struct mrc_qp *qp);
+void mrc_qp_unlock_xmit(struct mrc_qp *qp) __releases(&qp->lock);
 enum hrtimer_restart mrc_qp_timer_fn(struct hrtimer *t);
 /* A packet from the QP's peer (receive path, softirq). */
 void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags);

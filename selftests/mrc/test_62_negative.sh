@@ -27,9 +27,19 @@ VERBS_TIMEOUT=300 verbs_pair "mrc_negative (qp-timeout 10, retry 1)" "$NEG_RE" \
 peer_loss "peer silent" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 netem_on h1 e0 loss 100%
 netem_off h1 e0
 
-# The peer disappears mid-transfer: deleting h1's e0 deletes the veth pair,
-# so both instances lose their netdev.
-peer_loss "peer netdev deleted" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 ip -n h1 link del e0
+# The peer's instance is removed mid-transfer ("rdma link del" while its
+# program still has it open): the requester's retries run out.
+peer_loss "peer instance deleted" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 \
+	ip netns exec h1 rdma link del "$H1_DEV"
+check "h1: the instance again" ip netns exec h1 rdma link add "$H1_DEV" type mrc netdev e0
+check "h1: its GID again" mrc_wait_gid h1 "$H1_DEV" 10.0.0.1
+
+# The peer's netdev disappears mid-transfer: deleting h1's e0 deletes the
+# veth pair, so both instances lose their netdev, and the client's device
+# may be taken away (disassociated) before its retries run out: a verb
+# failing with EIO/ENODEV then reports the loss.
+PEER_LOSS_LOCAL_GONE=1 peer_loss "peer netdev deleted" h1 "$H1_DEV" h2 "$H2_DEV" \
+	10.0.0.1 ip -n h1 link del e0
 
 check "h1's $H1_DEV is gone" wait_for 30 no_rdma_link h1 "$H1_DEV"
 check "h2's $H2_DEV is gone (its veth end went too)" \

@@ -661,19 +661,21 @@ static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
 		NL_SET_ERR_MSG(extack, "missing hops (MRC_A_ROUTE_HOPS)");
 		return -EINVAL;
 	}
-	nla_for_each_nested(hop, hops, rem) {
-		if (++n > MRC_MAX_PLANES) {
-			NL_SET_ERR_MSG_ATTR(extack, hop,
-					    "more hops than planes (16)");
-			return -E2BIG;
-		}
-		err = mrc_nl_get_hop(mdev, hop, route, extack);
-		if (err)
-			return err;
-	}
+	/* Count first: too many hops is the error, whatever they name. */
+	nla_for_each_nested(hop, hops, rem)
+		n++;
 	if (!n) {
 		NL_SET_ERR_MSG_ATTR(extack, hops, "a route needs at least one hop");
 		return -EINVAL;
+	}
+	if (n > MRC_MAX_PLANES) {
+		NL_SET_ERR_MSG_ATTR(extack, hops, "more hops than planes (16)");
+		return -E2BIG;
+	}
+	nla_for_each_nested(hop, hops, rem) {
+		err = mrc_nl_get_hop(mdev, hop, route, extack);
+		if (err)
+			return err;
 	}
 	err = mrc_nl_get_profile(info->attrs[MRC_A_ROUTE_EV_PROFILE],
 				 &route->info.ev_profile, extack);

@@ -122,13 +122,16 @@ void mrc_route_plane_gone(struct mrc_dev *mdev, u32 id)
 	list_for_each_entry_safe(route, tmp, &mdev->routes, node) {
 		if (!route->info.hops[id].valid)
 			continue;
-		memset(&route->info.hops[id], 0, sizeof(route->info.hops[id]));
 		any = false;
 		for (i = 1; i <= MRC_MAX_PLANES; i++)
-			any |= route->info.hops[i].valid;
-		if (!any)
+			any |= i != id && route->info.hops[i].valid;
+		/* The last hop: the route goes, announced as it was. */
+		if (!any) {
 			mrc_route_unlink(mdev, route, mdev->registered);
-		else if (mdev->registered)
+			continue;
+		}
+		memset(&route->info.hops[id], 0, sizeof(route->info.hops[id]));
+		if (mdev->registered)
 			mrc_genl_event_route(mdev, route, MRC_EVENT_ROUTE_ADD);
 	}
 }

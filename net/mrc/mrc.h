@@ -95,6 +95,30 @@ struct mrc_plane {
 	struct rcu_head rcu;
 };
 
+/* Routes (route.c): how a peer is reached on each plane. */
+#define MRC_MAX_ROUTES		1024	/* per instance */
+#define MRC_MAX_PROFILE		65535	/* EV and CC profile ids */
+
+struct mrc_route_hop {
+	bool valid;			/* the route uses this plane */
+	u8 family;			/* AF_INET or AF_INET6, the peer's */
+	u8 addr[16];			/* the peer's address on the plane */
+};
+
+/* What the data path needs of a route (mrc_route_lookup()). */
+struct mrc_route_info {
+	struct mrc_route_hop hops[MRC_MAX_PLANES + 1];	/* by plane id */
+	u32 ev_profile;			/* 0: default */
+	u32 cc_profile;			/* 0: default */
+};
+
+struct mrc_route {
+	struct list_head node;		/* in mrc_dev.routes; mrc_cfg_lock */
+	u8 family;			/* AF_INET or AF_INET6 */
+	u8 peer[16];			/* IPv4: first 4 bytes */
+	struct mrc_route_info info;
+};
+
 /* One "rdma link add ... type mrc" instance. */
 struct mrc_dev {
 	struct ib_device ibdev;		/* must stay first: the core frees it */
@@ -106,6 +130,9 @@ struct mrc_dev {
 	 */
 	struct mrc_plane __rcu *planes[MRC_MAX_PLANES + 1];
 	unsigned int nr_planes;		/* mrc_cfg_lock */
+
+	struct list_head routes;	/* struct mrc_route.node; mrc_cfg_lock */
+	unsigned int nr_routes;		/* mrc_cfg_lock; <= MRC_MAX_ROUTES */
 
 	bool registered;		/* mrc_cfg_lock: ib_register_device done */
 	bool dying;			/* mrc_cfg_lock: plane 1 netdev is gone */
@@ -219,6 +246,18 @@ struct mrc_plane *mrc_plane_find_ndev(struct mrc_net *mn,
 bool mrc_plane_ndev_ok(const struct net_device *ndev,
 		       struct netlink_ext_ack *extack);
 
+/* route.c: every function but mrc_route_lookup() needs mrc_cfg_lock. */
+struct mrc_route *mrc_route_find(struct mrc_dev *mdev, u8 family,
+				 const u8 *peer);
+int mrc_route_add(struct mrc_dev *mdev, const struct mrc_route *tmpl,
+		  bool replace, struct netlink_ext_ack *extack);
+int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer,
+		  struct netlink_ext_ack *extack);
+void mrc_route_plane_gone(struct mrc_dev *mdev, u32 id);
+void mrc_route_flush(struct mrc_dev *mdev, bool announce);
+int mrc_route_lookup(struct mrc_dev *mdev, const struct sockaddr *peer,
+		     struct mrc_route_info *out);
+
 /* netdev.c */
 int mrc_netdev_init(void);
 void mrc_netdev_exit(void);
@@ -240,5 +279,7 @@ int mrc_genl_init(void);
 void mrc_genl_exit(void);
 void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type);
 void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type);
+void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
+			  enum mrc_event type);
 
 #endif /* _NET_MRC_MRC_H */

@@ -12,7 +12,13 @@
  *                     DEV_UDP_PORT, DEV_PLANES { PLANE { PLANE_* } ... }
  *                     [, DEV_STATS { STAT_* }]
  *   PLANE_GET reply:  DEV_INDEX, DEV_NAME, PLANE { PLANE_* }
+ *   ROUTE_GET reply:  DEV_INDEX, DEV_NAME, ROUTE { ROUTE_PEER, ROUTE_HOPS
+ *                     { ROUTE_HOP { HOP_PLANE, HOP_VIA } ... },
+ *                     ROUTE_EV_PROFILE, ROUTE_CC_PROFILE }
  *   EVENT:            EVENT_TYPE, DEV_INDEX, DEV_NAME[, PLANE { PLANE_* }]
+ *                     [, ROUTE { ... }]
+ * Route requests carry DEV_NAME or DEV_INDEX, ROUTE_PEER and (ADD, SET)
+ * ROUTE_HOPS, ROUTE_EV_PROFILE, ROUTE_CC_PROFILE at the top level.
  * where PLANE_* is PLANE_ID, PLANE_IFINDEX, PLANE_IFNAME, PLANE_ADMIN_UP,
  * PLANE_OPER_UP [, PLANE_STATS { STAT_{TX,RX}_{PKTS,BYTES} }].
  *
@@ -38,7 +44,20 @@ static const struct nla_policy mrc_genl_policy[MRC_A_MAX + 1] = {
 	[MRC_A_PLANE_IFNAME]	= { .type = NLA_STRING, .len = IFNAMSIZ - 1 },
 	[MRC_A_PLANE_ADMIN_UP]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[MRC_A_STATS]		= { .type = NLA_FLAG },
+	/* Routes: addresses, plane ids and profiles are checked by the ops,
+	 * so that each refusal says what is wrong.
+	 */
+	[MRC_A_ROUTE_PEER]	= { .type = NLA_BINARY, .len = 16 },
+	[MRC_A_ROUTE_HOPS]	= { .type = NLA_NESTED },
+	[MRC_A_ROUTE_EV_PROFILE] = { .type = NLA_U32 },
+	[MRC_A_ROUTE_CC_PROFILE] = { .type = NLA_U32 },
 	/* Everything else is output only: strict validation rejects it. */
+};
+
+/* Inside one MRC_A_ROUTE_HOP nest. */
+static const struct nla_policy mrc_route_hop_policy[MRC_A_MAX + 1] = {
+	[MRC_A_ROUTE_HOP_PLANE]	= { .type = NLA_U32 },
+	[MRC_A_ROUTE_HOP_VIA]	= { .type = NLA_BINARY, .len = 16 },
 };
 
 static const struct genl_multicast_group mrc_genl_mcgrps[] = {
@@ -513,6 +532,366 @@ out:
 	return err;
 }
 
+/* An address attribute (4 or 16 bytes) into @family and @addr. */
+static int mrc_nl_get_addr(const struct nlattr *nla, u8 *family, u8 *addr)
+{
+	switch (nla_len(nla)) {
+	case 4:
+		*family = AF_INET;
+		break;
+	case 16:
+		*family = AF_INET6;
+		break;
+	default:
+		return -EINVAL;
+	}
+	memset(addr, 0, 16);
+	memcpy(addr, nla_data(nla), nla_len(nla));
+	return 0;
+}
+
+static int mrc_nl_get_peer(struct nlattr **attrs, struct mrc_route *route,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *nla = attrs[MRC_A_ROUTE_PEER];
+
+	if (!nla) {
+		NL_SET_ERR_MSG(extack, "missing peer address (MRC_A_ROUTE_PEER)");
+		return -EINVAL;
+	}
+	if (mrc_nl_get_addr(nla, &route->family, route->peer)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "invalid peer address: 4 bytes (IPv4) or 16 bytes (IPv6)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int mrc_nl_get_profile(struct nlattr *nla, u32 *val,
+			      struct netlink_ext_ack *extack)
+{
+	if (!nla)
+		return 0;
+	*val = nla_get_u32(nla);
+	if (*val > MRC_MAX_PROFILE) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "profile id out of range (0..65535)");
+		return -ERANGE;
+	}
+	return 0;
+}
+
+/* One MRC_A_ROUTE_HOP nest into @route.  Caller holds mrc_cfg_lock. */
+static int mrc_nl_get_hop(struct mrc_dev *mdev, struct nlattr *hop,
+			  struct mrc_route *route,
+			  struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_A_MAX + 1];
+	struct mrc_route_hop *h;
+	u8 family, addr[16];
+	int err;
+	u32 id;
+
+	if (nla_type(hop) != MRC_A_ROUTE_HOP) {
+		NL_SET_ERR_MSG_ATTR(extack, hop,
+				    "MRC_A_ROUTE_HOPS holds only MRC_A_ROUTE_HOP entries");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, MRC_A_MAX, hop, mrc_route_hop_policy,
+			       extack);
+	if (err)
+		return err;
+	if (!tb[MRC_A_ROUTE_HOP_PLANE]) {
+		NL_SET_ERR_MSG_ATTR(extack, hop,
+				    "missing hop plane id (MRC_A_ROUTE_HOP_PLANE)");
+		return -EINVAL;
+	}
+	id = nla_get_u32(tb[MRC_A_ROUTE_HOP_PLANE]);
+	if (id < 1 || id > MRC_MAX_PLANES) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_ROUTE_HOP_PLANE],
+				    "plane id out of range (1..16)");
+		return -ERANGE;
+	}
+	if (!mrc_plane_get_locked(mdev, id)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_ROUTE_HOP_PLANE],
+				    "no such plane in this device");
+		return -ENOENT;
+	}
+	if (route->info.hops[id].valid) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_ROUTE_HOP_PLANE],
+				    "plane given twice in one route");
+		return -EINVAL;
+	}
+	if (!tb[MRC_A_ROUTE_HOP_VIA]) {
+		NL_SET_ERR_MSG_ATTR(extack, hop,
+				    "missing hop address (MRC_A_ROUTE_HOP_VIA)");
+		return -EINVAL;
+	}
+	if (mrc_nl_get_addr(tb[MRC_A_ROUTE_HOP_VIA], &family, addr)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_ROUTE_HOP_VIA],
+				    "invalid via address: 4 bytes (IPv4) or 16 bytes (IPv6)");
+		return -EINVAL;
+	}
+	if (family != route->family) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_A_ROUTE_HOP_VIA],
+				    "via address family differs from the peer's");
+		return -EAFNOSUPPORT;
+	}
+	h = &route->info.hops[id];
+	h->valid = true;
+	h->family = family;
+	memcpy(h->addr, addr, sizeof(h->addr));
+	return 0;
+}
+
+/* A whole ADD/SET request into @route.  Caller holds mrc_cfg_lock. */
+static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
+			    struct mrc_route *route)
+{
+	struct nlattr *hops = info->attrs[MRC_A_ROUTE_HOPS];
+	struct netlink_ext_ack *extack = info->extack;
+	unsigned int n = 0;
+	struct nlattr *hop;
+	int err, rem;
+
+	err = mrc_nl_get_peer(info->attrs, route, extack);
+	if (err)
+		return err;
+	if (!hops) {
+		NL_SET_ERR_MSG(extack, "missing hops (MRC_A_ROUTE_HOPS)");
+		return -EINVAL;
+	}
+	/* Count first: too many hops is the error, whatever they name. */
+	nla_for_each_nested(hop, hops, rem)
+		n++;
+	if (!n) {
+		NL_SET_ERR_MSG_ATTR(extack, hops, "a route needs at least one hop");
+		return -EINVAL;
+	}
+	if (n > MRC_MAX_PLANES) {
+		NL_SET_ERR_MSG_ATTR(extack, hops, "more hops than planes (16)");
+		return -E2BIG;
+	}
+	nla_for_each_nested(hop, hops, rem) {
+		err = mrc_nl_get_hop(mdev, hop, route, extack);
+		if (err)
+			return err;
+	}
+	err = mrc_nl_get_profile(info->attrs[MRC_A_ROUTE_EV_PROFILE],
+				 &route->info.ev_profile, extack);
+	if (err)
+		return err;
+	return mrc_nl_get_profile(info->attrs[MRC_A_ROUTE_CC_PROFILE],
+				  &route->info.cc_profile, extack);
+}
+
+static int mrc_nl_route_change(struct genl_info *info, bool replace)
+{
+	struct mrc_route *route;
+	struct mrc_dev *mdev;
+	int err;
+
+	route = kzalloc(sizeof(*route), GFP_KERNEL);
+	if (!route)
+		return -ENOMEM;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev)) {
+		err = PTR_ERR(mdev);
+		goto out;
+	}
+	err = mrc_nl_get_route(mdev, info, route);
+	if (!err)
+		err = mrc_route_add(mdev, route, replace, info->extack);
+out:
+	mutex_unlock(&mrc_cfg_lock);
+	kfree(route);
+	return err;
+}
+
+static int mrc_nl_route_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return mrc_nl_route_change(info, false);
+}
+
+static int mrc_nl_route_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return mrc_nl_route_change(info, true);
+}
+
+static int mrc_nl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_route peer = {};
+	struct mrc_dev *mdev;
+	int err;
+
+	err = mrc_nl_get_peer(info->attrs, &peer, info->extack);
+	if (err)
+		return err;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev))
+		err = PTR_ERR(mdev);
+	else
+		err = mrc_route_del(mdev, peer.family, peer.peer, info->extack);
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
+/* @route as one MRC_A_ROUTE nest. */
+static int mrc_nl_put_route(struct sk_buff *skb, const struct mrc_route *route)
+{
+	const struct mrc_route_hop *h;
+	struct nlattr *nest, *hops, *hop;
+	u32 id;
+
+	nest = nla_nest_start(skb, MRC_A_ROUTE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put(skb, MRC_A_ROUTE_PEER,
+		    route->family == AF_INET ? 4 : 16, route->peer))
+		goto cancel;
+	hops = nla_nest_start(skb, MRC_A_ROUTE_HOPS);
+	if (!hops)
+		goto cancel;
+	for (id = 1; id <= MRC_MAX_PLANES; id++) {
+		h = &route->info.hops[id];
+		if (!h->valid)
+			continue;
+		hop = nla_nest_start(skb, MRC_A_ROUTE_HOP);
+		if (!hop ||
+		    nla_put_u32(skb, MRC_A_ROUTE_HOP_PLANE, id) ||
+		    nla_put(skb, MRC_A_ROUTE_HOP_VIA,
+			    h->family == AF_INET ? 4 : 16, h->addr))
+			goto cancel;
+		nla_nest_end(skb, hop);
+	}
+	nla_nest_end(skb, hops);
+	if (nla_put_u32(skb, MRC_A_ROUTE_EV_PROFILE, route->info.ev_profile) ||
+	    nla_put_u32(skb, MRC_A_ROUTE_CC_PROFILE, route->info.cc_profile))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int mrc_nl_fill_route(struct sk_buff *skb, struct mrc_dev *mdev,
+			     const struct mrc_route *route, u32 portid,
+			     u32 seq, int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
+			  MRC_CMD_ROUTE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (mrc_nl_put_dev_id(skb, mdev) || mrc_nl_put_route(skb, route)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int mrc_nl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_route peer = {}, *route;
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	int err;
+
+	err = mrc_nl_get_peer(info->attrs, &peer, info->extack);
+	if (err)
+		return err;
+	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev)) {
+		err = PTR_ERR(mdev);
+		goto out;
+	}
+	route = mrc_route_find(mdev, peer.family, peer.peer);
+	if (!route) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_ROUTE_PEER],
+				    "no route to this peer");
+		err = -ENOENT;
+		goto out;
+	}
+	err = mrc_nl_fill_route(msg, mdev, route, info->snd_portid,
+				info->snd_seq, 0);
+out:
+	mutex_unlock(&mrc_cfg_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Dump every route of the namespace, or of the one device the request
+ * names.  cb->args[0]: devices done, cb->args[1]: routes done in the next.
+ */
+static int mrc_nl_route_get_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
+	struct net *net = sock_net(skb->sk);
+	struct mrc_dev *mdev, *only = NULL;
+	long idx = 0, start = cb->args[0];
+	long ridx, rstart = cb->args[1];
+	struct mrc_route *route;
+	int err = 0;
+
+	mutex_lock(&mrc_cfg_lock);
+	if (attrs[MRC_A_DEV_NAME] || attrs[MRC_A_DEV_INDEX]) {
+		only = mrc_nl_find_dev(net, attrs, cb->extack);
+		if (IS_ERR(only)) {
+			err = PTR_ERR(only);
+			goto out;
+		}
+	}
+	list_for_each_entry(mdev, &mrc_net(net)->devs, node) {
+		if (!mrc_dev_visible(mdev) || (only && mdev != only))
+			continue;
+		if (idx++ < start)
+			continue;
+		ridx = 0;
+		list_for_each_entry(route, &mdev->routes, node) {
+			if (ridx++ < rstart)
+				continue;
+			err = mrc_nl_fill_route(skb, mdev, route,
+						NETLINK_CB(cb->skb).portid,
+						cb->nlh->nlmsg_seq,
+						NLM_F_MULTI);
+			if (err) {
+				ridx--;
+				break;
+			}
+		}
+		if (err) {
+			idx--;
+			rstart = ridx;
+			break;
+		}
+		rstart = 0;
+	}
+	cb->args[0] = idx;
+	cb->args[1] = rstart;
+	if (!err || skb->len)
+		err = skb->len;
+out:
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
 static const struct genl_small_ops mrc_genl_ops[] = {
 	{
 		.cmd = MRC_CMD_DEV_GET,
@@ -538,6 +917,26 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 		.cmd = MRC_CMD_PLANE_GET,
 		.doit = mrc_nl_plane_get_doit,
 		.dumpit = mrc_nl_plane_get_dumpit,
+	},
+	{
+		.cmd = MRC_CMD_ROUTE_ADD,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_route_add_doit,
+	},
+	{
+		.cmd = MRC_CMD_ROUTE_DEL,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_route_del_doit,
+	},
+	{
+		.cmd = MRC_CMD_ROUTE_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_route_set_doit,
+	},
+	{
+		.cmd = MRC_CMD_ROUTE_GET,
+		.doit = mrc_nl_route_get_doit,
+		.dumpit = mrc_nl_route_get_dumpit,
 	},
 };
 
@@ -610,6 +1009,23 @@ void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type)
 		return;
 	}
 	mrc_nl_event_send(plane->mdev, msg, hdr);
+}
+
+/* Announce a route event on "events".  Caller holds mrc_cfg_lock. */
+void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
+			  enum mrc_event type)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = mrc_nl_event_new(mdev, type, &hdr);
+	if (!msg)
+		return;
+	if (mrc_nl_put_route(msg, route)) {
+		nlmsg_free(msg);
+		return;
+	}
+	mrc_nl_event_send(mdev, msg, hdr);
 }
 
 int mrc_genl_init(void)

@@ -90,9 +90,14 @@ static void mrc_plane_free_rcu(struct rcu_head *head)
 
 /* Free a plane already removed from its table.  The netdev reference goes
  * with the RCU grace period, so datapath readers never see a freed netdev.
+ * Every path that removes a plane ends here, so the routes' hops on the
+ * plane are dropped here too (route.c; a dying instance has none left).
  */
 void mrc_plane_release(struct mrc_plane *plane)
 {
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	mrc_route_plane_gone(plane->mdev, plane->id);
 	call_rcu(&plane->rcu, mrc_plane_free_rcu);
 }
 

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "addr.hpp"
+
 #include <linux/mrc.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
@@ -91,6 +93,40 @@ Plane decode_plane_nest(nlattr *nest)
 	return p;
 }
 
+std::optional<std::string> get_addr(nlattr *a)
+{
+	return addr_text(nla_data(a), static_cast<std::size_t>(nla_len(a)));
+}
+
+// Route fields, flat or inside MRC_A_ROUTE; false for other attributes.
+bool route_attr(Route &r, nlattr *a)
+{
+	switch (nla_type(a)) {
+	case MRC_A_ROUTE_PEER: r.peer = get_addr(a); return true;
+	case MRC_A_ROUTE_EV_PROFILE: r.ev_profile = get_u32(a); return true;
+	case MRC_A_ROUTE_CC_PROFILE: r.cc_profile = get_u32(a); return true;
+	case MRC_A_ROUTE_HOPS:
+		for_each_nested(a, [&](nlattr *hop) {
+			RouteHop h;
+			std::optional<std::uint32_t> plane;
+			std::optional<std::string> via;
+			for_each_nested(hop, [&](nlattr *f) {
+				if (nla_type(f) == MRC_A_ROUTE_HOP_PLANE)
+					plane = get_u32(f);
+				else if (nla_type(f) == MRC_A_ROUTE_HOP_VIA)
+					via = get_addr(f);
+			});
+			if (plane && via)
+				r.hops.push_back({*plane, *via});
+		});
+		return true;
+	case MRC_A_ROUTE:
+		for_each_nested(a, [&](nlattr *f) { route_attr(r, f); });
+		return true;
+	default: return false;
+	}
+}
+
 nlattr *attrs_of(nl_msg *msg, int *len)
 {
 	nlmsghdr *h = nlmsg_hdr(msg);
@@ -144,6 +180,14 @@ std::string attr_name(std::uint32_t type)
 	case MRC_A_STATS: return "stats";
 	case MRC_A_DEV_STATS: return "dev_stats";
 	case MRC_A_PLANE_STATS: return "plane_stats";
+	case MRC_A_ROUTE: return "route";
+	case MRC_A_ROUTE_PEER: return "route_peer";
+	case MRC_A_ROUTE_HOPS: return "route_hops";
+	case MRC_A_ROUTE_HOP: return "route_hop";
+	case MRC_A_ROUTE_HOP_PLANE: return "route_hop_plane";
+	case MRC_A_ROUTE_HOP_VIA: return "route_hop_via";
+	case MRC_A_ROUTE_EV_PROFILE: return "route_ev_profile";
+	case MRC_A_ROUTE_CC_PROFILE: return "route_cc_profile";
 	default: break;
 	}
 	if (const char *s = stat_name(type))
@@ -230,6 +274,10 @@ Event decode_event(nl_msg *msg)
 	for_each_attr(head, len, [&](nlattr *a) {
 		if (nla_type(a) == MRC_A_EVENT_TYPE)
 			e.type = get_u32(a).value_or(0);
+		if (nla_type(a) == MRC_A_ROUTE) {
+			e.route.emplace();
+			route_attr(*e.route, a);
+		}
 	});
 	decode_plane_into(msg, e.plane);
 	e.dev = e.plane.dev;
@@ -237,6 +285,21 @@ Event decode_event(nl_msg *msg)
 	e.plane.dev.reset();
 	e.plane.dev_index.reset();
 	return e;
+}
+
+Route decode_route(nl_msg *msg)
+{
+	Route r;
+	int len;
+	nlattr *head = attrs_of(msg, &len);
+	for_each_attr(head, len, [&](nlattr *a) {
+		switch (nla_type(a)) {
+		case MRC_A_DEV_NAME: r.dev = get_string(a); break;
+		case MRC_A_DEV_INDEX: r.dev_index = get_u32(a); break;
+		default: route_attr(r, a); break;
+		}
+	});
+	return r;
 }
 
 } // namespace mrcctl

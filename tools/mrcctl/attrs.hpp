@@ -29,5 +29,6 @@ std::string attr_at_offset(nl_msg *req, std::uint32_t offset);
 Dev decode_dev(nl_msg *msg);
 Plane decode_plane(nl_msg *msg);
 Event decode_event(nl_msg *msg);
+Route decode_route(nl_msg *msg);
 
 } // namespace mrcctl

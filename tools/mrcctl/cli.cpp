@@ -3,6 +3,8 @@
 
 #include <limits>
 
+#include "addr.hpp"
+
 namespace mrcctl {
 
 namespace {
@@ -12,10 +14,11 @@ namespace {
 constexpr std::size_t kIfNameMax = 15;	// IFNAMSIZ - 1
 constexpr std::size_t kIbNameMax = 63;	// IB_DEVICE_NAME_MAX - 1
 
-enum Object { O_DEV, O_PLANE, O_MONITOR, O_HELP };
+enum Object { O_DEV, O_PLANE, O_ROUTE, O_MONITOR, O_HELP };
 constexpr Keyword kObjects[] = {
 	{"dev", O_DEV},
 	{"plane", O_PLANE},
+	{"route", O_ROUTE},
 	{"monitor", O_MONITOR},
 	{"help", O_HELP},
 };
@@ -27,6 +30,17 @@ constexpr Keyword kDevActions[] = {
 constexpr Keyword kPlaneActions[] = {
 	{"show", A_SHOW}, {"list", A_SHOW}, {"add", A_ADD}, {"del", A_DEL},
 	{"delete", A_DEL}, {"set", A_SET}, {"help", A_HELP},
+};
+
+constexpr Keyword kRouteActions[] = {
+	{"show", A_SHOW}, {"list", A_SHOW}, {"add", A_ADD}, {"del", A_DEL},
+	{"delete", A_DEL}, {"set", A_SET}, {"help", A_HELP},
+};
+
+enum RouteKey { R_DEV, R_PLANE, R_EV, R_CC, R_HELP };
+constexpr Keyword kRouteKeys[] = {
+	{"dev", R_DEV}, {"plane", R_PLANE}, {"ev-profile", R_EV},
+	{"cc-profile", R_CC}, {"help", R_HELP},
 };
 
 enum Key { K_DEV, K_NETDEV, K_ID, K_UP, K_DOWN, K_HELP };
@@ -191,6 +205,126 @@ Request parse_plane(Cursor &c)
 	}
 }
 
+std::uint32_t number_value(Cursor &c, const std::string &key,
+			   const std::string &topic)
+{
+	if (c.done())
+		throw UsageError(key + " needs a number", topic);
+	std::string_view v = c.next();
+	auto n = parse_u32(v);
+	if (!n)
+		throw UsageError("invalid " + key + " " + quoted(v) +
+					 ": expected a decimal number",
+				 topic);
+	return *n;
+}
+
+// route ACTION [PEER] [dev NAME] [plane N via ADDR]... [ev-profile ID]
+// [cc-profile ID]: the words that parse as an IPv4/IPv6 address are the
+// peer; `full` allows the hops and profiles (add, set). Returns false if
+// "help" turned r into a help request.
+bool parse_route_keys(Cursor &c, Request &r, bool full,
+		      const std::string &topic)
+{
+	std::span<const Keyword> table(kRouteKeys);
+	static constexpr Keyword small[] = {{"dev", R_DEV}, {"help", R_HELP}};
+	if (!full)
+		table = small;
+
+	while (!c.done()) {
+		std::string_view w = c.next();
+		if (parse_addr(w)) {
+			if (r.peer)
+				throw UsageError("peer address given twice (" +
+							 *r.peer + ", " +
+							 std::string(w) + ")",
+						 topic);
+			r.peer = std::string(w);
+			continue;
+		}
+		switch (match_keyword(w, table, topic)) {
+		case R_HELP:
+			r = Request{};
+			r.cmd = Cmd::Help;
+			r.topic = topic;
+			return false;
+		case R_DEV:
+			if (r.dev)
+				throw UsageError("dev given twice", topic);
+			r.dev = name_value(c, "dev", kIbNameMax, topic);
+			break;
+		case R_PLANE: {
+			std::uint32_t plane = number_value(c, "plane", topic);
+			static constexpr Keyword kVia[] = {{"via", 0}};
+			if (!c.done())
+				match_keyword(c.next(), kVia, topic);
+			else
+				throw UsageError("'plane " +
+							 std::to_string(plane) +
+							 "' needs 'via ADDR'",
+						 topic);
+			if (c.done())
+				throw UsageError("via needs an address", topic);
+			std::string_view a = c.next();
+			if (!parse_addr(a))
+				throw UsageError("invalid via address " +
+							 quoted(a) +
+							 ": expected IPv4 or "
+							 "IPv6",
+						 topic);
+			r.hops.emplace_back(plane, std::string(a));
+			break;
+		}
+		case R_EV:
+			if (r.ev_profile)
+				throw UsageError("ev-profile given twice", topic);
+			r.ev_profile = number_value(c, "ev-profile", topic);
+			break;
+		case R_CC:
+			if (r.cc_profile)
+				throw UsageError("cc-profile given twice", topic);
+			r.cc_profile = number_value(c, "cc-profile", topic);
+			break;
+		}
+	}
+	return true;
+}
+
+Request parse_route(Cursor &c)
+{
+	Request r;
+	std::string topic = "route";
+	int action = A_SHOW;
+	if (!c.done())
+		action = match_keyword(c.next(), kRouteActions, topic);
+	switch (action) {
+	case A_HELP:
+		r.topic = topic;
+		return r;
+	case A_SHOW:
+		r.cmd = Cmd::RouteShow;
+		parse_route_keys(c, r, false, "route show");
+		return r;
+	case A_DEL:
+		r.cmd = Cmd::RouteDel;
+		if (parse_route_keys(c, r, false, "route del")) {
+			require(r.peer.has_value(), "peer address", "route del");
+			require(r.dev.has_value(), "'dev NAME'", "route del");
+		}
+		return r;
+	default: {
+		r.cmd = action == A_ADD ? Cmd::RouteAdd : Cmd::RouteSet;
+		std::string t = action == A_ADD ? "route add" : "route set";
+		if (parse_route_keys(c, r, true, t)) {
+			require(r.peer.has_value(), "peer address", t);
+			require(r.dev.has_value(), "'dev NAME'", t);
+			require(!r.hops.empty(), "'plane N via ADDR'", t);
+		}
+		return r;
+	}
+	}
+}
+
 Request parse_monitor(Cursor &c)
 {
 	Request r;
@@ -327,6 +461,9 @@ Invocation parse_args(std::span<const std::string_view> args)
 		break;
 	case O_PLANE:
 		inv.req = parse_plane(c);
+		break;
+	case O_ROUTE:
+		inv.req = parse_route(c);
 		break;
 	case O_MONITOR:
 		inv.req = parse_monitor(c);

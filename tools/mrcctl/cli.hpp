@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mrcctl {
@@ -48,6 +49,10 @@ enum class Cmd {
 	PlaneDel,
 	PlaneSet,
 	PlaneShow,
+	RouteAdd,
+	RouteSet,
+	RouteDel,
+	RouteShow,
 	Monitor,
 };
 
@@ -58,6 +63,13 @@ struct Request {
 	std::optional<std::string> netdev;
 	std::optional<std::uint32_t> id;
 	std::optional<bool> up;
+	// route: the peer and each "plane N via ADDR" as typed (addresses
+	// already checked to be IPv4 or IPv6; families and ranges are the
+	// kernel's to judge).
+	std::optional<std::string> peer;
+	std::vector<std::pair<std::uint32_t, std::string>> hops;
+	std::optional<std::uint32_t> ev_profile;
+	std::optional<std::uint32_t> cc_profile;
 };
 
 struct Invocation {

@@ -76,6 +76,8 @@ EventInfo event_info(std::uint32_t type)
 	case MRC_EVENT_PLANE_DOWN: return {"plane", "down", "plane_down"};
 	case MRC_EVENT_DEV_ADD: return {"dev", "add", "dev_add"};
 	case MRC_EVENT_DEV_DEL: return {"dev", "del", "dev_del"};
+	case MRC_EVENT_ROUTE_ADD: return {"route", "add", "route_add"};
+	case MRC_EVENT_ROUTE_DEL: return {"route", "del", "route_del"};
 	default: return {nullptr, nullptr, nullptr};
 	}
 }
@@ -273,6 +275,54 @@ void dev_json(JsonWriter &w, const Dev &d)
 	w.end_object();
 }
 
+namespace {
+
+// The route's own fields; "dev" belongs to the caller's context.
+void route_fields_text(std::string &s, const Route &r)
+{
+	if (r.peer)
+		add_word(s, *r.peer);
+	for (const auto &h : r.hops)
+		add_word(s, "plane " + std::to_string(h.plane) + " via " + h.via);
+	add_kv(s, "ev-profile", r.ev_profile);
+	add_kv(s, "cc-profile", r.cc_profile);
+}
+
+void route_fields_json(JsonWriter &w, const Route &r)
+{
+	json_opt(w, "peer", r.peer);
+	w.key("hops");
+	w.begin_array();
+	for (const auto &h : r.hops) {
+		w.begin_object();
+		w.field("plane", h.plane);
+		w.field("via", h.via);
+		w.end_object();
+	}
+	w.end_array();
+	json_opt(w, "ev_profile", r.ev_profile);
+	json_opt(w, "cc_profile", r.cc_profile);
+}
+
+} // namespace
+
+std::string route_text(const Route &r)
+{
+	std::string s;
+	add_kv(s, "dev", r.dev);
+	route_fields_text(s, r);
+	return s;
+}
+
+void route_json(JsonWriter &w, const Route &r)
+{
+	w.begin_object();
+	json_opt(w, "dev", r.dev);
+	json_opt(w, "dev_index", r.dev_index);
+	route_fields_json(w, r);
+	w.end_object();
+}
+
 std::string event_text(const Event &e)
 {
 	EventInfo i = event_info(e.type);
@@ -282,7 +332,9 @@ std::string event_text(const Event &e)
 	else
 		s = "event " + std::to_string(e.type);
 	add_kv(s, "dev", e.dev);
-	if (!i.object || std::string_view(i.object) == "plane")
+	if (e.route)
+		route_fields_text(s, *e.route);
+	else if (!i.object || std::string_view(i.object) == "plane")
 		plane_fields_text(s, e.plane);
 	else
 		add_kv(s, "index", e.dev_index);
@@ -295,7 +347,10 @@ void event_json(JsonWriter &w, const Event &e)
 	w.field("event", event_name(e.type));
 	json_opt(w, "dev", e.dev);
 	json_opt(w, "dev_index", e.dev_index);
-	plane_fields_json(w, e.plane);
+	if (e.route)
+		route_fields_json(w, *e.route);
+	else
+		plane_fields_json(w, e.plane);
 	w.end_object();
 }
 

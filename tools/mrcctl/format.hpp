@@ -36,6 +36,11 @@ void stats_json(JsonWriter &w, const Stats &st);
 std::string dev_text(const Dev &d);
 void dev_json(JsonWriter &w, const Dev &d);
 
+// "dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 ev-profile 0 cc-profile 0": the
+// words of "route add", so a line can be pasted back.
+std::string route_text(const Route &r);
+void route_json(JsonWriter &w, const Route &r);
+
 std::string event_text(const Event &e);
 void event_json(JsonWriter &w, const Event &e);
 

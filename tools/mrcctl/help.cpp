@@ -10,7 +10,7 @@ namespace {
 constexpr std::string_view kTop =
 	"Usage: mrcctl [OPTIONS] OBJECT { COMMAND | help }\n"
 	"       mrcctl help [OBJECT [COMMAND]]\n"
-	"where  OBJECT := { dev | plane | monitor }\n"
+	"where  OBJECT := { dev | plane | route | monitor }\n"
 	"       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -n[etns] NAME |\n"
 	"                    -V[ersion] | -h[elp] }\n"
 	"\n"
@@ -72,11 +72,30 @@ constexpr std::string_view kPlaneShow =
 	"plane. With -s, each plane's tx_pkts, tx_bytes, rx_pkts and\n"
 	"rx_bytes.\n";
 
+constexpr std::string_view kRoute =
+	"Usage: mrcctl route add PEER dev NAME plane N via ADDR\n"
+	"                        [ plane N via ADDR ]... [ ev-profile ID ]\n"
+	"                        [ cc-profile ID ]\n"
+	"       mrcctl route set PEER dev NAME plane N via ADDR ... (as add)\n"
+	"       mrcctl route del PEER dev NAME\n"
+	"       mrcctl route show [ dev NAME ] [ PEER ]\n"
+	"\n"
+	"A route says how PEER (the IPv4 or IPv6 address a QP's address\n"
+	"vector names: the peer's plane-1 address) is reached on each plane:\n"
+	"via ADDR is the peer's address on plane N, of PEER's family; plane N\n"
+	"must be attached to instance NAME. ev-profile and cc-profile are ids\n"
+	"0..65535 (0, the default, when left out), stored now and applied once\n"
+	"profiles exist. add fails if PEER has a route; set replaces it. At most\n"
+	"1024 routes per instance. Deleting a plane removes its hop from every\n"
+	"route (a route left without hops is deleted). Changes need\n"
+	"CAP_NET_ADMIN; show does not.\n";
+
 constexpr std::string_view kMonitor =
 	"Usage: mrcctl monitor [ dev NAME ]\n"
 	"\n"
 	"Print one line per event of the \"events\" multicast group (plane\n"
-	"add, del, up, down; instance add, del) until SIGINT or SIGTERM.\n"
+	"add, del, up, down; instance add, del; route add, del) until SIGINT\n"
+	"or SIGTERM. A route add event also reports a replaced or changed route.\n"
 	"With -j each event is one JSON object on its own line. Exits 1 if\n"
 	"the mrc module is unloaded meanwhile.\n";
 
@@ -98,6 +117,9 @@ std::string help_text(std::string_view topic)
 		return std::string(kPlaneSet);
 	if (topic == "plane show")
 		return std::string(kPlaneShow);
+	if (topic == "route" || topic == "route add" || topic == "route set" ||
+	    topic == "route del" || topic == "route show")
+		return std::string(kRoute);
 	if (topic == "monitor")
 		return std::string(kMonitor);
 	return {};

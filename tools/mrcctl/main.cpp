@@ -59,6 +59,12 @@ int run(int argc, char **argv)
 	case Cmd::Monitor:
 		rc = cmd_monitor(inv);
 		break;
+	case Cmd::RouteAdd:
+	case Cmd::RouteSet:
+	case Cmd::RouteDel:
+	case Cmd::RouteShow:
+		rc = cmd_route(inv);
+		break;
 	default:
 		rc = cmd_plane(inv);
 		break;

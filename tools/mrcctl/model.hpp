@@ -39,11 +39,27 @@ struct Dev {
 	std::optional<Stats> stats;		// only when asked for (-s)
 };
 
+// A route (mrcctl route): addresses as text ("10.0.0.2", "fd00::2").
+struct RouteHop {
+	std::uint32_t plane = 0;
+	std::string via;
+};
+
+struct Route {
+	std::optional<std::string> dev;
+	std::optional<std::uint32_t> dev_index;
+	std::optional<std::string> peer;
+	std::vector<RouteHop> hops;		// in the kernel's (plane) order
+	std::optional<std::uint32_t> ev_profile;
+	std::optional<std::uint32_t> cc_profile;
+};
+
 struct Event {
 	std::uint32_t type = 0;	// enum mrc_event; unknown values are kept
 	std::optional<std::string> dev;
 	std::optional<std::uint32_t> dev_index;
 	Plane plane;		// plane events: what the kernel included
+	std::optional<Route> route;	// route events
 };
 
 } // namespace mrcctl

@@ -29,6 +29,10 @@ enum mrc_cmd {
 	MRC_CMD_PLANE_SET,	/* needs CAP_NET_ADMIN */
 	MRC_CMD_PLANE_GET,	/* do: one plane; dump: all, or one instance's */
 	MRC_CMD_EVENT,		/* multicast on "events"; see enum mrc_event */
+	MRC_CMD_ROUTE_ADD,	/* needs CAP_NET_ADMIN; EEXIST if the peer has one */
+	MRC_CMD_ROUTE_DEL,	/* needs CAP_NET_ADMIN */
+	MRC_CMD_ROUTE_SET,	/* needs CAP_NET_ADMIN; replaces an existing route */
+	MRC_CMD_ROUTE_GET,	/* do: one route by peer; dump: all, or one instance's */
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = __MRC_CMD_MAX - 1
@@ -53,6 +57,8 @@ enum mrc_event {
 	MRC_EVENT_PLANE_DOWN,	/* admin or oper went down */
 	MRC_EVENT_DEV_ADD,
 	MRC_EVENT_DEV_DEL,
+	MRC_EVENT_ROUTE_ADD,	/* route added, replaced or changed */
+	MRC_EVENT_ROUTE_DEL,
 
 	__MRC_EVENT_MAX,
 	MRC_EVENT_MAX = __MRC_EVENT_MAX - 1
@@ -105,6 +111,21 @@ enum mrc_attr {
 	MRC_A_STAT_RX_BAD_ICRC,	/* ICRC mismatch */
 	MRC_A_STAT_RX_NO_QP,	/* no QP with the destination QPN */
 	MRC_A_STAT_RX_PROTO_ERR, /* peer broke the protocol (QP ended) */
+	/* Routes: how a peer (the address a QP's address vector names, the
+	 * peer's plane-1 address) is reached on each plane.  Requests carry
+	 * ROUTE_PEER, ROUTE_HOPS, ROUTE_EV_PROFILE and ROUTE_CC_PROFILE at the
+	 * top level; replies and events put them in one MRC_A_ROUTE nest.
+	 * Addresses are binary in network byte order: 4 bytes for IPv4, 16
+	 * for IPv6; the vias of a route have the family of its peer.
+	 */
+	MRC_A_ROUTE,		/* nest: MRC_A_ROUTE_* attributes */
+	MRC_A_ROUTE_PEER,	/* binary: 4 or 16 bytes */
+	MRC_A_ROUTE_HOPS,	/* nest: MRC_A_ROUTE_HOP entries */
+	MRC_A_ROUTE_HOP,	/* nest: MRC_A_ROUTE_HOP_PLANE, _VIA */
+	MRC_A_ROUTE_HOP_PLANE,	/* u32: 1..MRC_MAX_PLANES */
+	MRC_A_ROUTE_HOP_VIA,	/* binary: the peer's address on that plane */
+	MRC_A_ROUTE_EV_PROFILE,	/* u32: 0 (default)..65535 */
+	MRC_A_ROUTE_CC_PROFILE,	/* u32: 0 (default)..65535 */
 
 	__MRC_A_MAX,
 	MRC_A_MAX = __MRC_A_MAX - 1

@@ -6,6 +6,7 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
+#include "addr.hpp"
 #include "attrs.hpp"
 #include "nl.hpp"
 
@@ -204,6 +205,90 @@ TEST(Attrs, StatNames)
 	EXPECT_EQ(stat_name(MRC_A_PLANE_ID), nullptr);
 	EXPECT_EQ(attr_name(MRC_A_STATS), "stats");
 	EXPECT_EQ(attr_name(MRC_A_STAT_TX_DROP), "stat_tx_drop");
+}
+
+void put_route(nl_msg *m, const char *peer,
+	       std::initializer_list<std::pair<std::uint32_t, const char *>> hops)
+{
+	auto p = parse_addr(peer);
+	nla_put(m, MRC_A_ROUTE_PEER, static_cast<int>(p->size()), p->data());
+	nlattr *hs = nla_nest_start(m, MRC_A_ROUTE_HOPS);
+	for (const auto &[plane, via] : hops) {
+		nlattr *h = nla_nest_start(m, MRC_A_ROUTE_HOP);
+		nla_put_u32(m, MRC_A_ROUTE_HOP_PLANE, plane);
+		auto v = parse_addr(via);
+		nla_put(m, MRC_A_ROUTE_HOP_VIA, static_cast<int>(v->size()),
+			v->data());
+		nla_nest_end(m, h);
+	}
+	nla_nest_end(m, hs);
+	nla_put_u32(m, MRC_A_ROUTE_EV_PROFILE, 7);
+	nla_put_u32(m, MRC_A_ROUTE_CC_PROFILE, 1);
+}
+
+TEST(Attrs, Route)
+{
+	MsgPtr m = message(MRC_CMD_ROUTE_GET);
+	nla_put_u32(m.get(), MRC_A_DEV_INDEX, 3);
+	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
+	nlattr *n = nla_nest_start(m.get(), MRC_A_ROUTE);
+	put_route(m.get(), "fd00::2", {{1, "fd01::2"}, {4, "fd04::2"}});
+	nla_nest_end(m.get(), n);
+	Route r = decode_route(m.get());
+	EXPECT_EQ(r.dev, "mrc0");
+	EXPECT_EQ(r.dev_index, 3u);
+	EXPECT_EQ(r.peer, "fd00::2");
+	ASSERT_EQ(r.hops.size(), 2u);
+	EXPECT_EQ(r.hops[0].plane, 1u);
+	EXPECT_EQ(r.hops[0].via, "fd01::2");
+	EXPECT_EQ(r.hops[1].plane, 4u);
+	EXPECT_EQ(r.hops[1].via, "fd04::2");
+	EXPECT_EQ(r.ev_profile, 7u);
+	EXPECT_EQ(r.cc_profile, 1u);
+}
+
+TEST(Attrs, RouteEvent)
+{
+	MsgPtr m = message(MRC_CMD_EVENT);
+	nla_put_u32(m.get(), MRC_A_EVENT_TYPE, MRC_EVENT_ROUTE_ADD);
+	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
+	nlattr *n = nla_nest_start(m.get(), MRC_A_ROUTE);
+	put_route(m.get(), "10.0.0.2", {{2, "10.2.0.2"}});
+	nla_nest_end(m.get(), n);
+	Event e = decode_event(m.get());
+	EXPECT_EQ(e.type, static_cast<std::uint32_t>(MRC_EVENT_ROUTE_ADD));
+	EXPECT_EQ(e.dev, "mrc0");
+	ASSERT_TRUE(e.route);
+	EXPECT_EQ(e.route->peer, "10.0.0.2");
+	ASSERT_EQ(e.route->hops.size(), 1u);
+	EXPECT_EQ(e.route->hops[0].via, "10.2.0.2");
+	EXPECT_FALSE(e.plane.id);
+}
+
+TEST(Attrs, RouteBadAddressIsLeftOut)
+{
+	MsgPtr m = message(MRC_CMD_ROUTE_GET);
+	nlattr *n = nla_nest_start(m.get(), MRC_A_ROUTE);
+	const std::uint8_t five[5] = {10, 0, 0, 2, 9};
+	nla_put(m.get(), MRC_A_ROUTE_PEER, 5, five);
+	nla_nest_end(m.get(), n);
+	EXPECT_FALSE(decode_route(m.get()).peer);
+	EXPECT_EQ(attr_name(MRC_A_ROUTE_HOP_VIA), "route_hop_via");
+}
+
+TEST(Addr, ParseAndText)
+{
+	auto v4 = parse_addr("10.1.2.3");
+	ASSERT_TRUE(v4);
+	EXPECT_EQ(*v4, (std::vector<std::uint8_t>{10, 1, 2, 3}));
+	auto v6 = parse_addr("fd00:0::2");
+	ASSERT_TRUE(v6);
+	EXPECT_EQ(v6->size(), 16u);
+	EXPECT_EQ(addr_text(v6->data(), v6->size()), "fd00::2");
+	EXPECT_FALSE(parse_addr("10.1.2.300"));
+	EXPECT_FALSE(parse_addr("mrc0"));
+	EXPECT_FALSE(parse_addr(""));
+	EXPECT_FALSE(addr_text(v4->data(), 3));
 }
 
 } // namespace

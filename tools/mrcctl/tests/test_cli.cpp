@@ -274,3 +274,105 @@ TEST(Cli, MatchKeyword)
 }
 
 } // namespace
+
+namespace {
+
+TEST(Cli, RouteAddIssueExample)
+{
+	auto inv = parse({"route", "add", "10.0.0.2", "dev", "mrc0", "plane",
+			  "1", "via", "10.1.0.2", "plane", "2", "via",
+			  "10.2.0.2", "ev-profile", "7", "cc-profile", "1"});
+	EXPECT_EQ(inv.req.cmd, Cmd::RouteAdd);
+	EXPECT_EQ(inv.req.peer, "10.0.0.2");
+	EXPECT_EQ(inv.req.dev, "mrc0");
+	using Hops = std::vector<std::pair<std::uint32_t, std::string>>;
+	EXPECT_EQ(inv.req.hops, (Hops{{1, "10.1.0.2"}, {2, "10.2.0.2"}}));
+	EXPECT_EQ(inv.req.ev_profile, 7u);
+	EXPECT_EQ(inv.req.cc_profile, 1u);
+}
+
+TEST(Cli, RouteSetDelShowIpv6AndPrefixes)
+{
+	auto inv = parse({"ro", "se", "fd00::2", "d", "mrc0", "pl", "3", "v",
+			  "fd03::2"});
+	EXPECT_EQ(inv.req.cmd, Cmd::RouteSet);
+	EXPECT_EQ(inv.req.peer, "fd00::2");
+	ASSERT_EQ(inv.req.hops.size(), 1u);
+	EXPECT_EQ(inv.req.hops[0].first, 3u);
+	EXPECT_EQ(inv.req.hops[0].second, "fd03::2");
+	EXPECT_FALSE(inv.req.ev_profile.has_value());
+
+	inv = parse({"route", "del", "dev", "mrc0", "10.0.0.2"});
+	EXPECT_EQ(inv.req.cmd, Cmd::RouteDel);
+	EXPECT_EQ(inv.req.peer, "10.0.0.2");
+
+	inv = parse({"-j", "route"});
+	EXPECT_EQ(inv.req.cmd, Cmd::RouteShow);
+	EXPECT_FALSE(inv.req.dev.has_value());
+	EXPECT_FALSE(inv.req.peer.has_value());
+
+	inv = parse({"route", "show", "fd00::2"});
+	EXPECT_EQ(inv.req.cmd, Cmd::RouteShow);
+	EXPECT_EQ(inv.req.peer, "fd00::2");
+}
+
+TEST(Cli, RouteUsageErrors)
+{
+	std::string topic;
+	EXPECT_EQ(usage_error({"route", "add", "dev", "mrc0", "plane", "1",
+			       "via", "10.1.0.2"},
+			      &topic),
+		  "missing peer address");
+	EXPECT_EQ(topic, "route add");
+	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "plane", "1", "via",
+			       "10.1.0.2"}),
+		  "missing 'dev NAME'");
+	EXPECT_EQ(usage_error({"route", "set", "10.0.0.2", "dev", "mrc0"},
+			      &topic),
+		  "missing 'plane N via ADDR'");
+	EXPECT_EQ(topic, "route set");
+	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "mrc0",
+			       "plane", "1"}),
+		  "'plane 1' needs 'via ADDR'");
+	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "mrc0",
+			       "plane", "1", "via"}),
+		  "via needs an address");
+	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "mrc0",
+			       "plane", "1", "via", "10.1.0.300"}),
+		  "invalid via address '10.1.0.300': expected IPv4 or IPv6");
+	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "mrc0",
+			       "plane", "x", "via", "10.1.0.2"}),
+		  "invalid plane 'x': expected a decimal number");
+	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "mrc0",
+			       "plane", "1", "to", "10.1.0.2"}),
+		  "unknown word 'to' (expected one of: via)");
+	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "mrc0",
+			       "plane", "1", "via", "10.1.0.2", "ev-profile",
+			       "1", "ev-profile", "2"}),
+		  "ev-profile given twice");
+	EXPECT_EQ(usage_error({"route", "del", "10.0.0.2", "10.0.0.3", "dev",
+			       "mrc0"}),
+		  "peer address given twice (10.0.0.2, 10.0.0.3)");
+	EXPECT_EQ(usage_error({"route", "del", "10.0.0.2", "dev", "mrc0",
+			       "plane", "1"}),
+		  "unknown word 'plane' (expected one of: dev, help)");
+	EXPECT_EQ(usage_error({"route", "del", "10.0.0.300", "dev", "mrc0"}),
+		  "unknown word '10.0.0.300' (expected one of: dev, help)");
+	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "mrc0",
+			       "plane", "1", "via", "10.1.0.2", "x", "1"}),
+		  "unknown word 'x' (expected one of: dev, plane, ev-profile, "
+		  "cc-profile, help)");
+}
+
+TEST(Cli, RouteHelp)
+{
+	auto inv = parse({"route", "add", "help"});
+	EXPECT_EQ(inv.req.cmd, Cmd::Help);
+	EXPECT_EQ(inv.req.topic, "route add");
+	EXPECT_NE(help_text("route add").find("ev-profile"), std::string::npos);
+	inv = parse({"help", "route"});
+	EXPECT_EQ(inv.req.topic, "route");
+	EXPECT_NE(help_text("").find("route"), std::string::npos);
+}
+
+} // namespace

@@ -216,4 +216,55 @@ TEST(Format, PlaneTextAndJsonWithStats)
 		  "\"rx_bytes\":2100}}");
 }
 
+Route sample_route()
+{
+	Route r;
+	r.dev = "mrc0";
+	r.dev_index = 3;
+	r.peer = "10.0.0.2";
+	r.hops = {{1, "10.1.0.2"}, {2, "10.2.0.2"}};
+	r.ev_profile = 7;
+	r.cc_profile = 1;
+	return r;
+}
+
+TEST(Format, RouteText)
+{
+	EXPECT_EQ(route_text(sample_route()),
+		  "dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 plane 2 via 10.2.0.2 "
+		  "ev-profile 7 cc-profile 1");
+	Route r;
+	r.peer = "fd00::2";
+	EXPECT_EQ(route_text(r), "fd00::2") << "absent fields are left out";
+}
+
+TEST(Format, RouteJson)
+{
+	EXPECT_EQ(json([](JsonWriter &w) { route_json(w, sample_route()); }),
+		  R"({"dev":"mrc0","dev_index":3,"peer":"10.0.0.2","hops":[)"
+		  R"({"plane":1,"via":"10.1.0.2"},{"plane":2,"via":"10.2.0.2"}],)"
+		  R"("ev_profile":7,"cc_profile":1})");
+}
+
+TEST(Format, RouteEvents)
+{
+	Event e;
+	e.type = MRC_EVENT_ROUTE_ADD;
+	e.dev = "mrc0";
+	e.dev_index = 3;
+	Route r = sample_route();
+	r.dev.reset();
+	r.dev_index.reset();
+	e.route = r;
+	EXPECT_EQ(event_name(e.type), "route_add");
+	EXPECT_EQ(event_text(e),
+		  "route add dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 plane 2 via "
+		  "10.2.0.2 ev-profile 7 cc-profile 1");
+	e.type = MRC_EVENT_ROUTE_DEL;
+	EXPECT_EQ(json([&](JsonWriter &w) { event_json(w, e); }),
+		  R"({"event":"route_del","dev":"mrc0","dev_index":3,)"
+		  R"("peer":"10.0.0.2","hops":[{"plane":1,"via":"10.1.0.2"},)"
+		  R"({"plane":2,"via":"10.2.0.2"}],"ev_profile":7,"cc_profile":1})");
+}
+
 } // namespace

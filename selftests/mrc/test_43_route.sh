@@ -1,0 +1,448 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# selftest-timeout: 900
+#
+# Routes (mrcctl route): add, show (text, -j, one route), set, del, IPv4
+# and IPv6; the events a monitor prints; the hop of a deleted plane
+# removed from its routes (a route left without hops deleted); routes gone
+# with their instance. Then every bad request: refused with its errno and
+# the kernel's extack message, leaving the table unchanged; what mrcctl
+# refuses itself exits 2. Requests mrcctl never sends (missing or malformed
+# attributes) go through genl_route, a minimal raw client below.
+. "$(dirname "$0")/lib.sh"
+
+A=mrc43a
+B=mrc43b
+
+M() { "$MRCCTL" -n "$A" "$@"; }
+N() { ns_exec "$A" "$@"; }
+
+tmp=$(mktemp -d) || exit 1
+trap '_mrc_cleanup; rm -rf "$tmp"' EXIT
+txt=$tmp/monitor.txt
+json=$tmp/monitor.json
+
+exits() {
+	local want=$1 rc
+	shift
+	"$@"
+	rc=$?
+	[ "$rc" -eq "$want" ] && return 0
+	echo "exit status $rc, expected $want"
+	return 1
+}
+
+# joined CMD...: CMD's output lines joined by "|" (one line to match).
+joined() {
+	local out rc
+	out=$("$@")
+	rc=$?
+	printf '%s\n' "$out" | paste -sd'|'
+	return $rc
+}
+
+wait_line() {
+	local i
+	for i in $(seq 100); do
+		grep -Eq -- "$2" "$1" && return 0
+		sleep 0.1
+	done
+	echo "no line /$2/ in:"
+	cat "$1"
+	return 1
+}
+
+# genl_route CMD [KEY=VALUE...]: one request of family "mrc" with exactly
+# these attributes; prints "ok" or "error ENAME (strerror): extack".
+#   dev=NAME  peer=ADDR | peer=hex:HEX  ev=N  cc=N
+#   hops=HOP;HOP;...  (hops= : an empty nest) where HOP is PLANE/VIA,
+#   either part may be empty (left out), VIA may be hex:HEX, and "X" is
+#   an entry that is not an MRC_A_ROUTE_HOP.
+GENL_ROUTE='
+import errno, os, socket, struct, sys
+
+A_DEV_NAME, A_PEER, A_HOPS, A_HOP, A_HOP_PLANE, A_HOP_VIA, A_EV, A_CC = \
+    2, 36, 37, 38, 39, 40, 41, 42
+
+def attr(t, data):
+    a = struct.pack("HH", 4 + len(data), t) + data
+    return a + b"\0" * (-len(a) % 4)
+
+def addr(v):
+    if v.startswith("hex:"):
+        return bytes.fromhex(v[4:])
+    for fam in (socket.AF_INET, socket.AF_INET6):
+        try:
+            return socket.inet_pton(fam, v)
+        except OSError:
+            pass
+    sys.exit("bad address " + v)
+
+payload = b""
+for spec in sys.argv[2:]:
+    k, v = spec.split("=", 1)
+    if k == "dev":
+        payload += attr(A_DEV_NAME, v.encode() + b"\0")
+    elif k == "peer":
+        payload += attr(A_PEER, addr(v))
+    elif k in ("ev", "cc"):
+        payload += attr(A_EV if k == "ev" else A_CC, struct.pack("I", int(v)))
+    elif k == "hops":
+        inner = b""
+        for hop in (v.split(";") if v else []):
+            if hop == "X":
+                inner += attr(A_PEER, addr("10.0.0.1"))
+                continue
+            plane, via = hop.split("/")
+            h = b""
+            if plane:
+                h += attr(A_HOP_PLANE, struct.pack("I", int(plane)))
+            if via:
+                h += attr(A_HOP_VIA, addr(via))
+            inner += attr(A_HOP | 0x8000, h)
+        payload += attr(A_HOPS | 0x8000, inner)
+    else:
+        sys.exit("unknown key " + k)
+
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+s.setsockopt(270, 11, 1)  # NETLINK_EXT_ACK
+s.setsockopt(270, 10, 1)  # NETLINK_CAP_ACK
+s.bind((0, 0))
+body = struct.pack("BBH", 3, 1, 0) + attr(2, b"mrc\0")
+s.send(struct.pack("IHHII", 16 + len(body), 16, 1, 1, 0) + body)
+msg = s.recv(65536)
+family, p = None, 20
+while p + 4 <= len(msg):
+    al, at = struct.unpack_from("HH", msg, p)
+    if at == 1:
+        family = struct.unpack_from("H", msg, p + 4)[0]
+    if al < 4:
+        break
+    p += (al + 3) & ~3
+def ack(seq):
+    while True:
+        msg = s.recv(65536)
+        ln, typ, flags, sq = struct.unpack_from("IHHI", msg, 0)
+        if typ == 2 and sq == seq:
+            return -struct.unpack_from("i", msg, 16)[0]
+
+if sys.argv[1] == "bulk":
+    # 1023 routes 10.200.x.y, plane 1 via the same address; print the
+    # number of refusals.
+    bad = 0
+    for i in range(1023):
+        ip = socket.inet_pton(socket.AF_INET, "10.200.%d.%d" % (i // 256, i % 256))
+        hop = attr(A_HOP | 0x8000, attr(A_HOP_PLANE, struct.pack("I", 1)) +
+                   attr(A_HOP_VIA, ip))
+        body = struct.pack("BBH", 7, 1, 0) + payload + attr(A_PEER, ip) + \
+            attr(A_HOPS | 0x8000, hop)
+        s.send(struct.pack("IHHII", 16 + len(body), family, 5, 10 + i, 0) + body)
+        bad += ack(10 + i) != 0
+    print(bad)
+    sys.exit(0)
+body = struct.pack("BBH", int(sys.argv[1]), 1, 0) + payload
+s.send(struct.pack("IHHII", 16 + len(body), family, 5, 2, 0) + body)
+while True:
+    msg = s.recv(65536)
+    ln, typ, flags = struct.unpack_from("IHH", msg, 0)
+    if typ != 2:
+        continue
+    err = -struct.unpack_from("i", msg, 16)[0]
+    if err == 0:
+        print("ok")
+        sys.exit(0)
+    text, p = "", 16 + 20
+    while flags & 0x200 and p + 4 <= ln:
+        al, at = struct.unpack_from("HH", msg, p)
+        if al < 4:
+            break
+        if at == 1:
+            text = msg[p + 4:p + al].split(b"\0")[0].decode()
+        p += (al + 3) & ~3
+    print("error %s (%s): %s" % (errno.errorcode.get(err, err), os.strerror(err), text))
+    sys.exit(1)
+'
+genl_route() { ns_exec "$A" python3 -S -c "$GENL_ROUTE" "$@"; }
+
+# Command numbers of include/uapi/linux/mrc.h.
+ROUTE_ADD=7
+ROUTE_DEL=8
+ROUTE_SET=9
+ROUTE_GET=10
+
+unpriv=()
+if command -v setpriv >/dev/null; then
+	unpriv=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		--inh-caps=-all --bounding-set=-all)
+elif command -v capsh >/dev/null; then
+	unpriv=(capsh --drop=cap_net_admin --user=nobody --)
+fi
+
+mrc_load || { done_testing; }
+ns_create "$A" && ns_create "$B" || { not_ok "namespaces"; done_testing; }
+for i in 1 2 3 4; do
+	veth_pair "$A" p$i - "$B" q$i - || not_ok "veth pair p$i"
+done
+
+"$MRCCTL" -n "$A" monitor >"$txt" 2>&1 &
+mon_txt=$!
+"$MRCCTL" -n "$A" -j monitor >"$json" 2>&1 &
+mon_json=$!
+ready=0
+for i in $(seq 30); do
+	N rdma link add mrcw type mrc netdev p4 2>/dev/null
+	N rdma link del mrcw 2>/dev/null
+	if grep -q '^dev del dev mrcw' "$txt" && grep -q '"dev_del"' "$json"; then
+		ready=1
+		break
+	fi
+	sleep 0.3
+done
+if [ $ready = 1 ]; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
+
+check "rdma link add mrc0 (plane 1 = p1)" N rdma link add mrc0 type mrc netdev p1
+check "rdma link add mrc1 (plane 1 = p4)" N rdma link add mrc1 type mrc netdev p4
+check "plane add p2 to mrc0 (id 2)" M plane add dev mrc0 netdev p2
+check "plane add p3 to mrc0 (id 3)" M plane add dev mrc0 netdev p3 id 3
+
+# --- positive ---------------------------------------------------------------
+check_output "no routes yet" '^$' M route show
+check "route add (the issue's example)" \
+	M route add 10.0.0.2 dev mrc0 plane 1 via 10.1.0.2 plane 2 via 10.2.0.2 ev-profile 7 cc-profile 1
+check_output "route show" \
+	'^dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 plane 2 via 10.2.0.2 ev-profile 7 cc-profile 1$' \
+	M route show
+check_output "route show dev mrc0 10.0.0.2 (one route)" \
+	'^dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 plane 2 via 10.2.0.2 ev-profile 7 cc-profile 1$' \
+	M route show dev mrc0 10.0.0.2
+check_output "-j route show" \
+	'^\[\{"dev":"mrc0","dev_index":[0-9]+,"peer":"10.0.0.2","hops":\[\{"plane":1,"via":"10.1.0.2"\},\{"plane":2,"via":"10.2.0.2"\}\],"ev_profile":7,"cc_profile":1\}\]$' \
+	M -j route show
+check "IPv6 route add (default profiles, abbreviated keywords)" \
+	M ro a fd00::2 d mrc0 pl 3 v fd03::2 pl 1 via fd01::2
+check_output "IPv6 route: hops in plane order, profiles 0" \
+	'^dev mrc0 fd00::2 plane 1 via fd01::2 plane 3 via fd03::2 ev-profile 0 cc-profile 0$' \
+	M route show fd00:0::2
+check_output "dump lists both, in order of addition" \
+	'^dev mrc0 10\.0\.0\.2 [^|]*\|dev mrc0 fd00::2 [^|]*$' joined M route show dev mrc0
+check "route set replaces the route" \
+	M route set 10.0.0.2 dev mrc0 plane 3 via 10.3.0.2 cc-profile 65535
+check_output "... replaced" \
+	'^dev mrc0 10.0.0.2 plane 3 via 10.3.0.2 ev-profile 0 cc-profile 65535$' \
+	M route show dev mrc0 10.0.0.2
+check "the same peer on another instance" M route add 10.0.0.2 dev mrc1 plane 1 via 10.9.0.2
+check_output "route show dev mrc1: only its route" \
+	'^dev mrc1 10.0.0.2 plane 1 via 10.9.0.2 ev-profile 0 cc-profile 0$' M route show dev mrc1
+check_output "route show PEER without dev: both instances" \
+	'^dev mrc0 10\.0\.0\.2 [^|]*\|dev mrc1 10\.0\.0\.2 [^|]*$' joined M route show 10.0.0.2
+check_output "route show of a peer without a route: nothing" '^$' M route show 10.7.7.7
+
+# Deleting a plane removes its hops; a route left without any is deleted.
+check "plane del id 3" M plane del dev mrc0 id 3
+check_output "... fd00::2 lost its plane-3 hop" \
+	'^dev mrc0 fd00::2 plane 1 via fd01::2 ev-profile 0 cc-profile 0$' M route show dev mrc0
+check_output "... 10.0.0.2 of mrc0 (only plane 3) is gone" \
+	'^mrcctl: no route to this peer \(No such file or directory\)$' \
+	exits 1 M route show dev mrc0 10.0.0.2
+check "plane add p3 again (id 3)" M plane add dev mrc0 netdev p3 id 3
+check "route del fd00::2" M route del fd00::2 dev mrc0
+check_output "mrc0 has no routes" '^$' M route show dev mrc0
+
+# Routes go with their instance.
+check "rdma link del mrc1 (has a route)" N rdma link del mrc1
+check "rdma link add mrc1 again" N rdma link add mrc1 type mrc netdev p4
+check_output "the new mrc1 has no routes" '^$' M route show
+
+# --- events -------------------------------------------------------------------
+in_order() {
+	local file=$1 line=0 re n
+	shift
+	for re in "$@"; do
+		n=$(tail -n +$((line + 1)) "$file" | grep -nE -m1 -- "$re" | cut -d: -f1)
+		if [ -z "$n" ]; then
+			echo "no line /$re/ after line $line of:"
+			cat "$file"
+			return 1
+		fi
+		line=$((line + n))
+	done
+}
+check "monitor saw the last route event" wait_line "$txt" '^route del dev mrc1 10.0.0.2 '
+check "monitor: every route event, in order" in_order "$txt" \
+	'^route add dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 plane 2 via 10.2.0.2 ev-profile 7 cc-profile 1$' \
+	'^route add dev mrc0 fd00::2 plane 1 via fd01::2 plane 3 via fd03::2 ev-profile 0 cc-profile 0$' \
+	'^route add dev mrc0 10.0.0.2 plane 3 via 10.3.0.2 ev-profile 0 cc-profile 65535$' \
+	'^route add dev mrc1 10.0.0.2 plane 1 via 10.9.0.2 ev-profile 0 cc-profile 0$' \
+	'^plane del dev mrc0 id 3 ' \
+	'^route del dev mrc0 10.0.0.2 plane 3 via 10.3.0.2 ev-profile 0 cc-profile 65535$' \
+	'^route add dev mrc0 fd00::2 plane 1 via fd01::2 ev-profile 0 cc-profile 0$' \
+	'^route del dev mrc0 fd00::2 plane 1 via fd01::2 ' \
+	'^route del dev mrc1 10.0.0.2 plane 1 via 10.9.0.2 ' \
+	'^dev del dev mrc1 '
+check "-j monitor saw the last route event" wait_line "$json" '"event":"route_del","dev":"mrc1"'
+check "-j monitor: route events, in order" in_order "$json" \
+	'^\{"event":"route_add","dev":"mrc0","dev_index":[0-9]+,"peer":"10.0.0.2","hops":\[\{"plane":1,"via":"10.1.0.2"\},\{"plane":2,"via":"10.2.0.2"\}\],"ev_profile":7,"cc_profile":1\}$' \
+	'"event":"route_add","dev":"mrc0","dev_index":[0-9]+,"peer":"fd00::2"' \
+	'"event":"route_del","dev":"mrc0","dev_index":[0-9]+,"peer":"10.0.0.2"' \
+	'"event":"route_del","dev":"mrc1","dev_index":[0-9]+,"peer":"10.0.0.2"'
+kill -TERM $mon_txt $mon_json
+wait $mon_txt $mon_json
+check_output "nothing on the monitors' stderr" '^$' \
+	sh -c "grep -h '^mrcctl:' \"\$1\" \"\$2\"; true" - "$txt" "$json"
+
+# --- bad requests through mrcctl (exit 1, the kernel's extack) ----------------
+check "route add 10.0.0.2 to mrc0 for the checks below" \
+	M route add 10.0.0.2 dev mrc0 plane 1 via 10.1.0.2
+nodev='^mrcctl: no such MRC device in this network namespace \(No such device\)$'
+check_output "add on unknown instance: ENODEV" "$nodev" \
+	exits 1 M route add 10.0.0.3 dev nosuch plane 1 via 10.1.0.3
+check_output "set on unknown instance: ENODEV" "$nodev" \
+	exits 1 M route set 10.0.0.2 dev nosuch plane 1 via 10.1.0.3
+check_output "del on unknown instance: ENODEV" "$nodev" \
+	exits 1 M route del 10.0.0.2 dev nosuch
+check_output "show of unknown instance: ENODEV" "$nodev" exits 1 M route show dev nosuch
+check_output "show of one route of unknown instance: ENODEV" "$nodev" \
+	exits 1 M route show dev nosuch 10.0.0.2
+check_output "IPv4 peer, IPv6 via: EAFNOSUPPORT" \
+	"^mrcctl: via address family differs from the peer's \(Address family not supported by protocol\)$" \
+	exits 1 M route add 10.0.0.3 dev mrc0 plane 1 via fd01::3
+check_output "IPv6 peer, IPv4 via (second hop): EAFNOSUPPORT" \
+	"^mrcctl: via address family differs from the peer's \(Address family not supported by protocol\)$" \
+	exits 1 M route add fd00::3 dev mrc0 plane 1 via fd01::3 plane 2 via 10.2.0.3
+range='^mrcctl: plane id out of range \(1..16\) \(Numerical result out of range\)$'
+check_output "plane 0: ERANGE" "$range" exits 1 M route add 10.0.0.3 dev mrc0 plane 0 via 10.1.0.3
+check_output "plane 17: ERANGE" "$range" exits 1 M route add 10.0.0.3 dev mrc0 plane 17 via 10.1.0.3
+check_output "plane 4294967295: ERANGE" "$range" \
+	exits 1 M route add 10.0.0.3 dev mrc0 plane 4294967295 via 10.1.0.3
+check_output "plane 5 not attached: ENOENT" \
+	'^mrcctl: no such plane in this device \(No such file or directory\)$' \
+	exits 1 M route add 10.0.0.3 dev mrc0 plane 1 via 10.1.0.3 plane 5 via 10.5.0.3
+check_output "plane 2 of mrc0 is not one of mrc1: ENOENT" \
+	'^mrcctl: no such plane in this device \(No such file or directory\)$' \
+	exits 1 M route add 10.0.0.3 dev mrc1 plane 2 via 10.2.0.3
+check_output "same plane twice: EINVAL" \
+	'^mrcctl: plane given twice in one route \(Invalid argument\)$' \
+	exits 1 M route add 10.0.0.3 dev mrc0 plane 2 via 10.2.0.3 plane 2 via 10.2.0.4
+hops17=()
+for i in $(seq 1 17); do hops17+=(plane "$i" via 10.$i.0.3); done
+check_output "17 hops: E2BIG" \
+	'^mrcctl: more hops than planes \(16\) \(Argument list too long\)$' \
+	exits 1 M route add 10.0.0.3 dev mrc0 "${hops17[@]}"
+check_output "route exists (add): EEXIST" \
+	'^mrcctl: a route to this peer exists \(use ROUTE_SET to replace it\) \(File exists\)$' \
+	exits 1 M route add 10.0.0.2 dev mrc0 plane 2 via 10.2.0.2
+noroute='^mrcctl: no route to this peer \(No such file or directory\)$'
+check_output "del of a missing route: ENOENT" "$noroute" exits 1 M route del 10.0.0.9 dev mrc0
+check_output "set of a missing route: ENOENT" "$noroute" \
+	exits 1 M route set 10.0.0.9 dev mrc0 plane 1 via 10.1.0.9
+check_output "show of a missing route: ENOENT" "$noroute" exits 1 M route show dev mrc0 10.0.0.9
+check_output "an IPv6 peer never names an IPv4 route: ENOENT" "$noroute" \
+	exits 1 M route del ::a00:2 dev mrc0
+check_output "ev-profile 65536: ERANGE" \
+	'^mrcctl: profile id out of range \(0..65535\) \(Numerical result out of range\)$' \
+	exits 1 M route add 10.0.0.3 dev mrc0 plane 1 via 10.1.0.3 ev-profile 65536
+check_output "cc-profile 4294967295: ERANGE" \
+	'^mrcctl: profile id out of range \(0..65535\) \(Numerical result out of range\)$' \
+	exits 1 M route set 10.0.0.2 dev mrc0 plane 1 via 10.1.0.3 cc-profile 4294967295
+check_output "refused set left the route as it was" \
+	'^dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 ev-profile 0 cc-profile 0$' M route show
+
+# --- malformed requests (raw) ---------------------------------------------------
+check_output "raw client works: a valid get succeeds" '^ok$' \
+	genl_route $ROUTE_GET dev=mrc0 peer=10.0.0.2
+check_output "add without instance: EINVAL, missing device" \
+	'^error EINVAL .*: missing device' exits 1 genl_route $ROUTE_ADD peer=10.0.0.3 hops=1/10.1.0.3
+for c in ADD DEL SET GET; do
+	eval cmd=\$ROUTE_$c
+	check_output "$c without peer: EINVAL, missing peer address" \
+		'^error EINVAL .*: missing peer address \(MRC_A_ROUTE_PEER\)$' \
+		exits 1 genl_route "$cmd" dev=mrc0 hops=1/10.1.0.3
+	check_output "$c with a 5-byte peer: EINVAL, invalid peer address" \
+		'^error EINVAL .*: invalid peer address: 4 bytes \(IPv4\) or 16 bytes \(IPv6\)$' \
+		exits 1 genl_route "$cmd" dev=mrc0 peer=hex:0a00000203 hops=1/10.1.0.3
+done
+check_output "peer longer than 16 bytes: refused by the policy" '^error E[A-Z]+ .*: .+' \
+	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=hex:$(printf '01%.0s' $(seq 17)) hops=1/10.1.0.3
+check_output "add without hops: EINVAL" '^error EINVAL .*: missing hops \(MRC_A_ROUTE_HOPS\)$' \
+	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=10.0.0.3
+check_output "add with no hop: EINVAL" '^error EINVAL .*: a route needs at least one hop$' \
+	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=10.0.0.3 hops=
+check_output "hop without plane: EINVAL" \
+	'^error EINVAL .*: missing hop plane id \(MRC_A_ROUTE_HOP_PLANE\)$' \
+	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=10.0.0.3 hops=/10.1.0.3
+check_output "hop without via: EINVAL" \
+	'^error EINVAL .*: missing hop address \(MRC_A_ROUTE_HOP_VIA\)$' \
+	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=10.0.0.3 hops=1/
+check_output "via of 3 bytes: EINVAL" \
+	'^error EINVAL .*: invalid via address: 4 bytes \(IPv4\) or 16 bytes \(IPv6\)$' \
+	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=10.0.0.3 hops=1/hex:0a0100
+check_output "an entry of HOPS that is not a HOP: EINVAL" \
+	'^error EINVAL .*: MRC_A_ROUTE_HOPS holds only MRC_A_ROUTE_HOP entries$' \
+	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=10.0.0.3 hops="1/10.1.0.3;X"
+check_output "17 hops (raw, all on plane 1): E2BIG" \
+	'^error E2BIG .*: more hops than planes \(16\)$' \
+	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=10.0.0.3 \
+	hops="$(for i in $(seq 17); do printf '1/10.1.0.%d;' "$i"; done | sed 's/;$//')"
+check_output "profile at the limit is fine (raw)" '^ok$' \
+	genl_route $ROUTE_ADD dev=mrc0 peer=10.0.0.4 hops=1/10.1.0.4 ev=65535 cc=65535
+check_output "raw del" '^ok$' genl_route $ROUTE_DEL dev=mrc0 peer=10.0.0.4
+
+# --- unprivileged caller --------------------------------------------------------
+if [ ${#unpriv[@]} -eq 0 ]; then
+	skip "unprivileged route add" "neither setpriv nor capsh"
+else
+	U() { ns_exec "$A" "${unpriv[@]}" "$MRCCTL" "$@"; }
+	check_output "unprivileged route add: EPERM" '^mrcctl: .*\(Operation not permitted\)$' \
+		exits 1 U route add 10.0.0.3 dev mrc0 plane 1 via 10.1.0.3
+	check_output "unprivileged route set: EPERM" '^mrcctl: .*\(Operation not permitted\)$' \
+		exits 1 U route set 10.0.0.2 dev mrc0 plane 1 via 10.1.0.3
+	check_output "unprivileged route del: EPERM" '^mrcctl: .*\(Operation not permitted\)$' \
+		exits 1 U route del 10.0.0.2 dev mrc0
+	check_output "unprivileged route show works" '^dev mrc0 10.0.0.2 ' U route show
+fi
+
+# --- requests mrcctl refuses itself (exit 2) ------------------------------------
+check_output "missing peer: exit 2" 'missing peer address' \
+	exits 2 M route add dev mrc0 plane 1 via 10.1.0.3
+check_output "missing dev: exit 2" "missing 'dev NAME'" exits 2 M route add 10.0.0.3 plane 1 via 10.1.0.3
+check_output "missing hops: exit 2" "missing 'plane N via ADDR'" exits 2 M route add 10.0.0.3 dev mrc0
+check_output "plane without via: exit 2" "'plane 1' needs 'via ADDR'" \
+	exits 2 M route add 10.0.0.3 dev mrc0 plane 1
+check_output "bad via address: exit 2" "invalid via address '10.1.0.300'" \
+	exits 2 M route add 10.0.0.3 dev mrc0 plane 1 via 10.1.0.300
+check_output "plane not a number: exit 2" "invalid plane 'x'" \
+	exits 2 M route add 10.0.0.3 dev mrc0 plane x via 10.1.0.3
+check_output "bad peer is an unknown word: exit 2" "unknown word '10.0.0.300'" \
+	exits 2 M route del 10.0.0.300 dev mrc0
+check_output "two peers: exit 2" "peer address given twice" \
+	exits 2 M route del 10.0.0.2 10.0.0.3 dev mrc0
+check_output "del takes no hops: exit 2" "unknown word 'plane'" \
+	exits 2 M route del 10.0.0.2 dev mrc0 plane 1 via 10.1.0.2
+check_output "profile not a number: exit 2" "invalid ev-profile '-1'" \
+	exits 2 M route add 10.0.0.3 dev mrc0 plane 1 via 10.1.0.3 ev-profile -1
+check_output "usage errors point at the right help" "^Try 'mrcctl route add help'" \
+	exits 2 M route add 10.0.0.3 dev mrc0 plane 1
+
+# --- table full -------------------------------------------------------------------
+# 1023 more routes on mrc0 (10.0.0.2 is the first) over one socket (1023
+# mrcctl runs take minutes in an emulated VM), then the 1025th.
+fails=$(genl_route bulk dev=mrc0)
+check "1023 more routes added" test "$fails" = 0
+check_output "mrc0 has 1024 routes" '^1024$' sh -c "$(printf '%q ' "$MRCCTL" -n "$A") route show dev mrc0 | wc -l"
+check_output "1025th route: ENOSPC" \
+	'^mrcctl: route table full \(1024 routes per device\) \(No space left on device\)$' \
+	exits 1 M route add 10.99.0.1 dev mrc0 plane 1 via 10.1.0.1
+check "replacing one of them still works when full" \
+	M route set 10.0.0.2 dev mrc0 plane 2 via 10.2.0.2
+check "mrc1 has a table of its own" M route add 10.99.0.1 dev mrc1 plane 1 via 10.1.0.1
+check_output "-j route show: 1025 routes, one array" '^1025$' \
+	sh -c "$(printf '%q ' "$MRCCTL" -n "$A") -j route show | python3 -S -c 'import json,sys; print(len(json.load(sys.stdin)))'"
+check "rdma link del mrc0 with 1024 routes" N rdma link del mrc0
+check_output "only mrc1's route is left" '^dev mrc1 10.99.0.1 ' M route show
+
+# --- module goes ------------------------------------------------------------------
+N rdma link del mrc1
+check "rmmod mrc" mrc_unload
+
+done_testing

@@ -34,8 +34,9 @@ netem_off h1 e0
 
 # The peer's instance is removed mid-transfer ("rdma link del" while its
 # program still has it open): the requester's retries run out.
-peer_loss "peer instance deleted" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 \
-	ip netns exec h1 rdma link del "$H1_DEV"
+# The same 150 s allowance as above, for the same reason.
+PEER_LOSS_LIMIT=150 peer_loss "peer instance deleted" h1 "$H1_DEV" h2 "$H2_DEV" \
+	10.0.0.1 ip netns exec h1 rdma link del "$H1_DEV"
 check "h1: the instance again" ip netns exec h1 rdma link add "$H1_DEV" type mrc netdev e0
 check "h1: its GID again" mrc_wait_gid h1 "$H1_DEV" 10.0.0.1
 

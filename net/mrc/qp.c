@@ -321,7 +321,6 @@ static void mrc_qp_store_attr(struct mrc_qp *qp, const struct ib_qp_attr *a,
 		q->dest_qp_num = a->dest_qp_num;
 	if (mask & IB_QP_AV)
 		q->ah_attr = a->ah_attr;	/* for query; sgid ref not kept */
-	qp->attr_mask |= mask;
 }
 
 /* First PSN of the MRC stream from QP @from to QP @to.
@@ -407,7 +406,6 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->rsn_next = 0;
 	qp->rsn_done = 0;
 	qp->rq_ssn = 0;
-	qp->rsn_expect = 0;
 	qp->req_msgs = 0;
 	qp->pending_error = false;
 	memset(qp->rwqe, 0, (qp->rq.index_mask + 1) * sizeof(*qp->rwqe));

@@ -101,7 +101,6 @@ struct mrc_resp {
 	u32 len;
 	u32 rsn;
 	u8 opcode;		/* MRC_OP_READ_RESP / MRC_OP_ATOMIC_RESP */
-	bool queued;		/* given to the engine */
 };
 
 struct mrc_qp {
@@ -114,7 +113,6 @@ struct mrc_qp {
 	spinlock_t lock;		/* everything below that is not const */
 	enum ib_qp_state state;
 	struct ib_qp_attr attr;		/* as modified and queried */
-	int attr_mask;			/* attributes ever set */
 	bool sq_draining;		/* SQD requested */
 	bool pending_error;		/* move to ERR once out of the engine */
 	bool dying;			/* destroy_qp: do not re-arm the timer */
@@ -149,7 +147,6 @@ struct mrc_qp {
 	u32 resp_head;			/* oldest unacknowledged response */
 	u32 resp_tail;			/* next free slot */
 	u32 resp_queued;		/* next slot to give to the engine */
-	u32 rsn_expect;			/* next READ/ATOMIC rsn from the peer */
 	u32 resp_reserved;		/* READ/ATOMIC placed, not completed */
 
 	/* Path: where our packets go (from the RTR address vector). */
@@ -168,7 +165,6 @@ struct mrc_qp {
 	bool conn_ready;		/* RTR reached: conn initialised */
 	struct hrtimer timer;		/* engine deadline, or "pump again" */
 	struct sk_buff_head txq;	/* built under lock, sent after */
-	struct mrc_conn_stats last;	/* stats at destroy (for counters) */
 };
 
 static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)

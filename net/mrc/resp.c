@@ -277,7 +277,6 @@ static void mrc_resp_execute(struct mrc_qp *qp, const struct mrc_inmsg *im)
 	struct mrc_mr *mr = NULL;
 
 	qp->resp_reserved--;
-	qp->rsn_expect = im->seq + 1;
 	if (im->len) {
 		/* Checked at placement; the MR may have gone since. */
 		mr = mrc_mr_get(qp->mdev, im->rkey);
@@ -350,7 +349,6 @@ void mrc_resp_post(struct mrc_qp *qp, u64 now)
 		m.ack_req = qp->resp_queued + 1 == qp->resp_tail;
 		if (mrc_conn_send(qp->conn, &m, &msn, now))
 			break;
-		r->queued = true;
 		qp->resp_queued++;
 	}
 }
@@ -384,7 +382,6 @@ void mrc_resp_send_complete(struct mrc_qp *qp, u64 cookie)
 	if (r->mr)
 		mrc_mr_put(r->mr);
 	r->mr = NULL;
-	r->queued = false;
 	qp->resp_head++;
 }
 

@@ -57,7 +57,7 @@ int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
 	c->ops = ops;
 	c->priv = priv;
 	mrc_nscc_init(&c->cc, &cfg->cc, cfg->mtu, now);
-	mrc_path_init(c);
+	mrc_path_init(c, now);
 	mrc_tx_init(c);
 	mrc_rx_init(c);
 	return 0;

@@ -93,10 +93,26 @@ struct mrc_rx {
 	u8 trig_ecn;
 };
 
+/* Counters of one EV, reported by mrc_conn_get_ev_info(); each is bumped
+ * on a path that already touches the EV, never by a walk of its own.
+ */
+struct mrc_ev_counters {
+	u64 tx_pkts;		/* data packets sent on it, resends included */
+	u64 tx_bytes;
+	u64 retx_pkts;		/* resends sent on it */
+	u64 lost_pkts;		/* sent on it, then declared lost */
+	u64 ecn_marks;		/* ACKs echoing it with ECN CE */
+	u64 acks;		/* ACKs echoing it */
+	u64 probes_tx;
+	u64 probes_ok;
+};
+
 struct mrc_ev {
 	u64 ecn_until;		/* skip for spraying until then */
 	u64 next_probe;
 	u64 probe_sent;
+	u64 state_since;	/* time of the latest state change */
+	struct mrc_ev_counters cnt;
 	u32 srtt, rttvar;	/* ns; srtt 0: no sample yet */
 	u32 probe_id;		/* outstanding probe; 0 none */
 	u16 losses;		/* loss score: "how bad" (least bad kept) */
@@ -145,7 +161,7 @@ void mrc_conn_fail(struct mrc_conn *c, int status, u32 err_msn, u64 now);
 void mrc_conn_emit_ctrl(struct mrc_conn *c, struct mrc_pkt *pkt);
 
 /* path.c */
-void mrc_path_init(struct mrc_conn *c);
+void mrc_path_init(struct mrc_conn *c, u64 now);
 /* Install @n EVs from @evs, or with @evs NULL @n EVs on plane 1 (AUTO). */
 int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 		 u64 now);

@@ -108,6 +108,8 @@ static void tx_mark_lost(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
 	tx_uncount(&c->tx, p);
 	tx_queue_retx(c, psn, p);
 	c->st.lost_pkts++;
+	/* p->ev is still the EV of the transmission that got lost. */
+	c->paths.ev[p->ev].cnt.lost_pkts++;
 	if (p->flags & MRC_TXP_NOBLAME)
 		return;
 	mrc_path_on_loss(c, p->ev, reason, now);
@@ -140,6 +142,10 @@ static void tx_fill(struct mrc_conn *c, u32 psn, const struct mrc_txpkt *p,
 	out->opcode = m->opcode;
 	c->st.tx_pkts++;
 	c->st.tx_bytes += p->len;
+	c->paths.ev[p->ev].cnt.tx_pkts++;
+	c->paths.ev[p->ev].cnt.tx_bytes += p->len;
+	if (retx)
+		c->paths.ev[p->ev].cnt.retx_pkts++;
 	if (c->tx.rto_deadline == MRC_TIME_NEVER)
 		c->tx.rto_deadline = now + mrc_tx_rto(c);
 }
@@ -417,6 +423,7 @@ void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	const struct mrc_ack_ext *a = &pkt->u.ack;
 	struct mrc_tx *tx = &c->tx;
 	bool ecn = a->ecn & MRC_ACK_ECN_CE;
+	struct mrc_ev *e;
 	bool progress;
 	u32 acked = 0;
 
@@ -427,6 +434,11 @@ void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	if (mrc_psn_after(a->cum_psn, tx->snd_nxt))
 		return;
 	c->st.acks_rx++;
+	if (a->echo_ev < c->paths.n) {
+		e = &c->paths.ev[a->echo_ev];
+		e->cnt.acks++;
+		e->cnt.ecn_marks += ecn;
+	}
 	tx_rtt_sample(c, a->echo_ev, a->ts_echo, a->svc_time, now);
 	if (ecn) {
 		c->st.ecn_acks++;

@@ -67,6 +67,9 @@ struct mrc_tx {
 	u32 inflight;			/* bytes sent, not acked, not lost */
 	u32 srtt, rttvar, rtt_min, rtt_max;	/* ns, from ACK echoes */
 	u32 rto_k;			/* consecutive ACK timeout expiries */
+	u32 resp_wait;			/* READ/ATOMIC requests queued whose
+					 * response has not completed
+					 */
 	u32 rnr_count;
 	u64 rto_deadline;
 	u64 rack_deadline;
@@ -80,6 +83,7 @@ struct mrc_tx {
 struct mrc_rx {
 	u64 rcvd[MRC_RING_WORDS];	/* PSN arrived (in window only) */
 	u64 last[MRC_RING_WORDS];	/* ... and ended a message */
+	u64 resp[MRC_RING_WORDS];	/* ... which answers our READ/ATOMIC */
 	u32 rcv_nxt;			/* cumulative: every PSN before arrived */
 	u32 msn;			/* peer messages completed */
 	u32 window;			/* mpr x 128 */
@@ -203,6 +207,23 @@ void mrc_tx_timer(struct mrc_conn *c, u64 now);
 void mrc_tx_flush(struct mrc_conn *c, int status, u32 err_msn);
 /* Current ACK timeout, back-off included. */
 u64 mrc_tx_rto(const struct mrc_conn *c);
+/* A packet of a READ/ATOMIC response arrived (progress), or a whole
+ * response completed.
+ */
+void mrc_tx_resp_progress(struct mrc_conn *c, u64 now);
+void mrc_tx_resp_done(struct mrc_conn *c);
+
+/* Opcodes whose message the peer answers on its stream. */
+static inline bool mrc_op_wants_resp(u8 op)
+{
+	return op == MRC_OP_READ_REQ || op == MRC_OP_ATOMIC_CS ||
+	       op == MRC_OP_ATOMIC_FA;
+}
+
+static inline bool mrc_op_is_resp(u8 op)
+{
+	return op == MRC_OP_READ_RESP || op == MRC_OP_ATOMIC_RESP;
+}
 
 /* receiver.c */
 void mrc_rx_init(struct mrc_conn *c);

@@ -72,6 +72,8 @@ int mrc_conn_send(struct mrc_conn *c, const struct mrc_msg *m, u32 *msn,
 	tm->len = m->len;
 	tm->opcode = m->opcode;
 	tm->ack_req = m->ack_req;
+	if (mrc_op_wants_resp(m->opcode))
+		tx->resp_wait++;
 	*msn = tx->msn_nxt++;
 	return 0;
 }
@@ -409,13 +411,39 @@ static bool tx_rtt_sample(struct mrc_conn *c, u16 ev, u32 ts_echo, u32 svc,
 	return true;
 }
 
+/* Nothing of ours in flight, yet the peer owes us responses: the ACK
+ * timeout keeps running for them.  The peer ACKs a READ or ATOMIC request
+ * before it answers; without this a peer that vanished in between would
+ * leave the request's work request waiting forever (in IB the response is
+ * the acknowledgment, so the requester's retries cover it).
+ */
+static bool tx_resp_only(const struct mrc_tx *tx)
+{
+	return tx->resp_wait && tx->snd_una == tx->snd_nxt;
+}
+
 static void tx_progress(struct mrc_conn *c, u64 now)
 {
 	struct mrc_tx *tx = &c->tx;
 
 	tx->rto_k = 0;
-	tx->rto_deadline = tx->snd_una == tx->snd_nxt ? MRC_TIME_NEVER :
-			   now + mrc_tx_rto(c);
+	tx->rto_deadline = tx->snd_una == tx->snd_nxt && !tx->resp_wait ?
+			   MRC_TIME_NEVER : now + mrc_tx_rto(c);
+}
+
+void mrc_tx_resp_progress(struct mrc_conn *c, u64 now)
+{
+	/* With packets of ours unacknowledged, their budget governs: only
+	 * their ACKs are progress for them.
+	 */
+	if (tx_resp_only(&c->tx))
+		tx_progress(c, now);
+}
+
+void mrc_tx_resp_done(struct mrc_conn *c)
+{
+	if (c->tx.resp_wait)
+		c->tx.resp_wait--;
 }
 
 void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
@@ -558,11 +586,13 @@ static void tx_rto_expire(struct mrc_conn *c, u64 now)
 
 	tx->rto_deadline = MRC_TIME_NEVER;
 	if (tx->snd_una == tx->snd_nxt) {
-		/* Nothing in flight: only data that no path can carry
-		 * keeps the timer going (and eventually fails).
+		/* Nothing in flight: only data that no path can carry, or
+		 * responses that stopped coming, keep the timer going (and
+		 * eventually fail).  There is nothing to resend for those:
+		 * the peer's stream retransmits its responses itself.
 		 */
-		if (tx->msn_seg != tx->msn_nxt && !c->paths.n_usable &&
-		    tx_rto_count(c, tx->msn_una, now))
+		if (((tx->msn_seg != tx->msn_nxt && !c->paths.n_usable) ||
+		     tx->resp_wait) && tx_rto_count(c, tx->msn_una, now))
 			tx->rto_deadline = now + mrc_tx_rto(c);
 		return;
 	}
@@ -635,6 +665,7 @@ void mrc_tx_flush(struct mrc_conn *c, int status, u32 err_msn)
 	tx->msn_seg = tx->msn_nxt;
 	tx->snd_una = tx->snd_nxt;
 	tx->inflight = 0;
+	tx->resp_wait = 0;
 	tx->rtx_head = tx->rtx_tail;
 	tx->rto_deadline = MRC_TIME_NEVER;
 	tx->rack_deadline = MRC_TIME_NEVER;

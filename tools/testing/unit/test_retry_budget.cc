@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The ACK timeout's retry budget against a peer that vanished: it counts
 // from the oldest unacknowledged packet, and new work posted meanwhile
-// (a liveness probe every second, say) must not push the failure out.
+// (a liveness probe every second, say) must not push the failure out.  A
+// READ or ATOMIC the peer ACKed but never answered counts as unacknowledged.
 #include <gtest/gtest.h>
 
 #include "engine_harness.h"
@@ -234,4 +235,127 @@ TEST(EngineRetryBudget, SilentPeerEndToEndBetweenBatchesAndMidTransfer)
 		// Between batches the first liveness message goes out at once.
 		EXPECT_GE(t_fail, t_sil + budget(cfg)) << mid;
 	}
+}
+
+namespace {
+
+uint32_t post(Solo &s, uint8_t op, uint32_t len)
+{
+	struct mrc_msg m {};
+	uint32_t msn = ~0u;
+
+	m.opcode = op;
+	m.len = len;
+	m.ack_req = 1;
+	EXPECT_EQ(mrc_conn_send(s.c, &m, &msn, s.now), 0);
+	return msn;
+}
+
+// Packet @i of an @n-packet READ response of the peer's stream.
+struct mrc_pkt resp_pkt(uint32_t psn, uint32_t rsn, uint32_t i, uint32_t n)
+{
+	struct mrc_pkt p = Solo::data(psn, rsn, i * 1024, 1024, n * 1024);
+
+	p.hdr.opcode = MRC_OP_READ_RESP;
+	return p;
+}
+
+} // namespace
+
+// The peer ACKs a READ request and then vanishes before answering: the
+// request is complete on our stream, but the response it owes keeps the
+// ACK timeout running, and the connection fails one budget after the ACK
+// (in IB the response is the acknowledgement, so the requester's retries
+// cover it; without this the work request would wait forever).
+TEST(EngineRetryBudget, ReadAckedButNeverAnsweredFailsInBudget)
+{
+	const auto cfg = cfg_kernel();
+
+	for (uint8_t op : {MRC_OP_READ_REQ, MRC_OP_ATOMIC_FA}) {
+		Solo s(cfg, 4);
+
+		warm_up(s, 4);
+		post(s, op, op == MRC_OP_READ_REQ ? 0 : 8);
+		auto v = s.drain();
+
+		ASSERT_EQ(v.size(), 1u);
+		s.now += 20000;
+		s.rx(s.ack(v[0].psn + 1, {}, &v[0]));
+		ASSERT_EQ(s.send_done.size(), 2u);
+		EXPECT_EQ(s.send_done[1], std::make_pair(1u, (int)MRC_ST_OK));
+		const uint64_t t_ack = s.now;
+
+		EXPECT_EQ(mrc_conn_next_deadline(s.c),
+			  t_ack + mrc_ack_timeout_ns(cfg.ack_timeout_exp));
+		s.run_timers_until(t_ack + 200 * kSec);
+		EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RETRY_EXCEEDED) << +op;
+		ASSERT_FALSE(s.events.empty());
+		EXPECT_EQ(s.events.back().type, MRC_EVT_CONN_FAILED);
+		EXPECT_EQ(s.events.back().time, t_ack + budget(cfg)) << +op;
+		// Nothing of ours was in flight: nothing resent.
+		EXPECT_EQ(s.stats().retx_pkts, 0u);
+		EXPECT_EQ(s.send_done.size(), 2u);
+	}
+}
+
+// A response that keeps arriving, however slowly, is progress; once it
+// completed nothing is owed and no timer is left.
+TEST(EngineRetryBudget, ResponsePacketsAreProgressUntilTheResponseCompletes)
+{
+	const auto cfg = cfg_kernel();
+	const uint64_t base = mrc_ack_timeout_ns(cfg.ack_timeout_exp);
+	const uint32_t n = 400;
+	Solo s(cfg, 4);
+
+	post(s, MRC_OP_READ_REQ, 0);
+	auto v = s.drain();
+
+	s.now += 20000;
+	s.rx(s.ack(v[0].psn + 1, {}, &v[0]));
+	// One response packet every 1.5 base timeouts: one expiry before
+	// each, and 400 of them take far longer than the whole budget.
+	for (uint32_t i = 0; i < n; i++) {
+		s.run_timers_until(s.now + base + base / 2);
+		ASSERT_EQ(s.rx(resp_pkt(i, 0, i, n)), MRC_RX_ACCEPTED) << i;
+		ASSERT_EQ(mrc_conn_status(s.c), 0) << i;
+	}
+	EXPECT_GT((uint64_t)n * (base + base / 2), budget(cfg));
+	EXPECT_EQ(s.recv_done.size(), 1u);
+	EXPECT_EQ(s.stats().timeouts, (uint64_t)n);
+	EXPECT_EQ(s.stats().retx_pkts, 0u);
+	s.run_timers_until(s.now + 200 * kSec);
+	EXPECT_EQ(mrc_conn_status(s.c), 0);
+	EXPECT_EQ(mrc_conn_next_deadline(s.c), MRC_TIME_NEVER);
+}
+
+// While packets of ours are unacknowledged, response packets arriving
+// are no progress for them: their budget runs out as usual.
+TEST(EngineRetryBudget, ResponsesDoNotExtendTheBudgetOfOurUnackedPackets)
+{
+	const auto cfg = cfg_kernel();
+	Solo s(cfg, 4);
+
+	warm_up(s, 4);
+	post(s, MRC_OP_READ_REQ, 0);
+	auto v = s.drain();
+
+	s.now += 20000;
+	s.rx(s.ack(v[0].psn + 1, {}, &v[0]));
+	post(s, MRC_OP_WRITE, 64);
+	ASSERT_EQ(s.drain().size(), 1u);
+	const uint64_t t0 = s.now;
+	uint32_t psn = 0;
+
+	while (!mrc_conn_status(s.c) && s.now < t0 + 200 * kSec) {
+		s.run_timers_until(s.now + kSec / 4);
+		s.drain();
+		if (!mrc_conn_status(s.c)) {
+			s.rx(resp_pkt(psn, 0, psn, 10000));
+			psn++;
+		}
+	}
+	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RETRY_EXCEEDED);
+	ASSERT_FALSE(s.events.empty());
+	EXPECT_EQ(s.events.back().time, t0 + budget(cfg));
+	EXPECT_GT(psn, 10u);
 }

@@ -290,6 +290,12 @@ int mrc_conn_set_evs_auto(struct mrc_conn *c, u32 n, u64 now);
 int mrc_conn_ev_deny(struct mrc_conn *c, u32 ev, bool deny, u64 now);
 /* Local plane (1-based) up or down: EVs of a down plane are skipped. */
 int mrc_conn_plane_set(struct mrc_conn *c, u8 plane, bool up, u64 now);
+/* Tell the peer which of our planes are up (bit p - 1: plane p), on a
+ * usable path; @seq orders updates (newer: larger, wrapping).  The peer
+ * stops using EVs of our down planes until a later status says up.
+ */
+void mrc_conn_send_port_status(struct mrc_conn *c, u32 seq, u16 up_planes,
+			       u64 now);
 enum mrc_ev_state mrc_conn_ev_state(const struct mrc_conn *c, u32 ev);
 
 /* Queue a message; *msn receives its message sequence number.  0, -ENOSPC

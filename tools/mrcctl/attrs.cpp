@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "addr.hpp"
+#include "nla_get.hpp"
 
 #include <linux/mrc.h>
 #include <netlink/attr.h>
@@ -11,54 +12,14 @@
 
 namespace mrcctl {
 
+using nla::for_each_attr;
+using nla::for_each_nested;
+using nla::get_flag_u8;
+using nla::get_string;
+using nla::get_u16;
+using nla::get_u32;
+
 namespace {
-
-// Accessors that check the payload length instead of trusting the type:
-// a malformed attribute is ignored rather than read out of bounds. (libnl's
-// getters take non-const pointers, hence none here either.)
-std::optional<std::uint32_t> get_u32(nlattr *a)
-{
-	if (nla_len(a) < 4)
-		return std::nullopt;
-	return nla_get_u32(a);
-}
-
-std::optional<std::uint16_t> get_u16(nlattr *a)
-{
-	if (nla_len(a) < 2)
-		return std::nullopt;
-	return nla_get_u16(a);
-}
-
-std::optional<bool> get_flag_u8(nlattr *a)
-{
-	if (nla_len(a) < 1)
-		return std::nullopt;
-	return nla_get_u8(a) != 0;
-}
-
-std::optional<std::string> get_string(const nlattr *a)
-{
-	const char *p = static_cast<const char *>(nla_data(a));
-	int len = nla_len(a);
-	if (len <= 0)
-		return std::string();
-	return std::string(p, strnlen(p, static_cast<std::size_t>(len)));
-}
-
-template <typename F> void for_each_attr(nlattr *head, int len, F f)
-{
-	nlattr *pos;
-	int rem;
-	nla_for_each_attr(pos, head, len, rem) f(pos);
-}
-
-template <typename F> void for_each_nested(nlattr *nest, F f)
-{
-	nlattr *pos;
-	int rem;
-	nla_for_each_nested(pos, nest, rem) f(pos);
-}
 
 // An MRC_A_DEV_STATS or MRC_A_PLANE_STATS nest: u64 counters.
 Stats decode_stats(nlattr *nest)
@@ -278,6 +239,8 @@ Event decode_event(nl_msg *msg)
 			e.route.emplace();
 			route_attr(*e.route, a);
 		}
+		if (nla_type(a) == MRC_A_CONN)
+			e.conn = decode_conn_nest(a);
 	});
 	decode_plane_into(msg, e.plane);
 	e.dev = e.plane.dev;

@@ -14,11 +14,12 @@ namespace {
 constexpr std::size_t kIfNameMax = 15;	// IFNAMSIZ - 1
 constexpr std::size_t kIbNameMax = 63;	// IB_DEVICE_NAME_MAX - 1
 
-enum Object { O_DEV, O_PLANE, O_ROUTE, O_MONITOR, O_HELP };
+enum Object { O_DEV, O_PLANE, O_ROUTE, O_CONN, O_MONITOR, O_HELP };
 constexpr Keyword kObjects[] = {
 	{"dev", O_DEV},
 	{"plane", O_PLANE},
 	{"route", O_ROUTE},
+	{"conn", O_CONN},
 	{"monitor", O_MONITOR},
 	{"help", O_HELP},
 };
@@ -43,10 +44,11 @@ constexpr Keyword kRouteKeys[] = {
 	{"cc-profile", R_CC}, {"help", R_HELP},
 };
 
-enum Key { K_DEV, K_NETDEV, K_ID, K_UP, K_DOWN, K_HELP };
+enum Key { K_DEV, K_NETDEV, K_ID, K_UP, K_DOWN, K_QPN, K_HELP };
 constexpr Keyword kAllKeys[] = {
 	{"dev", K_DEV}, {"netdev", K_NETDEV}, {"id", K_ID},
-	{"up", K_UP},	{"down", K_DOWN},     {"help", K_HELP},
+	{"up", K_UP},	{"down", K_DOWN},     {"qpn", K_QPN},
+	{"help", K_HELP},
 };
 
 class Cursor {
@@ -117,14 +119,20 @@ bool parse_keys(Cursor &c, Request &r, std::initializer_list<Key> allowed,
 			dup(r.netdev.has_value(), "netdev");
 			r.netdev = name_value(c, "netdev", kIfNameMax, topic);
 			break;
-		case K_ID: {
-			dup(r.id.has_value(), "id");
+		case K_ID:
+		case K_QPN: {
+			// conn show names the QP by "qpn"; it is the id.
+			const char *what = key == K_ID ? "id" : "qpn";
+			dup(r.id.has_value(), what);
 			if (c.done())
-				throw UsageError("id needs a number", topic);
+				throw UsageError(std::string(what) +
+							 " needs a number",
+						 topic);
 			std::string_view v = c.next();
 			r.id = parse_u32(v);
 			if (!r.id)
-				throw UsageError("invalid id " + quoted(v) +
+				throw UsageError("invalid " + std::string(what) +
+							 " " + quoted(v) +
 							 ": expected a decimal "
 							 "number",
 						 topic);
@@ -325,6 +333,23 @@ Request parse_route(Cursor &c)
 	}
 }
 
+// conn show [dev NAME] [qpn N]
+Request parse_conn(Cursor &c)
+{
+	Request r;
+	std::string topic = "conn";
+	int action = A_SHOW;
+	if (!c.done())
+		action = match_keyword(c.next(), kDevActions, topic);
+	if (action == A_HELP) {
+		r.topic = topic;
+		return r;
+	}
+	r.cmd = Cmd::ConnShow;
+	parse_keys(c, r, {K_DEV, K_QPN}, "conn show");
+	return r;
+}
+
 Request parse_monitor(Cursor &c)
 {
 	Request r;
@@ -464,6 +489,9 @@ Invocation parse_args(std::span<const std::string_view> args)
 		break;
 	case O_ROUTE:
 		inv.req = parse_route(c);
+		break;
+	case O_CONN:
+		inv.req = parse_conn(c);
 		break;
 	case O_MONITOR:
 		inv.req = parse_monitor(c);

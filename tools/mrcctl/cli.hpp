@@ -53,6 +53,7 @@ enum class Cmd {
 	RouteSet,
 	RouteDel,
 	RouteShow,
+	ConnShow,
 	Monitor,
 };
 

@@ -78,6 +78,8 @@ EventInfo event_info(std::uint32_t type)
 	case MRC_EVENT_DEV_DEL: return {"dev", "del", "dev_del"};
 	case MRC_EVENT_ROUTE_ADD: return {"route", "add", "route_add"};
 	case MRC_EVENT_ROUTE_DEL: return {"route", "del", "route_del"};
+	case MRC_EVENT_EV_STATE: return {"ev", "state", "ev_state"};
+	case MRC_EVENT_QP_ERROR: return {"qp", "error", "qp_error"};
 	default: return {nullptr, nullptr, nullptr};
 	}
 }
@@ -332,7 +334,9 @@ std::string event_text(const Event &e)
 	else
 		s = "event " + std::to_string(e.type);
 	add_kv(s, "dev", e.dev);
-	if (e.route)
+	if (e.conn)
+		add_word(s, conn_event_text(*e.conn));
+	else if (e.route)
 		route_fields_text(s, *e.route);
 	else if (!i.object || std::string_view(i.object) == "plane")
 		plane_fields_text(s, e.plane);
@@ -347,7 +351,9 @@ void event_json(JsonWriter &w, const Event &e)
 	w.field("event", event_name(e.type));
 	json_opt(w, "dev", e.dev);
 	json_opt(w, "dev_index", e.dev_index);
-	if (e.route)
+	if (e.conn)
+		conn_event_json(w, *e.conn);
+	else if (e.route)
 		route_fields_json(w, *e.route);
 	else
 		plane_fields_json(w, e.plane);

@@ -10,7 +10,7 @@ namespace {
 constexpr std::string_view kTop =
 	"Usage: mrcctl [OPTIONS] OBJECT { COMMAND | help }\n"
 	"       mrcctl help [OBJECT [COMMAND]]\n"
-	"where  OBJECT := { dev | plane | route | monitor }\n"
+	"where  OBJECT := { dev | plane | route | conn | monitor }\n"
 	"       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -n[etns] NAME |\n"
 	"                    -V[ersion] | -h[elp] }\n"
 	"\n"
@@ -18,7 +18,8 @@ constexpr std::string_view kTop =
 	"                 object per line)\n"
 	"  -p, --pretty   pretty-printed JSON (implies -j)\n"
 	"  -n, --netns NAME  run in network namespace NAME (ip netns add NAME)\n"
-	"  -s, --stats    show counters (dev show, plane show)\n"
+	"  -s, --stats    show counters (dev show, plane show) and per-plane\n"
+	"                 and per-EV detail (conn show)\n"
 	"  -V, --version  print the version and exit\n"
 	"  -h, --help     this help\n"
 	"\n"
@@ -84,17 +85,31 @@ constexpr std::string_view kRoute =
 	"vector names: the peer's plane-1 address) is reached on each plane:\n"
 	"via ADDR is the peer's address on plane N, of PEER's family; plane N\n"
 	"must be attached to instance NAME. ev-profile and cc-profile are ids\n"
-	"0..65535 (0, the default, when left out), stored now and applied once\n"
-	"profiles exist. add fails if PEER has a route; set replaces it. At most\n"
+	"0..65535 (0, the default, when left out). QPs to PEER created later\n"
+	"spray over every plane of the route; existing QPs keep their paths.\n"
+	"add fails if PEER has a route; set replaces it. At most\n"
 	"1024 routes per instance. Deleting a plane removes its hop from every\n"
 	"route (a route left without hops is deleted). Changes need\n"
 	"CAP_NET_ADMIN; show does not.\n";
+
+constexpr std::string_view kConn =
+	"Usage: mrcctl conn show [ dev NAME ] [ qpn N ]\n"
+	"\n"
+	"List the QPs (connections) of this network namespace: local and\n"
+	"remote QP numbers, peer, QP state, failure status, EV profile, PSNs\n"
+	"(snd_una, snd_nxt, rcv_nxt), bytes in flight, congestion window,\n"
+	"smoothed RTT, ACK timeout, packet and byte counters, retransmissions,\n"
+	"losses, ECN marks and how many EVs are usable, assumed bad, denied.\n"
+	"With -s, also per plane (sums over its EVs) and per EV: plane, UDP\n"
+	"source port, state, RTT and counters.\n";
 
 constexpr std::string_view kMonitor =
 	"Usage: mrcctl monitor [ dev NAME ]\n"
 	"\n"
 	"Print one line per event of the \"events\" multicast group (plane\n"
-	"add, del, up, down; instance add, del; route add, del) until SIGINT\n"
+	"add, del, up, down; instance add, del; route add, del; a QP's EV\n"
+	"changing state (\"ev state\", with the reason and, when a probe\n"
+	"brought it back, the probe's RTT); a QP failing, \"qp error\") until SIGINT\n"
 	"or SIGTERM. A route add event also reports a replaced or changed route.\n"
 	"With -j each event is one JSON object on its own line. Exits 1 if\n"
 	"the mrc module is unloaded meanwhile.\n";
@@ -120,6 +135,8 @@ std::string help_text(std::string_view topic)
 	if (topic == "route" || topic == "route add" || topic == "route set" ||
 	    topic == "route del" || topic == "route show")
 		return std::string(kRoute);
+	if (topic == "conn" || topic == "conn show")
+		return std::string(kConn);
 	if (topic == "monitor")
 		return std::string(kMonitor);
 	return {};

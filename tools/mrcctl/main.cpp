@@ -59,6 +59,9 @@ int run(int argc, char **argv)
 	case Cmd::Monitor:
 		rc = cmd_monitor(inv);
 		break;
+	case Cmd::ConnShow:
+		rc = cmd_conn(inv);
+		break;
 	case Cmd::RouteAdd:
 	case Cmd::RouteSet:
 	case Cmd::RouteDel:

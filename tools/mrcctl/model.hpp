@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "conn.hpp"
+
 namespace mrcctl {
 
 // Counters (mrcctl -s) as the kernel sent them: name ("tx_pkts", the
@@ -60,6 +62,7 @@ struct Event {
 	std::optional<std::uint32_t> dev_index;
 	Plane plane;		// plane events: what the kernel included
 	std::optional<Route> route;	// route events
+	std::optional<Conn> conn;	// EV_STATE and QP_ERROR events
 };
 
 } // namespace mrcctl

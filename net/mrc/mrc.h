@@ -186,6 +186,13 @@ struct mrc_net {
 
 	/* Packets dropped before they could be charged to an instance. */
 	atomic64_t rx_drop[MRC_NCNT_NR];
+	/* Probe answers that found no route back (probe.c). */
+	atomic64_t probe_tx_drop;
+
+	/* Probe runs waiting for answers (probe.c). */
+	spinlock_t probe_lock;		/* probes, probe_next, runs' state */
+	struct list_head probes;
+	u32 probe_next;			/* probe_id of the next run */
 };
 
 static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)

@@ -53,6 +53,10 @@ static const struct nla_policy mrc_genl_policy[MRC_A_MAX + 1] = {
 	[MRC_A_ROUTE_EV_PROFILE] = { .type = NLA_U32 },
 	[MRC_A_ROUTE_CC_PROFILE] = { .type = NLA_U32 },
 	[MRC_A_QPN]		= { .type = NLA_U32 },
+	[MRC_A_PROBE_TO]	= { .type = NLA_BINARY, .len = 16 },
+	[MRC_A_PROBE_TIMEOUT]	= { .type = NLA_U32 },
+	[MRC_A_CONN_EV_SPORT]	= { .type = NLA_U16 },
+	[MRC_A_CONN_EV_PLANE]	= { .type = NLA_U32 },
 	/* Everything else is output only: strict validation rejects it. */
 };
 
@@ -943,6 +947,11 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 		.cmd = MRC_CMD_CONN_GET,
 		.doit = mrc_nl_conn_get_doit,
 		.dumpit = mrc_nl_conn_get_dumpit,
+	},
+	{
+		.cmd = MRC_CMD_PROBE,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_probe_doit,
 	},
 };
 

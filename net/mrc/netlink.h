@@ -31,4 +31,7 @@ void mrc_nl_event_send(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
 int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
+/* probe.c */
+int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info);
+
 #endif /* _NET_MRC_NETLINK_H */

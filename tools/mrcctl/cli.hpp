@@ -54,6 +54,7 @@ enum class Cmd {
 	RouteDel,
 	RouteShow,
 	ConnShow,
+	Probe,
 	Monitor,
 };
 
@@ -71,6 +72,10 @@ struct Request {
 	std::vector<std::pair<std::uint32_t, std::string>> hops;
 	std::optional<std::uint32_t> ev_profile;
 	std::optional<std::uint32_t> cc_profile;
+	// probe: "ev PORT plane N" and "timeout MS"
+	std::optional<std::uint32_t> ev_sport;
+	std::optional<std::uint32_t> ev_plane;
+	std::optional<std::uint32_t> timeout_ms;
 };
 
 struct Invocation {

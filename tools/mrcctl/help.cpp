@@ -10,7 +10,7 @@ namespace {
 constexpr std::string_view kTop =
 	"Usage: mrcctl [OPTIONS] OBJECT { COMMAND | help }\n"
 	"       mrcctl help [OBJECT [COMMAND]]\n"
-	"where  OBJECT := { dev | plane | route | conn | monitor }\n"
+	"where  OBJECT := { dev | plane | route | conn | probe | monitor }\n"
 	"       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -n[etns] NAME |\n"
 	"                    -V[ersion] | -h[elp] }\n"
 	"\n"
@@ -103,6 +103,17 @@ constexpr std::string_view kConn =
 	"With -s, also per plane (sums over its EVs) and per EV: plane, UDP\n"
 	"source port, state, RTT and counters.\n";
 
+constexpr std::string_view kProbe =
+	"Usage: mrcctl probe dev NAME to ADDR [ ev PORT plane N | ev-profile ID ]\n"
+	"                    [ timeout MS ]\n"
+	"\n"
+	"Send one connectionless probe on every path a QP of instance NAME to\n"
+	"peer ADDR would use (the route's planes and EVs; plane 1 alone\n"
+	"without a route), or on the one UDP EV with source port PORT on\n"
+	"plane N, or on the EVs of profile ID, and print each path's RTT or\n"
+	"\"timeout\" (no answer within MS milliseconds, default 1000). Needs\n"
+	"CAP_NET_ADMIN. Exits 1 when no path answered.\n";
+
 constexpr std::string_view kMonitor =
 	"Usage: mrcctl monitor [ dev NAME ]\n"
 	"\n"
@@ -137,6 +148,8 @@ std::string help_text(std::string_view topic)
 		return std::string(kRoute);
 	if (topic == "conn" || topic == "conn show")
 		return std::string(kConn);
+	if (topic == "probe")
+		return std::string(kProbe);
 	if (topic == "monitor")
 		return std::string(kMonitor);
 	return {};

@@ -62,6 +62,9 @@ int run(int argc, char **argv)
 	case Cmd::ConnShow:
 		rc = cmd_conn(inv);
 		break;
+	case Cmd::Probe:
+		rc = cmd_probe(inv);
+		break;
 	case Cmd::RouteAdd:
 	case Cmd::RouteSet:
 	case Cmd::RouteDel:

@@ -14,6 +14,7 @@ namespace mrcctl {
 int cmd_dev(const Invocation &inv);
 int cmd_plane(const Invocation &inv);
 int cmd_route(const Invocation &inv);
+int cmd_profile(const Invocation &inv);
 int cmd_monitor(const Invocation &inv);
 
 // A list of objects either as one JSON array or as text lines.

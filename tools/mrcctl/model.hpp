@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "profile_model.hpp"
+
 namespace mrcctl {
 
 // Counters (mrcctl -s) as the kernel sent them: name ("tx_pkts", the
@@ -60,6 +62,8 @@ struct Event {
 	std::optional<std::uint32_t> dev_index;
 	Plane plane;		// plane events: what the kernel included
 	std::optional<Route> route;	// route events
+	std::optional<EvProfile> ev_profile;	// EV profile events
+	std::optional<CcProfile> cc_profile;	// CC profile events
 };
 
 } // namespace mrcctl

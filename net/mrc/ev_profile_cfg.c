@@ -208,7 +208,7 @@ int mrc_ev_prof_set(struct mrc_dev *mdev, u32 id,
 	prof = mrc_ev_prof_lookup(mdev, id, extack, &err);
 	if (!prof)
 		return err;
-	if (chg->has_state && chg->state != MRC_EV_PROF_ONLINE &&
+	if (chg->has_state && chg->state == MRC_EV_PROF_OFFLINE &&
 	    prof->p.state == MRC_EV_PROF_ONLINE) {
 		err = mrc_ev_prof_unused(mdev, id, extack);
 		if (err)

@@ -44,7 +44,10 @@ static inline void mrc_nl_set_msg_attr(struct netlink_ext_ack *extack,
 		extack->bad_attr = nla;
 }
 
-/* netlink_profile.c: the ops of MRC_CMD_{EV,CC}_PROFILE_*. */
+/* netlink_profile.c: the ops of MRC_CMD_EV_PROFILE_*, dumps of both kinds
+ * and the id of a request.
+ */
+int mrc_nl_profile_id(struct genl_info *info, int type, bool zero_ok, u32 *id);
 int mrc_nl_ev_profile_add_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_ev_profile_del_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info);
@@ -52,6 +55,10 @@ int mrc_nl_ev_profile_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_ev_profile_get_start(struct netlink_callback *cb);
 int mrc_nl_ev_profile_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
+/* netlink_cc_profile.c: the ops of MRC_CMD_CC_PROFILE_*. */
+int mrc_nl_fill_cc_profile(struct sk_buff *skb, struct mrc_dev *mdev, u32 id,
+			   const struct mrc_nscc_params *p, u32 portid, u32 seq,
+			   int flags);
 int mrc_nl_cc_profile_add_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_cc_profile_del_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_cc_profile_set_doit(struct sk_buff *skb, struct genl_info *info);

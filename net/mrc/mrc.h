@@ -11,7 +11,8 @@
  *                    NETDEV_UNREGISTER already ran.
  *   mrc_cfg_lock     (mutex) every control-plane object below: the
  *                    per-netns instance lists, the plane tables, the
- *                    instance and plane state flags.  Netlink dumps take it
+ *                    instance and plane state flags, routes and profiles
+ *                    (profile.h).  Netlink dumps take it
  *                    alone.
  *   RCU              the future datapath reads mrc_dev.planes[] and the
  *                    planes' admin state without locks.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * EV and CC profiles of an instance (ev_profile_cfg.c, cc_profile_cfg.c,
- * netlink_profile.c).  Everything here is under mrc_cfg_lock.
+ * netlink_profile.c, netlink_cc_profile.c).  Everything here is under mrc_cfg_lock.
  *
  * A profile is referenced by id (1..MRC_MAX_PROFILE) from routes; id 0 is
  * the built-in default of each kind, which is not stored: it cannot be
@@ -75,7 +75,9 @@ int mrc_cc_prof_del(struct mrc_dev *mdev, u32 id,
 		    struct netlink_ext_ack *extack);
 void mrc_cc_prof_flush(struct mrc_dev *mdev, bool announce);
 
-/* netlink_profile.c: events, caller holds mrc_cfg_lock. */
+/* netlink_profile.c, netlink_cc_profile.c: events; caller holds
+ * mrc_cfg_lock.
+ */
 void mrc_genl_event_ev_profile(struct mrc_dev *mdev,
 			       const struct mrc_ev_prof *prof,
 			       enum mrc_event type);

@@ -14,13 +14,17 @@ namespace {
 constexpr std::size_t kIfNameMax = 15;	// IFNAMSIZ - 1
 constexpr std::size_t kIbNameMax = 63;	// IB_DEVICE_NAME_MAX - 1
 
-enum Object { O_DEV, O_PLANE, O_ROUTE, O_CONN, O_PROBE, O_MONITOR, O_HELP };
+enum Object { O_DEV, O_PLANE, O_ROUTE, O_EV_PROFILE, O_EV, O_CC_PROFILE,
+	      O_CONN, O_PROBE, O_MONITOR, O_HELP };
 constexpr Keyword kObjects[] = {
 	{"dev", O_DEV},
 	{"plane", O_PLANE},
 	{"route", O_ROUTE},
 	{"conn", O_CONN},
 	{"probe", O_PROBE},
+	{"ev-profile", O_EV_PROFILE},
+	{"ev", O_EV},
+	{"cc-profile", O_CC_PROFILE},
 	{"monitor", O_MONITOR},
 	{"help", O_HELP},
 };
@@ -571,6 +575,16 @@ Invocation parse_args(std::span<const std::string_view> args)
 	case O_PROBE:
 		inv.req = parse_probe(c);
 		break;
+	case O_EV_PROFILE:
+	case O_EV:
+	case O_CC_PROFILE: {
+		int obj = match_keyword(args[i], kObjects, "");
+		auto rest = args.subspan(i + 1);
+		inv.req = obj == O_EV_PROFILE ? parse_ev_profile(rest) :
+			  obj == O_EV	      ? parse_ev(rest) :
+						parse_cc_profile(rest);
+		break;
+	}
 	case O_MONITOR:
 		inv.req = parse_monitor(c);
 		break;

@@ -14,6 +14,7 @@ namespace mrcctl {
 int cmd_dev(const Invocation &inv);
 int cmd_plane(const Invocation &inv);
 int cmd_route(const Invocation &inv);
+int cmd_profile(const Invocation &inv);
 int cmd_monitor(const Invocation &inv);
 int cmd_conn(const Invocation &inv);
 int cmd_probe(const Invocation &inv);

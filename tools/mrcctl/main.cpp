@@ -71,6 +71,20 @@ int run(int argc, char **argv)
 	case Cmd::RouteShow:
 		rc = cmd_route(inv);
 		break;
+	case Cmd::EvProfileAdd:
+	case Cmd::EvProfileSet:
+	case Cmd::EvProfileDel:
+	case Cmd::EvProfileShow:
+	case Cmd::EvReplace:
+	case Cmd::EvDeny:
+	case Cmd::EvAllow:
+	case Cmd::EvShow:
+	case Cmd::CcProfileAdd:
+	case Cmd::CcProfileSet:
+	case Cmd::CcProfileDel:
+	case Cmd::CcProfileShow:
+		rc = cmd_profile(inv);
+		break;
 	default:
 		rc = cmd_plane(inv);
 		break;

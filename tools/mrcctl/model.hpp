@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "conn.hpp"
+#include "profile_model.hpp"
 
 namespace mrcctl {
 
@@ -63,6 +64,8 @@ struct Event {
 	Plane plane;		// plane events: what the kernel included
 	std::optional<Route> route;	// route events
 	std::optional<Conn> conn;	// EV_STATE and QP_ERROR events
+	std::optional<EvProfile> ev_profile;	// EV profile events
+	std::optional<CcProfile> cc_profile;	// CC profile events
 };
 
 } // namespace mrcctl

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 #
 # Multi-plane fabrics of the MRC selftests, built from network namespaces,
 # veth pairs and plain Linux routers.  Source it after lib.sh:
@@ -375,10 +376,10 @@ for p in json.load(sys.stdin):
 fab_shares_ok() {
 	local label=$1 tol=$2
 	shift 2
-	awk -v label="$label" -v tol="$tol" -v exp="${FAB_EXPECT:-}" 'BEGIN {
+	awk -v label="$label" -v tol="$tol" -v expect="${FAB_EXPECT:-}" 'BEGIN {
 		n = ARGC - 1; sum = 0
 		for (i = 1; i <= n; i++) sum += ARGV[i]
-		if (exp != "") ne = split(exp, e, " ")
+		if (expect != "") ne = split(expect, e, " ")
 		if (sum <= 0) { print label ": nothing counted"; exit 1 }
 		bad = 0; line = label ":"
 		for (i = 1; i <= n; i++) {

@@ -75,11 +75,19 @@ static void mrc_cb_event(void *priv, const struct mrc_conn_event *ev)
 {
 	struct mrc_qp *qp = priv;
 
+	if (ev->type == MRC_EVT_EV_STATE) {
+		if (qp->paths->event_mask & MRC_EV_EVT_STATE(ev->new_state))
+			mrc_genl_event_conn(qp, ev);
+		return;
+	}
 	/* The engine failed the connection (retries exhausted, NACKed):
-	 * the QP goes to ERR once the engine call returns.
+	 * the QP goes to ERR once the engine call returns.  Flushed is the
+	 * echo of our own abort, not news.
 	 */
 	if (ev->type == MRC_EVT_CONN_FAILED && qp->state != IB_QPS_ERR)
 		qp->pending_error = true;
+	if (ev->type == MRC_EVT_CONN_FAILED && ev->status != MRC_ST_FLUSHED)
+		mrc_genl_event_conn(qp, ev);
 }
 
 const struct mrc_conn_ops mrc_qp_conn_ops = {

@@ -155,6 +155,7 @@ struct mrc_dev {
 	u32 ah_next;			/* xa_lock of ahs */
 
 	atomic64_t cnt[MRC_CNT_NR];	/* enum mrc_dev_counter */
+	atomic_t port_seq;		/* PORT_STATUS sequence (qp_path.c) */
 };
 
 static inline void mrc_count(struct mrc_dev *mdev, enum mrc_dev_counter c,
@@ -257,6 +258,15 @@ void mrc_route_plane_gone(struct mrc_dev *mdev, u32 id);
 void mrc_route_flush(struct mrc_dev *mdev, bool announce);
 int mrc_route_lookup(struct mrc_dev *mdev, const struct sockaddr *peer,
 		     struct mrc_route_info *out);
+
+u16 mrc_plane_up_mask(struct mrc_dev *mdev);
+
+/* qp_path.c: plane @id went up or down (or away: down, ifindex 0);
+ * every QP of @mdev adjusts and tells its peer.  Caller holds
+ * mrc_cfg_lock.
+ */
+void mrc_qp_plane_changed(struct mrc_dev *mdev, u32 id, int ifindex,
+			  bool up);
 
 /* netdev.c */
 int mrc_netdev_init(void);

@@ -22,6 +22,8 @@
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <linux/seg6.h>
 #include <net/ipv6_stubs.h>
 #include <net/route.h>
 #include <net/udp_tunnel.h>
@@ -33,7 +35,10 @@
  * headers.
  */
 #define MRC_SKB_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
-				 sizeof(struct udphdr))
+				 MRC_SRH_LEN + sizeof(struct udphdr))
+/* A one-segment SRH (SRV6 EVs of 32 bytes). */
+#define MRC_SRH_LEN		(sizeof(struct ipv6_sr_hdr) + \
+				 sizeof(struct in6_addr))
 
 /* What mrc_net_xmit() needs of a queued skb, kept in skb->cb. */
 struct mrc_skb_cb {
@@ -118,18 +123,15 @@ static void mrc_net_drop(struct mrc_net *mn, enum mrc_net_counter c)
 	atomic64_inc(&mn->rx_drop[c]);
 }
 
-/* The QP's peer sent it: its address and QPN, as set at RTR. */
+/* The QP's peer sent it: its QPN, and its address on the plane the
+ * packet names (set at RTR from the route or the address vector).
+ */
 static bool mrc_net_from_peer(const struct mrc_qp *qp,
 			      const struct sk_buff *skb,
 			      const struct mrc_pkt *pkt)
 {
-	if (pkt->hdr.sqpn != qp->attr.dest_qp_num)
-		return false;
-	if (skb->protocol == htons(ETH_P_IPV6))
-		return qp->ipv6 && ipv6_addr_equal(&ipv6_hdr(skb)->saddr,
-						   &qp->daddr.v6.sin6_addr);
-	return !qp->ipv6 &&
-	       ip_hdr(skb)->saddr == qp->daddr.v4.sin_addr.s_addr;
+	return pkt->hdr.sqpn == qp->attr.dest_qp_num &&
+	       mrc_qp_paths_from_peer(qp, skb, pkt->hdr.plane);
 }
 
 static bool mrc_net_ecn_ce(const struct sk_buff *skb)
@@ -236,14 +238,6 @@ void mrc_net_queue(struct mrc_qp *qp, struct sk_buff *skb)
 	__skb_queue_tail(&qp->txq, skb);
 }
 
-/* The UDP source port names the EV for ECMP (UDP EV format): distinct
- * per EV, in the dynamic port range.
- */
-static __be16 mrc_net_sport(u16 ev)
-{
-	return htons(0xc000 | (ev & 0x3fff));
-}
-
 static void mrc_net_count_tx(struct mrc_qp *qp, u8 plane_id, u32 len)
 {
 	struct mrc_plane *plane;
@@ -259,74 +253,169 @@ static void mrc_net_count_tx(struct mrc_qp *qp, u8 plane_id, u32 len)
 	rcu_read_unlock();
 }
 
-static void mrc_net_xmit6(struct mrc_qp *qp, struct sk_buff *skb)
+static void mrc_net_tx_drop(struct mrc_qp *qp, struct sk_buff *skb)
 {
-	struct mrc_skb_cb *cb = mrc_skb_cb(skb);
+	mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
+	kfree_skb(skb);
+}
+
+static struct dst_entry *mrc_net_route6(struct mrc_qp *qp,
+					const struct mrc_qp_plane *pl,
+					const struct in6_addr *daddr,
+					struct in6_addr *saddr)
+{
+	struct sock *sk = qp->mnet->sock6->sk;
+	struct flowi6 fl6 = {};
+	struct dst_entry *dst;
+
+	fl6.flowi6_oif = pl->oif;
+	fl6.flowi6_proto = IPPROTO_UDP;
+	fl6.daddr = *daddr;
+	fl6.saddr = pl->saddr.v6.sin6_addr;
+	/* Fills in the source address when the plane has none fixed. */
+	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+	*saddr = fl6.saddr;
+	return dst;
+}
+
+/* SRV6 EV: the outer destination is the EV's SID, a 32-byte EV adds a
+ * one-segment SRH (segments_left 1) that the last End node turns into
+ * the peer's address.  The SID differs per EV, so the route is looked up
+ * per packet.  No UDP checksum: the ICRC covers the payload and the
+ * receiving socket accepts a zero checksum (RFC 6936 tunnel rule).
+ */
+static void mrc_net_xmit_srv6(struct mrc_qp *qp, struct sk_buff *skb,
+			      const struct mrc_qp_plane *pl,
+			      const struct mrc_qp_ev *ev)
+{
+	struct sock *sk = qp->mnet->sock6->sk;
+	struct ipv6_sr_hdr *srh;
+	struct dst_entry *dst;
+	struct in6_addr saddr;
+	struct ipv6hdr *ip6h;
+	struct udphdr *uh;
+	u8 nexthdr = IPPROTO_UDP;
+
+	dst = mrc_net_route6(qp, pl, &ev->sid, &saddr);
+	if (IS_ERR(dst)) {
+		mrc_net_tx_drop(qp, skb);
+		return;
+	}
+	uh = skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh->source = ev->sport;
+	uh->dest = htons(mrc_udp_port);
+	uh->len = htons(skb->len);
+	uh->check = 0;
+	if (ev->nseg) {
+		srh = skb_push(skb, MRC_SRH_LEN);
+		memset(srh, 0, MRC_SRH_LEN);
+		srh->nexthdr = IPPROTO_UDP;
+		srh->hdrlen = sizeof(struct in6_addr) / 8;
+		srh->type = IPV6_SRCRT_TYPE_4;
+		srh->segments_left = 1;
+		srh->first_segment = 0;
+		srh->segments[0] = ev->seg;
+		nexthdr = IPPROTO_ROUTING;
+	}
+	ip6h = skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6_flow_hdr(ip6h, qp->tos | INET_ECN_ECT_0, 0);
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = nexthdr;
+	ip6h->hop_limit = qp->ttl;
+	ip6h->daddr = ev->sid;
+	ip6h->saddr = saddr;
+	skb->protocol = htons(ETH_P_IPV6);
+	skb->ip_summed = CHECKSUM_NONE;
+	skb_dst_set(skb, dst);
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+	ip6_local_out(sock_net(sk), sk, skb);
+}
+
+static void mrc_net_xmit6(struct mrc_qp *qp, struct sk_buff *skb,
+			  struct mrc_qp_plane *pl, const struct mrc_qp_ev *ev)
+{
 	struct socket *sock = qp->mnet->sock6;
 	struct in6_addr saddr;
 	struct dst_entry *dst;
-	struct flowi6 fl6 = {};
 
-	dst = dst_cache_get_ip6(&qp->dst_cache, &saddr);
+	dst = dst_cache_get_ip6(&pl->dst_cache, &saddr);
 	if (!dst) {
-		fl6.flowi6_oif = qp->oif;
-		fl6.flowi6_proto = IPPROTO_UDP;
-		fl6.daddr = qp->daddr.v6.sin6_addr;
-		fl6.saddr = qp->saddr.v6.sin6_addr;
-		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sock->sk),
-						      sock->sk, &fl6, NULL);
+		dst = mrc_net_route6(qp, pl, &pl->daddr.v6.sin6_addr, &saddr);
 		if (IS_ERR(dst)) {
-			mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
-			kfree_skb(skb);
+			mrc_net_tx_drop(qp, skb);
 			return;
 		}
-		dst_cache_set_ip6(&qp->dst_cache, dst, &fl6.saddr);
-		saddr = fl6.saddr;
+		dst_cache_set_ip6(&pl->dst_cache, dst, &saddr);
 	}
-	mrc_net_count_tx(qp, cb->plane, skb->len);
-	/* IPv6 wants a UDP checksum (RFC 8200); veth offloads it. */
-	udp_tunnel6_xmit_skb(dst, sock->sk, skb, dst->dev, &saddr,
-			     &qp->daddr.v6.sin6_addr,
-			     qp->tos | INET_ECN_ECT_0, qp->ttl, 0,
-			     mrc_net_sport(cb->ev), htons(mrc_udp_port),
-			     false);
+	/* No device: it would charge the tunnel statistics of a device
+	 * that is no tunnel (the plane's netdev counts the packet itself).
+	 * The flow label carries STEV's upper bits; IPv6 wants a UDP
+	 * checksum (RFC 8200), which veth and NICs offload.
+	 */
+	udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &saddr,
+			     &pl->daddr.v6.sin6_addr,
+			     qp->tos | INET_ECN_ECT_0, qp->ttl, ev->flowlabel,
+			     ev->sport, htons(mrc_udp_port), false);
 }
 
-void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb)
+static void mrc_net_xmit4(struct mrc_qp *qp, struct sk_buff *skb,
+			  struct mrc_qp_plane *pl, const struct mrc_qp_ev *ev)
 {
-	struct mrc_skb_cb *cb = mrc_skb_cb(skb);
 	struct socket *sock = qp->mnet->sock4;
 	struct flowi4 fl4 = {};
 	struct rtable *rt;
 
-	if (qp->ipv6) {
-		mrc_net_xmit6(qp, skb);
-		return;
-	}
-
-	fl4.daddr = qp->daddr.v4.sin_addr.s_addr;
-	/* The route is looked up once and cached (invalidated when it goes
-	 * stale): a lookup per packet costs as much as building it.
+	fl4.daddr = pl->daddr.v4.sin_addr.s_addr;
+	/* The route is looked up once per plane and cached (invalidated
+	 * when it goes stale): a lookup per packet costs as much as
+	 * building it.
 	 */
-	rt = dst_cache_get_ip4(&qp->dst_cache, &fl4.saddr);
+	rt = dst_cache_get_ip4(&pl->dst_cache, &fl4.saddr);
 	if (!rt) {
-		fl4.flowi4_oif = qp->oif;
+		fl4.flowi4_oif = pl->oif;
 		fl4.flowi4_proto = IPPROTO_UDP;
-		fl4.saddr = qp->saddr.v4.sin_addr.s_addr;
+		fl4.saddr = pl->saddr.v4.sin_addr.s_addr;
 		rt = ip_route_output_key(sock_net(sock->sk), &fl4);
 		if (IS_ERR(rt)) {
-			mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
-			kfree_skb(skb);
+			mrc_net_tx_drop(qp, skb);
 			return;
 		}
-		dst_cache_set_ip4(&qp->dst_cache, &rt->dst, fl4.saddr);
+		dst_cache_set_ip4(&pl->dst_cache, &rt->dst, fl4.saddr);
 	}
-	mrc_net_count_tx(qp, cb->plane, skb->len);
 	/* ECT(0): routers mark congestion instead of dropping.  The ICRC
 	 * covers the payload, so the UDP checksum is left out.
 	 */
 	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr,
 			    qp->tos | INET_ECN_ECT_0, qp->ttl, htons(IP_DF),
-			    mrc_net_sport(cb->ev), htons(mrc_udp_port), false,
-			    true);
+			    ev->sport, htons(mrc_udp_port), false, true);
+}
+
+/* Send one packet on the plane and EV the engine chose for it. */
+void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb)
+{
+	struct mrc_skb_cb *cb = mrc_skb_cb(skb);
+	struct mrc_qp_paths *paths = qp->paths;
+	struct mrc_qp_plane *pl;
+	struct mrc_qp_ev *ev;
+
+	if (!cb->plane || cb->plane > MRC_MAX_PLANES ||
+	    cb->ev >= READ_ONCE(paths->n_evs)) {
+		mrc_net_tx_drop(qp, skb);
+		return;
+	}
+	pl = &paths->plane[cb->plane];
+	ev = &paths->ev[cb->ev];
+	if (!READ_ONCE(pl->valid)) {
+		mrc_net_tx_drop(qp, skb);
+		return;
+	}
+	mrc_net_count_tx(qp, cb->plane, skb->len);
+	if (!qp->ipv6)
+		mrc_net_xmit4(qp, skb, pl, ev);
+	else if (paths->format == MRC_EV_FMT_SRV6)
+		mrc_net_xmit_srv6(qp, skb, pl, ev);
+	else
+		mrc_net_xmit6(qp, skb, pl, ev);
 }

@@ -34,6 +34,7 @@
 #include <net/netlink.h>
 
 #include "mrc.h"
+#include "netlink.h"
 
 static const struct nla_policy mrc_genl_policy[MRC_A_MAX + 1] = {
 	[MRC_A_DEV_INDEX]	= { .type = NLA_U32 },
@@ -51,6 +52,7 @@ static const struct nla_policy mrc_genl_policy[MRC_A_MAX + 1] = {
 	[MRC_A_ROUTE_HOPS]	= { .type = NLA_NESTED },
 	[MRC_A_ROUTE_EV_PROFILE] = { .type = NLA_U32 },
 	[MRC_A_ROUTE_CC_PROFILE] = { .type = NLA_U32 },
+	[MRC_A_QPN]		= { .type = NLA_U32 },
 	/* Everything else is output only: strict validation rejects it. */
 };
 
@@ -64,7 +66,6 @@ static const struct genl_multicast_group mrc_genl_mcgrps[] = {
 	{ .name = MRC_GENL_MCGRP_EVENTS },
 };
 
-static struct genl_family mrc_genl_family;
 
 static int mrc_nl_put_stat(struct sk_buff *skb, int type,
 			   const atomic64_t *v)
@@ -137,7 +138,7 @@ static int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane,
 	return 0;
 }
 
-static int mrc_nl_put_dev_id(struct sk_buff *skb, const struct mrc_dev *mdev)
+int mrc_nl_put_dev_id(struct sk_buff *skb, const struct mrc_dev *mdev)
 {
 	if (nla_put_u32(skb, MRC_A_DEV_INDEX, mdev->ibdev.index) ||
 	    nla_put_string(skb, MRC_A_DEV_NAME, mrc_dev_name(mdev)))
@@ -206,8 +207,8 @@ static int mrc_nl_fill_plane(struct sk_buff *skb, struct mrc_plane *plane,
 /* The instance a request names by MRC_A_DEV_NAME and/or MRC_A_DEV_INDEX in
  * namespace @net.  Caller holds mrc_cfg_lock.
  */
-static struct mrc_dev *mrc_nl_find_dev(struct net *net, struct nlattr **attrs,
-				       struct netlink_ext_ack *extack)
+struct mrc_dev *mrc_nl_find_dev(struct net *net, struct nlattr **attrs,
+				struct netlink_ext_ack *extack)
 {
 	struct nlattr *nla_name = attrs[MRC_A_DEV_NAME];
 	struct nlattr *nla_index = attrs[MRC_A_DEV_INDEX];
@@ -938,9 +939,14 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 		.doit = mrc_nl_route_get_doit,
 		.dumpit = mrc_nl_route_get_dumpit,
 	},
+	{
+		.cmd = MRC_CMD_CONN_GET,
+		.doit = mrc_nl_conn_get_doit,
+		.dumpit = mrc_nl_conn_get_dumpit,
+	},
 };
 
-static struct genl_family mrc_genl_family __ro_after_init = {
+struct genl_family mrc_genl_family __ro_after_init = {
 	.name = MRC_GENL_NAME,
 	.version = MRC_GENL_VERSION,
 	.maxattr = MRC_A_MAX,
@@ -957,13 +963,18 @@ static struct genl_family mrc_genl_family __ro_after_init = {
 	.n_mcgrps = ARRAY_SIZE(mrc_genl_mcgrps),
 };
 
-/* Start an event message; NULL if out of memory (the event is lost). */
-static struct sk_buff *mrc_nl_event_new(struct mrc_dev *mdev,
-					enum mrc_event type, void **hdr)
+/* Start an event message; NULL if out of memory or, from the data path
+ * (@gfp atomic), nobody listens: the event is lost either way.
+ */
+struct sk_buff *mrc_nl_event_new(struct mrc_dev *mdev, enum mrc_event type,
+				 void **hdr, gfp_t gfp)
 {
 	struct sk_buff *msg;
 
-	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (gfp != GFP_KERNEL &&
+	    !genl_has_listeners(&mrc_genl_family, mdev->mnet->net, 0))
+		return NULL;
+	msg = nlmsg_new(NLMSG_GOODSIZE, gfp);
 	if (!msg)
 		return NULL;
 	*hdr = genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, MRC_CMD_EVENT);
@@ -975,13 +986,13 @@ static struct sk_buff *mrc_nl_event_new(struct mrc_dev *mdev,
 	return msg;
 }
 
-static void mrc_nl_event_send(struct mrc_dev *mdev, struct sk_buff *msg,
-			      void *hdr)
+void mrc_nl_event_send(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
+		       gfp_t gfp)
 {
 	genlmsg_end(msg, hdr);
 	/* -ESRCH (no listener) is not an error. */
 	genlmsg_multicast_netns(&mrc_genl_family, mdev->mnet->net, msg, 0, 0,
-				GFP_KERNEL);
+				gfp);
 }
 
 /* Announce an instance event on "events".  Caller holds mrc_cfg_lock. */
@@ -990,9 +1001,9 @@ void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = mrc_nl_event_new(mdev, type, &hdr);
+	msg = mrc_nl_event_new(mdev, type, &hdr, GFP_KERNEL);
 	if (msg)
-		mrc_nl_event_send(mdev, msg, hdr);
+		mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
 }
 
 /* Announce a plane event on "events".  Caller holds mrc_cfg_lock. */
@@ -1001,14 +1012,14 @@ void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = mrc_nl_event_new(plane->mdev, type, &hdr);
+	msg = mrc_nl_event_new(plane->mdev, type, &hdr, GFP_KERNEL);
 	if (!msg)
 		return;
 	if (mrc_nl_put_plane(msg, plane, false)) {
 		nlmsg_free(msg);
 		return;
 	}
-	mrc_nl_event_send(plane->mdev, msg, hdr);
+	mrc_nl_event_send(plane->mdev, msg, hdr, GFP_KERNEL);
 }
 
 /* Announce a route event on "events".  Caller holds mrc_cfg_lock. */
@@ -1018,14 +1029,14 @@ void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = mrc_nl_event_new(mdev, type, &hdr);
+	msg = mrc_nl_event_new(mdev, type, &hdr, GFP_KERNEL);
 	if (!msg)
 		return;
 	if (mrc_nl_put_route(msg, route)) {
 		nlmsg_free(msg);
 		return;
 	}
-	mrc_nl_event_send(mdev, msg, hdr);
+	mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
 }
 
 int mrc_genl_init(void)

@@ -73,6 +73,7 @@ bool mrc_plane_refresh(struct mrc_plane *plane)
 	if (oper == plane->oper_up)
 		return false;
 	plane->oper_up = oper;
+	mrc_qp_plane_changed(mdev, plane->id, plane->ndev->ifindex, oper);
 	if (mdev->registered)
 		mrc_genl_event_plane(plane, oper ? MRC_EVENT_PLANE_UP :
 						   MRC_EVENT_PLANE_DOWN);
@@ -97,8 +98,28 @@ void mrc_plane_release(struct mrc_plane *plane)
 {
 	lockdep_assert_held(&mrc_cfg_lock);
 
+	/* Already out of the table: QPs see it down from now on. */
+	mrc_qp_plane_changed(plane->mdev, plane->id, 0, false);
+
 	mrc_route_plane_gone(plane->mdev, plane->id);
 	call_rcu(&plane->rcu, mrc_plane_free_rcu);
+}
+
+/* The planes that can carry traffic: attached, admin and carrier up. */
+u16 mrc_plane_up_mask(struct mrc_dev *mdev)
+{
+	struct mrc_plane *plane;
+	u16 mask = 0;
+	u32 id;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	for (id = 1; id <= MRC_MAX_PLANES; id++) {
+		plane = mrc_plane_get_locked(mdev, id);
+		if (plane && plane->oper_up)
+			mask |= BIT(id - 1);
+	}
+	return mask;
 }
 
 static u32 mrc_plane_free_id(struct mrc_dev *mdev)
@@ -174,6 +195,8 @@ int mrc_plane_add(struct mrc_dev *mdev, struct net_device *ndev, u32 id,
 
 	rcu_assign_pointer(mdev->planes[id], plane);
 	mdev->nr_planes++;
+	if (plane->oper_up)
+		mrc_qp_plane_changed(mdev, id, ndev->ifindex, true);
 	if (mdev->registered) {
 		mrc_genl_event_plane(plane, MRC_EVENT_PLANE_ADD);
 		mrc_dev_update_port(mdev);

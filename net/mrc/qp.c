@@ -40,6 +40,27 @@ void mrc_qp_put(struct mrc_qp *qp)
 		complete(&qp->released);
 }
 
+/* Call @fn on every QP of @mdev that is not being destroyed.  @fn runs
+ * in an RCU read-side section holding a reference: it may take qp->lock
+ * but not sleep.
+ */
+void mrc_qp_for_each(struct mrc_dev *mdev,
+		     void (*fn)(struct mrc_qp *qp, void *arg), void *arg)
+{
+	struct mrc_net *mn = mdev->mnet;
+	struct mrc_qp *qp;
+	unsigned long qpn;
+
+	rcu_read_lock();
+	xa_for_each(&mn->qps, qpn, qp) {
+		if (qp->mdev != mdev || !refcount_inc_not_zero(&qp->ref))
+			continue;
+		fn(qp, arg);
+		mrc_qp_put(qp);
+	}
+	rcu_read_unlock();
+}
+
 static u32 mrc_sq_wqe_size(u32 max_sge, u32 max_inline)
 {
 	return sizeof(struct rxe_send_wqe) +
@@ -93,10 +114,9 @@ static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 			     sizeof(struct rxe_sge), &rq_cap);
 	if (err)
 		return err;
-	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+	err = mrc_qp_paths_alloc(qp);
 	if (err)
 		return err;
-	qp->has_dst_cache = true;
 	qp->swqe = kvcalloc(qp->sq.index_mask + 1, sizeof(*qp->swqe),
 			    GFP_KERNEL);
 	qp->rwqe = kvcalloc(qp->rq.index_mask + 1, sizeof(*qp->rwqe),
@@ -122,8 +142,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	kvfree(qp->rwqe);
 	kvfree(qp->inmsg);
 	kvfree(qp->conn);
-	if (qp->has_dst_cache)
-		dst_cache_destroy(&qp->dst_cache);
+	mrc_qp_paths_free(qp);
 }
 
 static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
@@ -244,7 +263,6 @@ static int mrc_qp_set_av(struct mrc_qp *qp, const struct rdma_ah_attr *ah)
 		memcpy(&qp->daddr.v4, &d, sizeof(qp->daddr.v4));
 		qp->ipv6 = false;
 	}
-	dst_cache_reset(&qp->dst_cache);
 	qp->tos = grh->traffic_class & ~INET_ECN_MASK;
 	qp->ttl = grh->hop_limit ? grh->hop_limit : 64;
 	rcu_read_lock();
@@ -350,13 +368,16 @@ static void mrc_qp_cc_host(struct mrc_nscc_params *p)
 }
 
 /* RTR: the connection exists from now on (we receive, and may answer). */
-static int mrc_qp_to_rtr(struct mrc_qp *qp)
+static int mrc_qp_to_rtr(struct mrc_qp *qp,
+			 const struct mrc_qp_path_prep *prep)
 {
 	struct mrc_conn_config cfg;
 	struct ib_qp_attr ib_default = {
 		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
 	};
 	u8 exp, retry, rnr;
+	u64 now;
+	int err;
 
 	mrc_conn_config_default(&cfg);
 	cfg.mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
@@ -371,8 +392,13 @@ static int mrc_qp_to_rtr(struct mrc_qp *qp)
 	mrc_qp_cc_host(&cfg.cc);
 	/* Scheduling noise of a software path is not reordering evidence. */
 	cfg.reo_min = 500000;
-	if (mrc_conn_init(qp->conn, &cfg, &mrc_qp_conn_ops, qp, mrc_now()))
+	cfg.ev_min_active = prep->min_active;
+	now = mrc_now();
+	if (mrc_conn_init(qp->conn, &cfg, &mrc_qp_conn_ops, qp, now))
 		return -EINVAL;
+	err = mrc_qp_paths_install(qp, prep, now);
+	if (err)
+		return err;
 	qp->conn_ready = true;
 	return 0;
 }
@@ -417,6 +443,7 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			 int mask, struct ib_udata *udata)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
+	struct mrc_qp_path_prep *prep = NULL;
 	enum ib_qp_state cur, next;
 	int err;
 
@@ -424,6 +451,17 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		return -EOPNOTSUPP;
 	if (udata && udata->inlen)
 		return -EOPNOTSUPP;
+
+	/* Routes and profiles sleep: look them up before the lock. */
+	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_RTR &&
+	    (mask & IB_QP_AV)) {
+		prep = kzalloc(sizeof(*prep), GFP_KERNEL);
+		if (!prep)
+			return -ENOMEM;
+		err = mrc_qp_paths_prepare(qp, &attr->ah_attr, prep);
+		if (err)
+			goto free;
+	}
 
 	spin_lock_bh(&qp->lock);
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
@@ -448,7 +486,8 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			mrc_qp_reset(qp);
 			break;
 		case IB_QPS_RTR:
-			err = mrc_qp_to_rtr(qp);
+			/* ib_modify_qp_is_ok() wants the AV with RTR. */
+			err = prep ? mrc_qp_to_rtr(qp, prep) : -EINVAL;
 			break;
 		case IB_QPS_RTS:
 			if (cur == IB_QPS_RTR)
@@ -470,6 +509,8 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	}
 out:
 	mrc_qp_unlock_xmit(qp);
+free:
+	kfree(prep);
 	return err;
 }
 
@@ -527,8 +568,12 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	spin_lock(&qp->rcq->rq_qps_lock);
 	list_del(&qp->rcq_node);
 	spin_unlock(&qp->rcq->rq_qps_lock);
-	/* No new lookup finds it; wait for the receive path to let go. */
+	/* No new lookup finds it; wait for the lookups that may have found
+	 * it (RCU, up to their refcount_inc_not_zero()) and then for the
+	 * references they took: the core frees the QP when we return.
+	 */
 	xa_erase(&qp->mnet->qps, mrc_qpn(qp));
+	synchronize_rcu();
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->released);
 

@@ -23,6 +23,7 @@
 #include <net/dst_cache.h>
 
 #include "mrc.h"
+#include "ev_profile.h"
 #include "verbs.h"
 
 /* READ/ATOMIC responses a responder keeps (queued or unacknowledged). */
@@ -103,6 +104,57 @@ struct mrc_resp {
 	u8 opcode;		/* MRC_OP_READ_RESP / MRC_OP_ATOMIC_RESP */
 };
 
+union mrc_sockaddr {
+	struct sockaddr_in v4;
+	struct sockaddr_in6 v6;
+};
+
+/* Where a QP's packets go on one plane. */
+struct mrc_qp_plane {
+	union mrc_sockaddr daddr;	/* the peer's address on the plane */
+	union mrc_sockaddr saddr;	/* plane 1: the GID's; else routing's */
+	int oif;			/* the plane's netdev */
+	bool valid;			/* the route (or the AV) names it */
+	struct dst_cache dst_cache;	/* route to daddr; per CPU, BH off */
+};
+
+/* How one EV appears in the outer headers (proto/ev_profile.h). */
+struct mrc_qp_ev {
+	__be16 sport;			/* UDP source port */
+	__be32 flowlabel;		/* STEV: IPv6 flow label; else 0 */
+	u8 nseg;			/* SRV6: 1 with an SRH segment */
+	struct in6_addr sid;		/* SRV6: outer IPv6 destination */
+	struct in6_addr seg;		/* SRV6: the SRH's segment */
+};
+
+struct mrc_qp_paths {
+	u8 format;			/* enum mrc_ev_format */
+	u16 n_evs;
+	u16 route_planes;		/* bit p - 1: plane p has a hop */
+	u32 ev_profile;			/* the profile the EVs came from */
+	u32 event_mask;			/* MRC_EV_EVT_*: EV events wanted */
+	struct mrc_qp_plane plane[MRC_MAX_PLANES + 1];	/* [0] unused */
+	struct mrc_qp_ev ev[MRC_MAX_EVS];
+};
+
+/* What RTR needs and may only be found in process context (the route
+ * table and the profiles sleep): gathered before qp->lock is taken.
+ */
+struct mrc_qp_path_prep {
+	struct mrc_route_info route;
+	bool has_route;
+	u8 format;
+	u16 n_evs;
+	u16 min_active;
+	u32 ev_profile;
+	u32 event_mask;
+	int oif[MRC_MAX_PLANES + 1];	/* plane netdevs, 0 if detached */
+	bool plane_up[MRC_MAX_PLANES + 1];
+	u16 up_mask;			/* bit p - 1: plane p is up */
+	struct mrc_ev evs[MRC_MAX_EVS];
+	struct mrc_ev_cfg cfg[MRC_MAX_EVS];
+};
+
 struct mrc_qp {
 	struct ib_qp ibqp;
 	struct mrc_dev *mdev;		/* const */
@@ -149,17 +201,17 @@ struct mrc_qp {
 	u32 resp_queued;		/* next slot to give to the engine */
 	u32 resp_reserved;		/* READ/ATOMIC placed, not completed */
 
-	/* Path: where our packets go (from the RTR address vector). */
-	union {
-		struct sockaddr_in v4;
-		struct sockaddr_in6 v6;
-	} daddr, saddr;
+	/* The address vector of RTR: the peer's plane-1 address. */
+	union mrc_sockaddr daddr, saddr;
 	bool ipv6;
 	int oif;			/* ifindex of the source GID's netdev */
-	struct dst_cache dst_cache;	/* route to the peer; per CPU, BH off */
-	bool has_dst_cache;		/* const after create */
 	u8 tos;
 	u8 ttl;
+	/* Every plane and EV the connection sprays over (qp_path.c).  The
+	 * pointer is const after create; the contents change at RTR under
+	 * qp->lock and are read by the transmit and receive paths.
+	 */
+	struct mrc_qp_paths *paths;
 
 	struct mrc_conn *conn;		/* kvzalloc(mrc_conn_size()) */
 	bool conn_ready;		/* RTR reached: conn initialised */
@@ -180,6 +232,8 @@ static inline u32 mrc_qpn(const struct mrc_qp *qp)
 /* qp.c */
 struct mrc_qp *mrc_qp_get(struct mrc_net *mn, u32 qpn);
 void mrc_qp_put(struct mrc_qp *qp);
+void mrc_qp_for_each(struct mrc_dev *mdev,
+		     void (*fn)(struct mrc_qp *qp, void *arg), void *arg);
 
 /* datapath.c */
 extern const struct mrc_conn_ops mrc_qp_conn_ops;
@@ -227,6 +281,24 @@ void mrc_resp_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,
 		   struct mrc_pkt *pkt);
 void mrc_resp_flush_rq(struct mrc_qp *qp);
 void mrc_resp_release(struct mrc_qp *qp);
+
+/* qp_path.c */
+int mrc_qp_paths_alloc(struct mrc_qp *qp);
+void mrc_qp_paths_free(struct mrc_qp *qp);
+/* Process context, before qp->lock: route, planes and EVs for the peer
+ * the address vector @ah names.  0 or -errno.
+ */
+int mrc_qp_paths_prepare(struct mrc_qp *qp, const struct rdma_ah_attr *ah,
+			 struct mrc_qp_path_prep *prep);
+/* With qp->lock held, once the connection is initialised. */
+int mrc_qp_paths_install(struct mrc_qp *qp,
+			 const struct mrc_qp_path_prep *prep, u64 now);
+/* Receive path: does @skb come from the peer's address on @plane? */
+bool mrc_qp_paths_from_peer(const struct mrc_qp *qp,
+			    const struct sk_buff *skb, u8 plane);
+
+/* netlink_conn.c: an EV state change or failure, to "events". */
+void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev);
 
 /* net.c */
 /* Build the packet for @pkt (headers, @payload_len bytes filled by

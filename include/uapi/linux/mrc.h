@@ -34,6 +34,16 @@ enum mrc_cmd {
 	MRC_CMD_ROUTE_SET,	/* needs CAP_NET_ADMIN; replaces an existing route */
 	MRC_CMD_ROUTE_GET,	/* do: one route by peer; dump: all, or one instance's */
 
+	/* Live connections and probes (values fixed from 30 on). */
+	MRC_CMD_CONN_GET = 30,	/* do: one QP by MRC_A_QPN; dump: all, or one
+				 * instance's; MRC_A_STATS adds per-plane and
+				 * per-EV detail (a QP with many EVs spans
+				 * several messages, see MRC_A_CONN_EV_OFFSET)
+				 */
+	MRC_CMD_PROBE,		/* needs CAP_NET_ADMIN: probe the paths to a
+				 * peer, reply with each path's RTT
+				 */
+
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = __MRC_CMD_MAX - 1
 };
@@ -59,6 +69,10 @@ enum mrc_event {
 	MRC_EVENT_DEV_DEL,
 	MRC_EVENT_ROUTE_ADD,	/* route added, replaced or changed */
 	MRC_EVENT_ROUTE_DEL,
+
+	/* Connections (values fixed from 20 on). */
+	MRC_EVENT_EV_STATE = 20, /* an EV of a QP changed state (MRC_A_CONN) */
+	MRC_EVENT_QP_ERROR,	/* a QP failed (MRC_A_CONN with its status) */
 
 	__MRC_EVENT_MAX,
 	MRC_EVENT_MAX = __MRC_EVENT_MAX - 1
@@ -127,8 +141,91 @@ enum mrc_attr {
 	MRC_A_ROUTE_EV_PROFILE,	/* u32: 0 (default)..65535 */
 	MRC_A_ROUTE_CC_PROFILE,	/* u32: 0 (default)..65535 */
 
+	/* Connections (MRC_CMD_CONN_GET, EV_STATE and QP_ERROR events);
+	 * values fixed from 100 on.  Counters are u64, the rest u32 unless
+	 * said otherwise.  The same counter attributes appear at the
+	 * connection level and inside MRC_A_CONN_PLANE / MRC_A_CONN_EV.
+	 */
+	MRC_A_QPN = 100,	/* u32: the local QP number */
+	MRC_A_CONN,		/* nest: MRC_A_QPN, MRC_A_CONN_* */
+	MRC_A_CONN_DEST_QPN,
+	MRC_A_CONN_PEER,	/* binary: the AV's address, 4 or 16 bytes */
+	MRC_A_CONN_STATE,	/* IB QP state: 0 RESET .. 3 RTS, 6 ERR */
+	MRC_A_CONN_STATUS,	/* enum mrc_conn_status: why it failed */
+	MRC_A_CONN_SND_UNA,	/* oldest unacknowledged PSN */
+	MRC_A_CONN_SND_NXT,	/* next new PSN */
+	MRC_A_CONN_RCV_NXT,	/* next PSN expected from the peer */
+	MRC_A_CONN_INFLIGHT,	/* bytes sent and not acknowledged */
+	MRC_A_CONN_CWND,	/* bytes: congestion window */
+	MRC_A_CONN_SRTT,	/* ns: smoothed RTT */
+	MRC_A_CONN_RTO,		/* ns: ACK timeout incl. back-off */
+	MRC_A_CONN_TX_PKTS,	/* u64: data packets sent, retx included */
+	MRC_A_CONN_TX_BYTES,	/* u64: payload bytes of those */
+	MRC_A_CONN_RX_PKTS,	/* u64: data packets accepted */
+	MRC_A_CONN_RETX_PKTS,	/* u64: retransmissions */
+	MRC_A_CONN_LOST_PKTS,	/* u64: packets declared lost */
+	MRC_A_CONN_TIMEOUTS,	/* u64: ACK timeouts */
+	MRC_A_CONN_ECN_MARKS,	/* u64: ACKs echoing ECN CE */
+	MRC_A_CONN_EVS_TOTAL,
+	MRC_A_CONN_EVS_USABLE,	/* GOOD on a plane up at both ends */
+	MRC_A_CONN_EVS_BAD,	/* ASSUMED_BAD */
+	MRC_A_CONN_EVS_DENIED,
+	MRC_A_CONN_PLANES,	/* nest: MRC_A_CONN_PLANE entries */
+	MRC_A_CONN_PLANE,	/* nest: MRC_A_PLANE_ID, _OPER_UP, counters */
+	MRC_A_CONN_EVS,		/* nest: MRC_A_CONN_EV entries */
+	MRC_A_CONN_EV,		/* nest: MRC_A_CONN_EV_*, counters */
+	MRC_A_CONN_EV_INDEX,	/* the EV's index in the QP's EV set */
+	MRC_A_CONN_EV_PLANE,
+	MRC_A_CONN_EV_STATE,	/* enum mrc_conn_ev_state */
+	MRC_A_CONN_EV_OLD_STATE, /* events: the state it left */
+	MRC_A_CONN_EV_REASON,	/* enum mrc_conn_ev_reason */
+	MRC_A_CONN_EV_RTT,	/* ns: the path's smoothed RTT (events: the
+				 * probe's RTT when a probe brought it back)
+				 */
+	MRC_A_CONN_EV_SPORT,	/* u16: UDP source port the EV uses */
+	MRC_A_CONN_EV_OFFSET,	/* index of the first EV in this message */
+	MRC_A_CONN_EV_PROFILE,	/* the EV profile the EVs came from */
+	MRC_A_PROBE_TO,		/* binary: peer address (as for routes) */
+	MRC_A_PROBE_TIMEOUT,	/* ms to wait for answers (default 1000) */
+	MRC_A_PROBE_RESULTS,	/* nest: MRC_A_PROBE_RESULT entries */
+	MRC_A_PROBE_RESULT,	/* nest: _CONN_EV_INDEX, _CONN_EV_PLANE,
+				 * _CONN_EV_SPORT, _PROBE_RTT (absent: no
+				 * answer in time)
+				 */
+	MRC_A_PROBE_RTT,	/* u64: ns */
+	MRC_A_PROBE_ADDR,	/* binary: the address probed on that plane */
+
 	__MRC_A_MAX,
 	MRC_A_MAX = __MRC_A_MAX - 1
+};
+
+/* MRC_A_CONN_STATUS */
+enum mrc_conn_status {
+	MRC_CONN_OK		= 0,
+	MRC_CONN_RETRY_EXCEEDED	= 1,	/* ACK timeout retries exhausted */
+	MRC_CONN_RNR_EXCEEDED	= 2,
+	MRC_CONN_REMOTE_ACCESS	= 3,	/* peer refused a remote access */
+	MRC_CONN_INVALID_REQUEST = 4,
+	MRC_CONN_FLUSHED	= 5,	/* the QP was moved to ERR or reset */
+	MRC_CONN_NO_PATH	= 6,	/* no usable EV for too long */
+};
+
+/* MRC_A_CONN_EV_STATE, MRC_A_CONN_EV_OLD_STATE */
+enum mrc_conn_ev_state {
+	MRC_CONN_EV_UNKNOWN	= 0,
+	MRC_CONN_EV_GOOD	= 1,	/* used for spraying */
+	MRC_CONN_EV_ASSUMED_BAD	= 2,	/* lost a packet: probed, not used */
+	MRC_CONN_EV_DENIED	= 3,	/* the controller forbids it */
+};
+
+/* MRC_A_CONN_EV_REASON */
+enum mrc_conn_ev_reason {
+	MRC_CONN_EVR_CONFIG	= 0,	/* EV set installed or replaced */
+	MRC_CONN_EVR_LOSS	= 1,	/* a packet sent on it was lost */
+	MRC_CONN_EVR_TIMEOUT	= 2,	/* an ACK timeout blamed it */
+	MRC_CONN_EVR_PROBE_OK	= 3,	/* a probe on it came back */
+	MRC_CONN_EVR_MIN_ACTIVE	= 4,	/* restored to keep ev_min_active */
+	MRC_CONN_EVR_CONTROLLER	= 5,	/* denied or allowed by the controller */
 };
 
 #endif /* _UAPI_LINUX_MRC_H */

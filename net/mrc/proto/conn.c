@@ -57,7 +57,7 @@ int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
 	c->ops = ops;
 	c->priv = priv;
 	mrc_nscc_init(&c->cc, &cfg->cc, cfg->mtu, now);
-	mrc_path_init(c);
+	mrc_path_init(c, now);
 	mrc_tx_init(c);
 	mrc_rx_init(c);
 	return 0;
@@ -131,6 +131,23 @@ int mrc_conn_ev_deny(struct mrc_conn *c, u32 ev, bool deny, u64 now)
 int mrc_conn_plane_set(struct mrc_conn *c, u8 plane, bool up, u64 now)
 {
 	return mrc_path_plane(c, plane, up, now);
+}
+
+void mrc_conn_send_port_status(struct mrc_conn *c, u32 seq, u16 up_planes,
+			       u64 now)
+{
+	struct mrc_pkt pkt;
+	int k = mrc_path_pick_ctrl(c, 0, now);
+
+	if (k < 0)
+		return;		/* no path left: the peer finds out by loss */
+	mrc_pkt_init(&pkt, MRC_OP_PORT_STATUS);
+	pkt.hdr.ev = (u16)k;
+	pkt.hdr.plane = c->paths.ev[k].plane;
+	pkt.hdr.ts = (u32)now;
+	pkt.u.port_status.seq = seq;
+	pkt.u.port_status.up_planes = up_planes;
+	mrc_conn_emit_ctrl(c, &pkt);
 }
 
 enum mrc_ev_state mrc_conn_ev_state(const struct mrc_conn *c, u32 ev)

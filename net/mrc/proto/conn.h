@@ -67,6 +67,9 @@ struct mrc_tx {
 	u32 inflight;			/* bytes sent, not acked, not lost */
 	u32 srtt, rttvar, rtt_min, rtt_max;	/* ns, from ACK echoes */
 	u32 rto_k;			/* consecutive ACK timeout expiries */
+	u32 resp_wait;			/* READ/ATOMIC requests queued whose
+					 * response has not completed
+					 */
 	u32 rnr_count;
 	u64 rto_deadline;
 	u64 rack_deadline;
@@ -80,6 +83,7 @@ struct mrc_tx {
 struct mrc_rx {
 	u64 rcvd[MRC_RING_WORDS];	/* PSN arrived (in window only) */
 	u64 last[MRC_RING_WORDS];	/* ... and ended a message */
+	u64 resp[MRC_RING_WORDS];	/* ... which answers our READ/ATOMIC */
 	u32 rcv_nxt;			/* cumulative: every PSN before arrived */
 	u32 msn;			/* peer messages completed */
 	u32 window;			/* mpr x 128 */
@@ -93,10 +97,26 @@ struct mrc_rx {
 	u8 trig_ecn;
 };
 
+/* Counters of one EV, reported by mrc_conn_get_ev_info(); each is bumped
+ * on a path that already touches the EV, never by a walk of its own.
+ */
+struct mrc_ev_counters {
+	u64 tx_pkts;		/* data packets sent on it, resends included */
+	u64 tx_bytes;
+	u64 retx_pkts;		/* resends sent on it */
+	u64 lost_pkts;		/* sent on it, then declared lost */
+	u64 ecn_marks;		/* ACKs echoing it with ECN CE */
+	u64 acks;		/* ACKs echoing it */
+	u64 probes_tx;
+	u64 probes_ok;
+};
+
 struct mrc_ev {
 	u64 ecn_until;		/* skip for spraying until then */
 	u64 next_probe;
 	u64 probe_sent;
+	u64 state_since;	/* time of the latest state change */
+	struct mrc_ev_counters cnt;
 	u32 srtt, rttvar;	/* ns; srtt 0: no sample yet */
 	u32 probe_id;		/* outstanding probe; 0 none */
 	u16 losses;		/* loss score: "how bad" (least bad kept) */
@@ -145,7 +165,7 @@ void mrc_conn_fail(struct mrc_conn *c, int status, u32 err_msn, u64 now);
 void mrc_conn_emit_ctrl(struct mrc_conn *c, struct mrc_pkt *pkt);
 
 /* path.c */
-void mrc_path_init(struct mrc_conn *c);
+void mrc_path_init(struct mrc_conn *c, u64 now);
 /* Install @n EVs from @evs, or with @evs NULL @n EVs on plane 1 (AUTO). */
 int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 		 u64 now);
@@ -187,6 +207,23 @@ void mrc_tx_timer(struct mrc_conn *c, u64 now);
 void mrc_tx_flush(struct mrc_conn *c, int status, u32 err_msn);
 /* Current ACK timeout, back-off included. */
 u64 mrc_tx_rto(const struct mrc_conn *c);
+/* A packet of a READ/ATOMIC response arrived (progress), or a whole
+ * response completed.
+ */
+void mrc_tx_resp_progress(struct mrc_conn *c, u64 now);
+void mrc_tx_resp_done(struct mrc_conn *c);
+
+/* Opcodes whose message the peer answers on its stream. */
+static inline bool mrc_op_wants_resp(u8 op)
+{
+	return op == MRC_OP_READ_REQ || op == MRC_OP_ATOMIC_CS ||
+	       op == MRC_OP_ATOMIC_FA;
+}
+
+static inline bool mrc_op_is_resp(u8 op)
+{
+	return op == MRC_OP_READ_RESP || op == MRC_OP_ATOMIC_RESP;
+}
 
 /* receiver.c */
 void mrc_rx_init(struct mrc_conn *c);

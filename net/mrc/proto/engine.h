@@ -241,6 +241,26 @@ struct mrc_conn_stats {
 	u8 status;		/* enum mrc_status; != 0 once failed */
 };
 
+/* One EV of a connection (mrc_conn_get_ev_info()).  The counters start at
+ * zero when the EV set is installed (mrc_conn_set_evs*()) and survive
+ * state changes; mrc-engine.rst says what each one counts.
+ */
+struct mrc_ev_info {
+	u64 tx_pkts;		/* data packets sent on it, resends included */
+	u64 tx_bytes;		/* their payload bytes */
+	u64 retx_pkts;		/* resends sent on it */
+	u64 lost_pkts;		/* sent on it, then declared lost */
+	u64 ecn_marks;		/* ACKs echoing it with ECN CE */
+	u64 acks;		/* ACKs echoing it */
+	u64 probes_tx;		/* probe requests sent on it */
+	u64 probes_ok;		/* ... answered: the EV went back to GOOD */
+	u64 state_since;	/* time (engine clock) of the latest change */
+	u32 srtt, rttvar;	/* ns; srtt 0: no sample yet */
+	u16 loss_score;		/* +1 per loss, halved per good probe */
+	u8 plane;
+	u8 state;		/* enum mrc_ev_state */
+};
+
 struct mrc_conn;
 
 /* Fill @cfg with the documented defaults. */
@@ -270,6 +290,12 @@ int mrc_conn_set_evs_auto(struct mrc_conn *c, u32 n, u64 now);
 int mrc_conn_ev_deny(struct mrc_conn *c, u32 ev, bool deny, u64 now);
 /* Local plane (1-based) up or down: EVs of a down plane are skipped. */
 int mrc_conn_plane_set(struct mrc_conn *c, u8 plane, bool up, u64 now);
+/* Tell the peer which of our planes are up (bit p - 1: plane p), on a
+ * usable path; @seq orders updates (newer: larger, wrapping).  The peer
+ * stops using EVs of our down planes until a later status says up.
+ */
+void mrc_conn_send_port_status(struct mrc_conn *c, u32 seq, u16 up_planes,
+			       u64 now);
 enum mrc_ev_state mrc_conn_ev_state(const struct mrc_conn *c, u32 ev);
 
 /* Queue a message; *msn receives its message sequence number.  0, -ENOSPC
@@ -307,6 +333,11 @@ static inline u64 mrc_ack_timeout_ns(u8 exp)
 bool mrc_conn_idle(const struct mrc_conn *c);
 int mrc_conn_status(const struct mrc_conn *c);
 void mrc_conn_get_stats(const struct mrc_conn *c, struct mrc_conn_stats *s);
+/* Number of EVs in the set: valid indices for mrc_conn_get_ev_info(). */
+u32 mrc_conn_nr_evs(const struct mrc_conn *c);
+/* Counters and state of EV @ev; 0, or -EINVAL if @ev is not in the set. */
+int mrc_conn_get_ev_info(const struct mrc_conn *c, u32 ev,
+			 struct mrc_ev_info *out);
 const char *mrc_status_name(int status);
 const char *mrc_ev_state_name(int state);
 

@@ -52,6 +52,7 @@ static void path_set_state(struct mrc_conn *c, u32 i, u8 state, u8 reason,
 	if (e->state == state)
 		return;
 	e->state = state;
+	e->state_since = now;
 	e->probe_id = 0;
 	if (state == MRC_EV_ASSUMED_BAD) {
 		e->probe_backoff = 0;
@@ -97,7 +98,7 @@ static void path_ensure_min_active(struct mrc_conn *c, u64 now)
 	}
 }
 
-void mrc_path_init(struct mrc_conn *c)
+void mrc_path_init(struct mrc_conn *c, u64 now)
 {
 	struct mrc_paths *p = &c->paths;
 
@@ -107,6 +108,7 @@ void mrc_path_init(struct mrc_conn *c)
 	p->n = 1;
 	p->ev[0].plane = 1;
 	p->ev[0].state = MRC_EV_GOOD;
+	p->ev[0].state_since = now;
 	p->probe_deadline = MRC_TIME_NEVER;
 	path_recount(p);
 }
@@ -124,9 +126,11 @@ static void path_install(struct mrc_conn *c, u32 i, u8 plane, bool denied,
 		.reason = MRC_EVR_CONFIG,
 	};
 
+	/* A new EV: its counters and estimates start afresh. */
 	mrc_memset(e, 0, sizeof(*e));
 	e->plane = plane;
 	e->state = denied ? MRC_EV_DENIED : MRC_EV_GOOD;
+	e->state_since = now;
 	ev.new_state = e->state;
 	if (old != e->state)
 		mrc_conn_emit_event(c, &ev);
@@ -327,6 +331,7 @@ static void path_send_probe(struct mrc_conn *c, u32 i, u64 now)
 	if (e->probe_backoff < 32)
 		e->probe_backoff++;
 	c->st.probes_tx++;
+	e->cnt.probes_tx++;
 	mrc_conn_emit_ctrl(c, &pkt);
 }
 
@@ -378,6 +383,7 @@ void mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt,
 	    pr->probe_id != e->probe_id)
 		return;
 	c->st.probes_ok++;
+	e->cnt.probes_ok++;
 	e->losses /= 2;
 	path_set_state(c, pr->ev, MRC_EV_GOOD, MRC_EVR_PROBE_OK,
 		       (u32)now - pr->ts_echo, now);
@@ -430,5 +436,35 @@ int mrc_path_plane(struct mrc_conn *c, u8 plane, bool up, u64 now)
 	path_recount(p);
 	path_ensure_min_active(c, now);
 	path_probe_deadline(p);
+	return 0;
+}
+
+u32 mrc_conn_nr_evs(const struct mrc_conn *c)
+{
+	return c->paths.n;
+}
+
+int mrc_conn_get_ev_info(const struct mrc_conn *c, u32 ev,
+			 struct mrc_ev_info *out)
+{
+	const struct mrc_ev *e;
+
+	if (!out || ev >= c->paths.n)
+		return -EINVAL;
+	e = &c->paths.ev[ev];
+	out->tx_pkts = e->cnt.tx_pkts;
+	out->tx_bytes = e->cnt.tx_bytes;
+	out->retx_pkts = e->cnt.retx_pkts;
+	out->lost_pkts = e->cnt.lost_pkts;
+	out->ecn_marks = e->cnt.ecn_marks;
+	out->acks = e->cnt.acks;
+	out->probes_tx = e->cnt.probes_tx;
+	out->probes_ok = e->cnt.probes_ok;
+	out->state_since = e->state_since;
+	out->srtt = e->srtt;
+	out->rttvar = e->rttvar;
+	out->loss_score = e->losses;
+	out->plane = e->plane;
+	out->state = e->state;
 	return 0;
 }

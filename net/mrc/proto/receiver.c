@@ -105,6 +105,10 @@ static u32 rx_advance(struct mrc_conn *c)
 		mrc_ring_clear(rx->rcvd, rx->rcv_nxt);
 		if (mrc_ring_test(rx->last, rx->rcv_nxt)) {
 			mrc_ring_clear(rx->last, rx->rcv_nxt);
+			if (mrc_ring_test(rx->resp, rx->rcv_nxt)) {
+				mrc_ring_clear(rx->resp, rx->rcv_nxt);
+				mrc_tx_resp_done(c);
+			}
 			c->st.msgs_rcvd++;
 			if (c->ops->recv_complete)
 				c->ops->recv_complete(c->priv, rx->msn,
@@ -124,7 +128,9 @@ int mrc_rx_data(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 	struct mrc_rx *rx = &c->rx;
 	u32 off = h->psn - rx->rcv_nxt;
 	bool ecn = rx_flags & MRC_RX_ECN_CE;
+	bool resp = mrc_op_is_resp(h->opcode);
 	int reason;
+	u32 moved;
 
 	rx->trig_psn = h->psn;
 	rx->trig_ts = h->ts;
@@ -158,10 +164,16 @@ int mrc_rx_data(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 	}
 	c->st.rx_pkts++;
 	mrc_ring_set(rx->rcvd, h->psn);
-	if (h->flags & MRC_F_LAST)
+	if (h->flags & MRC_F_LAST) {
 		mrc_ring_set(rx->last, h->psn);
+		if (resp)
+			mrc_ring_set(rx->resp, h->psn);
+	}
 	rx->pending++;
-	if (rx_advance(c) != 1 || ecn || (h->flags & MRC_F_ACK_REQ) ||
+	moved = rx_advance(c);
+	if (resp)
+		mrc_tx_resp_progress(c, now);
+	if (moved != 1 || ecn || (h->flags & MRC_F_ACK_REQ) ||
 	    rx->pending >= c->cfg.ack_every)
 		rx_send_ack(c, now);
 	else if (rx->ack_deadline == MRC_TIME_NEVER)

@@ -72,6 +72,8 @@ int mrc_conn_send(struct mrc_conn *c, const struct mrc_msg *m, u32 *msn,
 	tm->len = m->len;
 	tm->opcode = m->opcode;
 	tm->ack_req = m->ack_req;
+	if (mrc_op_wants_resp(m->opcode))
+		tx->resp_wait++;
 	*msn = tx->msn_nxt++;
 	return 0;
 }
@@ -108,6 +110,8 @@ static void tx_mark_lost(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
 	tx_uncount(&c->tx, p);
 	tx_queue_retx(c, psn, p);
 	c->st.lost_pkts++;
+	/* p->ev is still the EV of the transmission that got lost. */
+	c->paths.ev[p->ev].cnt.lost_pkts++;
 	if (p->flags & MRC_TXP_NOBLAME)
 		return;
 	mrc_path_on_loss(c, p->ev, reason, now);
@@ -140,6 +144,10 @@ static void tx_fill(struct mrc_conn *c, u32 psn, const struct mrc_txpkt *p,
 	out->opcode = m->opcode;
 	c->st.tx_pkts++;
 	c->st.tx_bytes += p->len;
+	c->paths.ev[p->ev].cnt.tx_pkts++;
+	c->paths.ev[p->ev].cnt.tx_bytes += p->len;
+	if (retx)
+		c->paths.ev[p->ev].cnt.retx_pkts++;
 	if (c->tx.rto_deadline == MRC_TIME_NEVER)
 		c->tx.rto_deadline = now + mrc_tx_rto(c);
 }
@@ -403,13 +411,39 @@ static bool tx_rtt_sample(struct mrc_conn *c, u16 ev, u32 ts_echo, u32 svc,
 	return true;
 }
 
+/* Nothing of ours in flight, yet the peer owes us responses: the ACK
+ * timeout keeps running for them.  The peer ACKs a READ or ATOMIC request
+ * before it answers; without this a peer that vanished in between would
+ * leave the request's work request waiting forever (in IB the response is
+ * the acknowledgment, so the requester's retries cover it).
+ */
+static bool tx_resp_only(const struct mrc_tx *tx)
+{
+	return tx->resp_wait && tx->snd_una == tx->snd_nxt;
+}
+
 static void tx_progress(struct mrc_conn *c, u64 now)
 {
 	struct mrc_tx *tx = &c->tx;
 
 	tx->rto_k = 0;
-	tx->rto_deadline = tx->snd_una == tx->snd_nxt ? MRC_TIME_NEVER :
-			   now + mrc_tx_rto(c);
+	tx->rto_deadline = tx->snd_una == tx->snd_nxt && !tx->resp_wait ?
+			   MRC_TIME_NEVER : now + mrc_tx_rto(c);
+}
+
+void mrc_tx_resp_progress(struct mrc_conn *c, u64 now)
+{
+	/* With packets of ours unacknowledged, their budget governs: only
+	 * their ACKs are progress for them.
+	 */
+	if (tx_resp_only(&c->tx))
+		tx_progress(c, now);
+}
+
+void mrc_tx_resp_done(struct mrc_conn *c)
+{
+	if (c->tx.resp_wait)
+		c->tx.resp_wait--;
 }
 
 void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
@@ -417,6 +451,7 @@ void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	const struct mrc_ack_ext *a = &pkt->u.ack;
 	struct mrc_tx *tx = &c->tx;
 	bool ecn = a->ecn & MRC_ACK_ECN_CE;
+	struct mrc_ev *e;
 	bool progress;
 	u32 acked = 0;
 
@@ -427,6 +462,11 @@ void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	if (mrc_psn_after(a->cum_psn, tx->snd_nxt))
 		return;
 	c->st.acks_rx++;
+	if (a->echo_ev < c->paths.n) {
+		e = &c->paths.ev[a->echo_ev];
+		e->cnt.acks++;
+		e->cnt.ecn_marks += ecn;
+	}
 	tx_rtt_sample(c, a->echo_ev, a->ts_echo, a->svc_time, now);
 	if (ecn) {
 		c->st.ecn_acks++;
@@ -546,11 +586,13 @@ static void tx_rto_expire(struct mrc_conn *c, u64 now)
 
 	tx->rto_deadline = MRC_TIME_NEVER;
 	if (tx->snd_una == tx->snd_nxt) {
-		/* Nothing in flight: only data that no path can carry
-		 * keeps the timer going (and eventually fails).
+		/* Nothing in flight: only data that no path can carry, or
+		 * responses that stopped coming, keep the timer going (and
+		 * eventually fail).  There is nothing to resend for those:
+		 * the peer's stream retransmits its responses itself.
 		 */
-		if (tx->msn_seg != tx->msn_nxt && !c->paths.n_usable &&
-		    tx_rto_count(c, tx->msn_una, now))
+		if (((tx->msn_seg != tx->msn_nxt && !c->paths.n_usable) ||
+		     tx->resp_wait) && tx_rto_count(c, tx->msn_una, now))
 			tx->rto_deadline = now + mrc_tx_rto(c);
 		return;
 	}
@@ -623,6 +665,7 @@ void mrc_tx_flush(struct mrc_conn *c, int status, u32 err_msn)
 	tx->msn_seg = tx->msn_nxt;
 	tx->snd_una = tx->snd_nxt;
 	tx->inflight = 0;
+	tx->resp_wait = 0;
 	tx->rtx_head = tx->rtx_tail;
 	tx->rto_deadline = MRC_TIME_NEVER;
 	tx->rack_deadline = MRC_TIME_NEVER;

@@ -8,6 +8,7 @@
 // the fuzzer reaches SACK, loss, NACK and reassembly logic rather than
 // bouncing off the window checks.  After every step the invariants below
 // are checked; a violation aborts (a finding).
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -105,6 +106,39 @@ void on_event(void *, const struct mrc_conn_event *e)
 	}
 }
 
+// The EV set is installed once, before any traffic: the per-EV counters
+// add up to the connection's (ACKs may echo an EV outside the set, which
+// only the connection counts).
+void check_ev_counters(State &s, const struct mrc_conn_stats &st)
+{
+	uint64_t tx = 0, bytes = 0, retx = 0, lost = 0, acks = 0, ecn = 0;
+	uint64_t ptx = 0, pok = 0;
+	struct mrc_ev_info i;
+
+	CHECK(mrc_conn_nr_evs(s.c) == s.n_evs);
+	CHECK(mrc_conn_get_ev_info(s.c, s.n_evs, &i) == -EINVAL);
+	for (uint32_t ev = 0; ev < s.n_evs; ev++) {
+		CHECK(mrc_conn_get_ev_info(s.c, ev, &i) == 0);
+		CHECK(i.retx_pkts <= i.tx_pkts);
+		CHECK(i.ecn_marks <= i.acks);
+		CHECK(i.probes_ok <= i.probes_tx);
+		CHECK(i.state_since <= s.now);
+		CHECK(i.state == mrc_conn_ev_state(s.c, ev));
+		tx += i.tx_pkts;
+		bytes += i.tx_bytes;
+		retx += i.retx_pkts;
+		lost += i.lost_pkts;
+		acks += i.acks;
+		ecn += i.ecn_marks;
+		ptx += i.probes_tx;
+		pok += i.probes_ok;
+	}
+	CHECK(tx == st.tx_pkts && bytes == st.tx_bytes);
+	CHECK(retx == st.retx_pkts && lost == st.lost_pkts);
+	CHECK(ptx == st.probes_tx && pok == st.probes_ok);
+	CHECK(acks <= st.acks_rx && ecn <= st.ecn_acks);
+}
+
 void check_invariants(State &s)
 {
 	struct mrc_conn_stats st;
@@ -123,6 +157,7 @@ void check_invariants(State &s)
 	if (st.status)
 		CHECK(mrc_conn_next_deadline(s.c) == MRC_TIME_NEVER);
 	CHECK(st.retx_pkts <= st.tx_pkts);
+	check_ev_counters(s, st);
 }
 
 // A packet built from fields, with PSNs near the live windows.

@@ -91,6 +91,8 @@ public:
 	uint64_t ctrl_dropped = 0;
 	uint64_t trimmed = 0;		// data packets delivered trimmed
 	std::map<uint32_t, uint64_t> first_drop; // EV -> time of first loss
+	bool silent[2] = {false, false};	// drop all an endpoint sends
+	uint64_t silenced = 0;		// packets dropped that way
 	std::string failure;		// first invariant violation
 
 	explicit Harness(uint64_t seed, const struct mrc_conn_config *cfg,
@@ -196,6 +198,11 @@ public:
 		buf.resize((size_t)n);
 		if (ev >= paths.size()) {
 			fail("packet on an EV outside the set");
+			return;
+		}
+		// A peer gone (or its egress cut): nothing of it arrives.
+		if (silent[from]) {
+			silenced++;
 			return;
 		}
 		const PathModel &pm = paths[ev];

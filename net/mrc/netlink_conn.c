@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Live connections over generic netlink: MRC_CMD_CONN_GET (one QP, or a
+ * dump of all of them), the EV_STATE and QP_ERROR events.
+ *
+ *   CONN_GET reply: DEV_INDEX, DEV_NAME, CONN { QPN, CONN_DEST_QPN,
+ *                   CONN_PEER, CONN_STATE, CONN_STATUS, CONN_EV_PROFILE,
+ *                   PSNs, window, RTT, counters, EV counts
+ *                   [, CONN_PLANES { CONN_PLANE { PLANE_ID, PLANE_OPER_UP,
+ *                   counters } ... }, CONN_EVS { CONN_EV_OFFSET,
+ *                   CONN_EV { CONN_EV_*, counters } ... }] }
+ *   (the bracket only with MRC_A_STATS).  A dump puts as many EVs in a
+ *   message as fit and continues the same QP in the next message, with
+ *   CONN_EV_OFFSET the index of its first EV.
+ *
+ * A QP is read under its lock into a snapshot, then formatted: the lock
+ * is never held while a message is built.
+ */
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
+#include "netlink.h"
+#include "qp.h"
+
+/* One QP as read under its lock. */
+struct mrc_conn_snap {
+	u32 qpn;
+	u32 dest_qpn;
+	u32 dev_index;
+	u8 state;			/* enum ib_qp_state */
+	bool ipv6;
+	bool ready;			/* RTR reached: the engine exists */
+	u8 peer[16];
+	u32 ev_profile;
+	u16 planes_up;			/* bit p - 1: plane p usable here */
+	struct mrc_conn_stats st;
+	u32 n_evs;
+	struct mrc_ev_info ev[MRC_MAX_EVS];
+	__be16 sport[MRC_MAX_EVS];
+};
+
+/* The uapi enums are the engine's. */
+static void __maybe_unused mrc_nl_conn_enums_match(void)
+{
+	BUILD_BUG_ON((int)MRC_CONN_NO_PATH != (int)MRC_ST_NO_PATH);
+	BUILD_BUG_ON((int)MRC_CONN_FLUSHED != (int)MRC_ST_FLUSHED);
+	BUILD_BUG_ON((int)MRC_CONN_RETRY_EXCEEDED != (int)MRC_ST_RETRY_EXCEEDED);
+	BUILD_BUG_ON((int)MRC_CONN_EV_GOOD != (int)MRC_EV_GOOD);
+	BUILD_BUG_ON((int)MRC_CONN_EV_ASSUMED_BAD != (int)MRC_EV_ASSUMED_BAD);
+	BUILD_BUG_ON((int)MRC_CONN_EV_DENIED != (int)MRC_EV_DENIED);
+	BUILD_BUG_ON((int)MRC_CONN_EVR_PROBE_OK != (int)MRC_EVR_PROBE_OK);
+	BUILD_BUG_ON((int)MRC_CONN_EVR_CONTROLLER != (int)MRC_EVR_CONTROLLER);
+}
+
+static void mrc_conn_snap_take(struct mrc_qp *qp, struct mrc_conn_snap *s)
+{
+	u32 i;
+
+	spin_lock_bh(&qp->lock);
+	s->qpn = mrc_qpn(qp);
+	s->dest_qpn = qp->attr.dest_qp_num;
+	s->dev_index = qp->mdev->ibdev.index;
+	s->state = qp->state;
+	s->ipv6 = qp->ipv6;
+	if (qp->ipv6)
+		memcpy(s->peer, &qp->daddr.v6.sin6_addr, 16);
+	else
+		memcpy(s->peer, &qp->daddr.v4.sin_addr, 4);
+	s->ready = qp->conn_ready;
+	s->n_evs = 0;
+	s->ev_profile = qp->paths->ev_profile;
+	s->planes_up = 0;
+	if (s->ready) {
+		mrc_conn_get_stats(qp->conn, &s->st);
+		s->n_evs = min_t(u32, mrc_conn_nr_evs(qp->conn), MRC_MAX_EVS);
+		for (i = 0; i < s->n_evs; i++) {
+			mrc_conn_get_ev_info(qp->conn, i, &s->ev[i]);
+			s->sport[i] = qp->paths->ev[i].sport;
+		}
+		for (i = 1; i <= MRC_MAX_PLANES; i++)
+			if (qp->paths->plane[i].valid)
+				s->planes_up |= BIT(i - 1);
+	}
+	spin_unlock_bh(&qp->lock);
+}
+
+static int mrc_nl_put_counters(struct sk_buff *skb, u64 tx_pkts,
+			       u64 tx_bytes, u64 retx, u64 lost, u64 ecn)
+{
+	if (nla_put_u64_64bit(skb, MRC_A_CONN_TX_PKTS, tx_pkts, MRC_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_BYTES, tx_bytes, MRC_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RETX_PKTS, retx, MRC_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_LOST_PKTS, lost, MRC_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_ECN_MARKS, ecn, MRC_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int mrc_nl_put_conn_head(struct sk_buff *skb,
+				const struct mrc_conn_snap *s)
+{
+	const struct mrc_conn_stats *st = &s->st;
+
+	if (nla_put_u32(skb, MRC_A_QPN, s->qpn) ||
+	    nla_put_u32(skb, MRC_A_CONN_DEST_QPN, s->dest_qpn) ||
+	    nla_put_u32(skb, MRC_A_CONN_STATE, s->state) ||
+	    nla_put_u32(skb, MRC_A_CONN_EV_PROFILE, s->ev_profile))
+		return -EMSGSIZE;
+	if (!s->ready)
+		return 0;
+	if (nla_put(skb, MRC_A_CONN_PEER, s->ipv6 ? 16 : 4, s->peer) ||
+	    nla_put_u32(skb, MRC_A_CONN_STATUS, st->status) ||
+	    nla_put_u32(skb, MRC_A_CONN_SND_UNA, st->snd_una) ||
+	    nla_put_u32(skb, MRC_A_CONN_SND_NXT, st->snd_nxt) ||
+	    nla_put_u32(skb, MRC_A_CONN_RCV_NXT, st->rcv_nxt) ||
+	    nla_put_u32(skb, MRC_A_CONN_INFLIGHT, st->inflight) ||
+	    nla_put_u32(skb, MRC_A_CONN_CWND, st->cwnd) ||
+	    nla_put_u32(skb, MRC_A_CONN_SRTT, st->srtt) ||
+	    nla_put_u32(skb, MRC_A_CONN_RTO, st->rto) ||
+	    mrc_nl_put_counters(skb, st->tx_pkts, st->tx_bytes,
+				st->retx_pkts, st->lost_pkts, st->ecn_acks) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_PKTS, st->rx_pkts,
+			      MRC_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TIMEOUTS, st->timeouts,
+			      MRC_A_PAD) ||
+	    nla_put_u32(skb, MRC_A_CONN_EVS_TOTAL, st->evs_total) ||
+	    nla_put_u32(skb, MRC_A_CONN_EVS_USABLE, st->evs_usable) ||
+	    nla_put_u32(skb, MRC_A_CONN_EVS_BAD, st->evs_bad) ||
+	    nla_put_u32(skb, MRC_A_CONN_EVS_DENIED, st->evs_denied))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Per plane: the sums of its EVs. */
+static int mrc_nl_put_conn_planes(struct sk_buff *skb,
+				  const struct mrc_conn_snap *s)
+{
+	struct nlattr *planes, *nest;
+	u64 pkts, bytes, retx, lost, ecn;
+	u32 p, i, usable;
+
+	planes = nla_nest_start(skb, MRC_A_CONN_PLANES);
+	if (!planes)
+		return -EMSGSIZE;
+	for (p = 1; p <= MRC_MAX_PLANES; p++) {
+		if (!(s->planes_up & BIT(p - 1)))
+			continue;
+		pkts = bytes = retx = lost = ecn = 0;
+		usable = 0;
+		for (i = 0; i < s->n_evs; i++) {
+			const struct mrc_ev_info *e = &s->ev[i];
+
+			if (e->plane != p)
+				continue;
+			pkts += e->tx_pkts;
+			bytes += e->tx_bytes;
+			retx += e->retx_pkts;
+			lost += e->lost_pkts;
+			ecn += e->ecn_marks;
+			usable += e->state == MRC_EV_GOOD;
+		}
+		nest = nla_nest_start(skb, MRC_A_CONN_PLANE);
+		if (!nest || nla_put_u32(skb, MRC_A_PLANE_ID, p) ||
+		    nla_put_u32(skb, MRC_A_CONN_EVS_USABLE, usable) ||
+		    mrc_nl_put_counters(skb, pkts, bytes, retx, lost, ecn))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	nla_nest_end(skb, planes);
+	return 0;
+}
+
+static int mrc_nl_put_conn_ev(struct sk_buff *skb,
+			      const struct mrc_conn_snap *s, u32 i)
+{
+	const struct mrc_ev_info *e = &s->ev[i];
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, MRC_A_CONN_EV);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_CONN_EV_INDEX, i) ||
+	    nla_put_u32(skb, MRC_A_CONN_EV_PLANE, e->plane) ||
+	    nla_put_u32(skb, MRC_A_CONN_EV_STATE, e->state) ||
+	    nla_put_u32(skb, MRC_A_CONN_EV_RTT, e->srtt) ||
+	    nla_put_u16(skb, MRC_A_CONN_EV_SPORT, ntohs(s->sport[i])) ||
+	    mrc_nl_put_counters(skb, e->tx_pkts, e->tx_bytes, e->retx_pkts,
+				e->lost_pkts, e->ecn_marks)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* One message for the QP of @s, its EVs from *@ev_off on.  Returns 0 when
+ * the QP is complete, -EAGAIN when EVs are left (*@ev_off: the next one),
+ * -EMSGSIZE when not even the head fitted (nothing added).
+ */
+static int mrc_nl_fill_conn(struct sk_buff *skb, const struct mrc_conn_snap *s,
+			    const struct mrc_dev_id *dev, u32 portid, u32 seq,
+			    int flags, bool stats, u32 *ev_off)
+{
+	struct nlattr *conn, *evs;
+	void *hdr;
+	u32 i = *ev_off;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
+			  MRC_CMD_CONN_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_DEV_INDEX, dev->index) ||
+	    nla_put_string(skb, MRC_A_DEV_NAME, dev->name))
+		goto cancel;
+	conn = nla_nest_start(skb, MRC_A_CONN);
+	if (!conn || mrc_nl_put_conn_head(skb, s))
+		goto cancel;
+	if (stats && s->ready) {
+		if (!i && mrc_nl_put_conn_planes(skb, s))
+			goto cancel;
+		evs = nla_nest_start(skb, MRC_A_CONN_EVS);
+		if (!evs || nla_put_u32(skb, MRC_A_CONN_EV_OFFSET, i))
+			goto cancel;
+		for (; i < s->n_evs; i++)
+			if (mrc_nl_put_conn_ev(skb, s, i))
+				break;
+		/* Not one EV fitted: the message is of no use. */
+		if (i == *ev_off && i < s->n_evs)
+			goto cancel;
+		nla_nest_end(skb, evs);
+	}
+	nla_nest_end(skb, conn);
+	genlmsg_end(skb, hdr);
+	if (stats && i < s->n_evs) {
+		*ev_off = i;
+		return -EAGAIN;
+	}
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* The QP after @index (inclusive) with a reference, or NULL. */
+static struct mrc_qp *mrc_nl_next_qp(struct mrc_net *mn, unsigned long *index)
+{
+	struct mrc_qp *qp;
+
+	rcu_read_lock();
+	for (;;) {
+		qp = xa_find(&mn->qps, index, ULONG_MAX, XA_PRESENT);
+		if (!qp || refcount_inc_not_zero(&qp->ref))
+			break;
+		(*index)++;
+	}
+	rcu_read_unlock();
+	return qp;
+}
+
+static int mrc_nl_dev_id(struct net *net, struct nlattr **attrs,
+			 struct mrc_dev_id *id, bool *all,
+			 struct netlink_ext_ack *extack)
+{
+	struct mrc_dev *mdev;
+
+	*all = !attrs[MRC_A_DEV_NAME] && !attrs[MRC_A_DEV_INDEX];
+	if (*all)
+		return 0;
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(net, attrs, extack);
+	if (!IS_ERR(mdev)) {
+		id->index = mdev->ibdev.index;
+		strscpy(id->name, mrc_dev_name(mdev), sizeof(id->name));
+	}
+	mutex_unlock(&mrc_cfg_lock);
+	return PTR_ERR_OR_ZERO(mdev);
+}
+
+static void mrc_nl_qp_dev_id(struct mrc_qp *qp, struct mrc_dev_id *id)
+{
+	id->index = qp->mdev->ibdev.index;
+	strscpy(id->name, mrc_dev_name(qp->mdev), sizeof(id->name));
+}
+
+int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
+	bool stats = nla_get_flag(attrs[MRC_A_STATS]);
+	struct net *net = sock_net(skb->sk);
+	struct mrc_net *mn = mrc_net(net);
+	unsigned long index = cb->args[0];
+	u32 ev_off = cb->args[1];
+	struct mrc_conn_snap *s;
+	struct mrc_dev_id only, dev;
+	struct mrc_qp *qp;
+	bool all;
+	int err;
+
+	err = mrc_nl_dev_id(net, attrs, &only, &all, cb->extack);
+	if (err)
+		return err;
+	s = kvmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	while ((qp = mrc_nl_next_qp(mn, &index))) {
+		mrc_nl_qp_dev_id(qp, &dev);
+		if (!all && dev.index != only.index) {
+			mrc_qp_put(qp);
+			index++;
+			continue;
+		}
+		mrc_conn_snap_take(qp, s);
+		mrc_qp_put(qp);
+		err = mrc_nl_fill_conn(skb, s, &dev,
+				       NETLINK_CB(cb->skb).portid,
+				       cb->nlh->nlmsg_seq, NLM_F_MULTI, stats,
+				       &ev_off);
+		if (err)
+			break;
+		index++;
+		ev_off = 0;
+	}
+	kvfree(s);
+	cb->args[0] = index;
+	cb->args[1] = ev_off;
+	/* A full skb ends this round; an empty one means too small. */
+	if (err == -EMSGSIZE && !skb->len)
+		return err;
+	return skb->len;
+}
+
+int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	bool stats = nla_get_flag(info->attrs[MRC_A_STATS]);
+	struct mrc_conn_snap *s;
+	struct mrc_dev_id only, dev;
+	struct sk_buff *msg;
+	struct mrc_qp *qp;
+	u32 ev_off = 0;
+	bool all;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_QPN)) {
+		NL_SET_ERR_MSG(info->extack, "missing QP number (MRC_A_QPN)");
+		return -EINVAL;
+	}
+	err = mrc_nl_dev_id(net, info->attrs, &only, &all, info->extack);
+	if (err)
+		return err;
+	qp = mrc_qp_get(mrc_net(net), nla_get_u32(info->attrs[MRC_A_QPN]));
+	if (qp)
+		mrc_nl_qp_dev_id(qp, &dev);
+	if (!qp || (!all && dev.index != only.index)) {
+		if (qp)
+			mrc_qp_put(qp);
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_QPN],
+				    "no such QP");
+		return -ENOENT;
+	}
+	s = kvmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s) {
+		mrc_qp_put(qp);
+		return -ENOMEM;
+	}
+	mrc_conn_snap_take(qp, s);
+	mrc_qp_put(qp);
+	/* Every EV in one reply: up to 256 of them. */
+	msg = nlmsg_new(stats ? 64 * 1024 - NLMSG_HDRLEN : NLMSG_GOODSIZE,
+			GFP_KERNEL);
+	err = -ENOMEM;
+	if (msg) {
+		err = mrc_nl_fill_conn(msg, s, &dev, info->snd_portid,
+				       info->snd_seq, 0, stats, &ev_off);
+		if (err)
+			nlmsg_free(msg);
+	}
+	kvfree(s);
+	if (err)
+		return err == -EAGAIN ? -EMSGSIZE : err;
+	return genlmsg_reply(msg, info);
+}
+
+/* A QP's connection event: an EV changed state, or the QP failed.  Data
+ * path (softirq, qp->lock held): atomic, and only built if someone
+ * listens.
+ */
+void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev)
+{
+	struct mrc_dev *mdev = qp->mdev;
+	struct nlattr *conn, *nest;
+	enum mrc_event type;
+	struct sk_buff *msg;
+	void *hdr;
+
+	type = ev->type == MRC_EVT_EV_STATE ? MRC_EVENT_EV_STATE :
+					      MRC_EVENT_QP_ERROR;
+	msg = mrc_nl_event_new(mdev, type, &hdr, GFP_ATOMIC);
+	if (!msg)
+		return;
+	conn = nla_nest_start(msg, MRC_A_CONN);
+	if (!conn || nla_put_u32(msg, MRC_A_QPN, mrc_qpn(qp)) ||
+	    nla_put_u32(msg, MRC_A_CONN_DEST_QPN, qp->attr.dest_qp_num) ||
+	    nla_put(msg, MRC_A_CONN_PEER, qp->ipv6 ? 16 : 4,
+		    qp->ipv6 ? (void *)&qp->daddr.v6.sin6_addr :
+			       (void *)&qp->daddr.v4.sin_addr))
+		goto fail;
+	if (ev->type == MRC_EVT_EV_STATE) {
+		nest = nla_nest_start(msg, MRC_A_CONN_EV);
+		if (!nest || nla_put_u32(msg, MRC_A_CONN_EV_INDEX, ev->ev) ||
+		    nla_put_u32(msg, MRC_A_CONN_EV_PLANE, ev->plane) ||
+		    nla_put_u32(msg, MRC_A_CONN_EV_STATE, ev->new_state) ||
+		    nla_put_u32(msg, MRC_A_CONN_EV_OLD_STATE, ev->old_state) ||
+		    nla_put_u32(msg, MRC_A_CONN_EV_REASON, ev->reason) ||
+		    (ev->rtt && nla_put_u32(msg, MRC_A_CONN_EV_RTT, ev->rtt)))
+			goto fail;
+		nla_nest_end(msg, nest);
+	} else if (nla_put_u32(msg, MRC_A_CONN_STATUS, ev->status)) {
+		goto fail;
+	}
+	nla_nest_end(msg, conn);
+	mrc_nl_event_send(mdev, msg, hdr, GFP_ATOMIC);
+	return;
+fail:
+	nlmsg_free(msg);
+}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The paths of a QP: on which planes, toward which addresses and with
+ * which EVs its packets leave.
+ *
+ * At RTR the peer's address (the address vector's) selects a route
+ * (route.c).  Without one the QP behaves like a single-path RoCE QP:
+ * plane 1, the AV's addresses, one EV.  With one, every plane the route
+ * names carries packets toward the peer's address on that plane, and the
+ * route's EV profile gives the EV set; profile 0, the built-in default,
+ * is AUTO format UDP with MRC_QP_AUTO_EVS_PER_PLANE EVs per plane.
+ *
+ * The work is split in two because the route table and profiles are
+ * under a mutex: mrc_qp_paths_prepare() gathers everything in process
+ * context, mrc_qp_paths_install() applies it under qp->lock.  Routes and
+ * profiles changed later do not move existing QPs; plane state does
+ * (mrc_qp_plane_changed()).
+ */
+
+#include <linux/hash.h>
+#include <linux/in6.h>
+#include <linux/ipv6.h>
+#include <net/ip.h>
+#include <rdma/ib_addr.h>
+
+#include "qp.h"
+
+#define MRC_QP_AUTO_EVS_PER_PLANE	16
+
+int mrc_qp_paths_alloc(struct mrc_qp *qp)
+{
+	struct mrc_qp_paths *paths;
+	int p, err;
+
+	paths = kvzalloc(sizeof(*paths), GFP_KERNEL);
+	if (!paths)
+		return -ENOMEM;
+	for (p = 1; p <= MRC_MAX_PLANES; p++) {
+		err = dst_cache_init(&paths->plane[p].dst_cache, GFP_KERNEL);
+		if (err) {
+			while (--p >= 1)
+				dst_cache_destroy(&paths->plane[p].dst_cache);
+			kvfree(paths);
+			return err;
+		}
+	}
+	qp->paths = paths;
+	return 0;
+}
+
+void mrc_qp_paths_free(struct mrc_qp *qp)
+{
+	int p;
+
+	if (!qp->paths)
+		return;
+	for (p = 1; p <= MRC_MAX_PLANES; p++)
+		dst_cache_destroy(&qp->paths->plane[p].dst_cache);
+	kvfree(qp->paths);
+	qp->paths = NULL;
+}
+
+/* The planes' netdevs and whether each can carry traffic now. */
+static void mrc_qp_prep_planes(struct mrc_dev *mdev,
+			       struct mrc_qp_path_prep *prep)
+{
+	struct mrc_plane *plane;
+	int p;
+
+	mutex_lock(&mrc_cfg_lock);
+	for (p = 1; p <= MRC_MAX_PLANES; p++) {
+		plane = mrc_plane_get_locked(mdev, p);
+		if (!plane)
+			continue;
+		prep->oif[p] = plane->ndev->ifindex;
+		prep->plane_up[p] = plane->oper_up;
+	}
+	prep->up_mask = mrc_plane_up_mask(mdev);
+	mutex_unlock(&mrc_cfg_lock);
+}
+
+static u16 mrc_qp_route_planes(const struct mrc_route_info *route)
+{
+	u16 mask = 0;
+	int p;
+
+	for (p = 1; p <= MRC_MAX_PLANES; p++)
+		if (route->hops[p].valid)
+			mask |= BIT(p - 1);
+	return mask;
+}
+
+/* The EV set: AUTO over the route's planes, or the route's profile. */
+static int mrc_qp_prep_evs(struct mrc_qp *qp, struct mrc_qp_path_prep *prep,
+			   bool ipv6)
+{
+	u16 mask = 0x1, count = 1;
+	int n, i;
+
+	prep->format = MRC_EV_FMT_UDP;
+	prep->min_active = 1;
+	prep->event_mask = MRC_EV_EVT_ALL;
+	if (prep->has_route) {
+		mask = mrc_qp_route_planes(&prep->route);
+		count = min_t(u16, MRC_MAX_EVS, hweight16(mask) *
+			      MRC_QP_AUTO_EVS_PER_PLANE);
+		prep->ev_profile = prep->route.ev_profile;
+	}
+	n = mrc_ev_auto_expand(prep->format, count, mask, mrc_qpn(qp),
+			       prep->evs, MRC_MAX_EVS);
+	if (n < 0)
+		return -EINVAL;
+	if (!ipv6 && prep->format != MRC_EV_FMT_UDP)
+		return -EINVAL;	/* STEV and SRV6 live in IPv6 headers */
+	for (i = 0; i < n; i++) {
+		prep->cfg[i].plane = prep->evs[i].plane;
+		prep->cfg[i].denied = prep->evs[i].state == MRC_EV_DENIED;
+	}
+	prep->n_evs = n;
+	return 0;
+}
+
+int mrc_qp_paths_prepare(struct mrc_qp *qp, const struct rdma_ah_attr *ah,
+			 struct mrc_qp_path_prep *prep)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
+	struct sockaddr_storage d;
+	int err;
+
+	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH))
+		return -EINVAL;
+	rdma_gid2ip((struct sockaddr *)&d, &grh->dgid);
+	err = mrc_route_lookup(qp->mdev, (struct sockaddr *)&d, &prep->route);
+	if (err && err != -ENOENT)
+		return err;
+	prep->has_route = !err;
+	mrc_qp_prep_planes(qp->mdev, prep);
+	return mrc_qp_prep_evs(qp, prep, d.ss_family == AF_INET6);
+}
+
+/* Plane @p from the route's hop (the AV's addresses for plane 1 without
+ * a route).
+ */
+static void mrc_qp_install_plane(struct mrc_qp *qp,
+				 const struct mrc_qp_path_prep *prep, int p)
+{
+	struct mrc_qp_plane *pl = &qp->paths->plane[p];
+	const struct mrc_route_hop *hop = &prep->route.hops[p];
+
+	dst_cache_reset(&pl->dst_cache);
+	memset(&pl->daddr, 0, sizeof(pl->daddr));
+	memset(&pl->saddr, 0, sizeof(pl->saddr));
+	pl->valid = false;
+	if (prep->has_route && !hop->valid)
+		return;
+	if (p == 1) {
+		/* The GID names the source and its netdev. */
+		pl->oif = qp->oif;
+		pl->saddr = qp->saddr;
+		pl->daddr = qp->daddr;
+	} else {
+		if (!prep->has_route)
+			return;
+		/* Detached now (oif 0): plane down until it is attached. */
+		pl->oif = prep->oif[p];
+		pl->saddr.v4.sin_family = qp->ipv6 ? AF_INET6 : AF_INET;
+	}
+	if (prep->has_route) {
+		if (qp->ipv6)
+			memcpy(&pl->daddr.v6.sin6_addr, hop->addr, 16);
+		else
+			memcpy(&pl->daddr.v4.sin_addr, hop->addr, 4);
+		pl->daddr.v4.sin_family = qp->ipv6 ? AF_INET6 : AF_INET;
+	}
+	pl->valid = true;
+}
+
+static void mrc_qp_install_ev(struct mrc_qp *qp, u8 format,
+			      const struct mrc_ev *ev, struct mrc_qp_ev *out)
+{
+	struct mrc_ev_outer o;
+
+	memset(out, 0, sizeof(*out));
+	if (mrc_ev_to_outer(format, ev, &o))
+		return;		/* validated by the profile: not reached */
+	/* SRV6 EVs name the path by address: one source port per QP. */
+	if (!o.udp_sport)
+		o.udp_sport = MRC_EV_AUTO_SPORT_BASE |
+			      (hash_32(mrc_qpn(qp), 14) & 0x3fff);
+	out->sport = htons(o.udp_sport);
+	out->flowlabel = htonl(o.flow_label & 0xfffff);
+	if (o.sid)
+		memcpy(&out->sid, o.sid, sizeof(out->sid));
+	if (o.segment) {
+		memcpy(&out->seg, o.segment, sizeof(out->seg));
+		out->nseg = 1;
+	}
+}
+
+int mrc_qp_paths_install(struct mrc_qp *qp,
+			 const struct mrc_qp_path_prep *prep, u64 now)
+{
+	struct mrc_qp_paths *paths = qp->paths;
+	int p, i, err;
+
+	lockdep_assert_held(&qp->lock);
+
+	paths->format = prep->format;
+	paths->n_evs = prep->n_evs;
+	paths->ev_profile = prep->ev_profile;
+	paths->event_mask = prep->event_mask;
+	paths->route_planes = prep->has_route ?
+			      mrc_qp_route_planes(&prep->route) : 0x1;
+	for (p = 1; p <= MRC_MAX_PLANES; p++)
+		mrc_qp_install_plane(qp, prep, p);
+	for (i = 0; i < prep->n_evs; i++)
+		mrc_qp_install_ev(qp, prep->format, &prep->evs[i],
+				  &paths->ev[i]);
+	err = mrc_conn_set_evs(qp->conn, prep->cfg, prep->n_evs, now);
+	if (err)
+		return err;
+	/* A plane without a hop, detached or down carries nothing; a peer
+	 * that would use one of ours that is down hears it at once.
+	 */
+	for (p = 1; p <= MRC_MAX_PLANES; p++)
+		mrc_conn_plane_set(qp->conn, p, paths->plane[p].valid &&
+				   prep->plane_up[p], now);
+	if ((paths->route_planes & prep->up_mask) != paths->route_planes)
+		mrc_conn_send_port_status(qp->conn,
+					  atomic_inc_return(&qp->mdev->port_seq),
+					  prep->up_mask, now);
+	return 0;
+}
+
+bool mrc_qp_paths_from_peer(const struct mrc_qp *qp,
+			    const struct sk_buff *skb, u8 plane)
+{
+	const struct mrc_qp_plane *pl;
+
+	if (!plane || plane > MRC_MAX_PLANES)
+		return false;
+	pl = &qp->paths->plane[plane];
+	if (!READ_ONCE(pl->valid))
+		return false;
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return qp->ipv6 && ipv6_addr_equal(&ipv6_hdr(skb)->saddr,
+						   &pl->daddr.v6.sin6_addr);
+	return !qp->ipv6 && ip_hdr(skb)->saddr == pl->daddr.v4.sin_addr.s_addr;
+}
+
+struct mrc_qp_plane_change {
+	u32 id;
+	int ifindex;
+	bool up;
+	u16 up_mask;
+	u32 seq;
+};
+
+static void mrc_qp_plane_apply(struct mrc_qp *qp, void *arg)
+{
+	const struct mrc_qp_plane_change *c = arg;
+	struct mrc_qp_plane *pl = &qp->paths->plane[c->id];
+	u64 now = mrc_now();
+
+	spin_lock_bh(&qp->lock);
+	if (!qp->conn_ready || qp->state == IB_QPS_ERR ||
+	    !(qp->paths->route_planes & BIT(c->id - 1)))
+		goto out;
+	/* A plane attached again may be another netdev; plane 1 is the
+	 * GID's netdev for the QP's whole life.
+	 */
+	if (c->id != 1 && c->ifindex)
+		WRITE_ONCE(pl->oif, c->ifindex);
+	mrc_conn_plane_set(qp->conn, c->id, c->up && pl->valid && pl->oif,
+			   now);
+	mrc_conn_send_port_status(qp->conn, c->seq, c->up_mask, now);
+	mrc_qp_kick_at(qp, now);
+out:
+	mrc_qp_unlock_xmit(qp);
+}
+
+void mrc_qp_plane_changed(struct mrc_dev *mdev, u32 id, int ifindex,
+			  bool up)
+{
+	struct mrc_qp_plane_change c = {
+		.id = id, .ifindex = ifindex, .up = up,
+	};
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	c.up_mask = mrc_plane_up_mask(mdev);
+	c.seq = atomic_inc_return(&mdev->port_seq);
+	mrc_qp_for_each(mdev, mrc_qp_plane_apply, &c);
+}

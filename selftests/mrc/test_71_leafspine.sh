@@ -24,7 +24,6 @@
 TOL=20
 PLANES=2
 SPINES=2
-BW_SECS=12
 
 mrc_load || done_testing
 if fabric_leafspine $PLANES $SPINES; then
@@ -54,10 +53,10 @@ done
 
 # --- ib_write_bw over both planes ---------------------------------------------
 check "routes over planes 1-$PLANES on both hosts" fabric_routes
-fab_bw_start $BW_SECS || not_ok "ib_write_bw server listens"
-# Skip the start (connection set-up, first window), then count for a
-# window and sample the EVs of each plane at the leaf in front of h2.
-sleep 3
+fab_bw_start || diag "ib_write_bw did not start moving data"
+# Skip the start (first window), then count for a window and sample the
+# EVs of each plane at the leaf in front of h2.
+sleep 2
 fab_snapshot "$tmp/a"
 sniffers=()
 for p in $(seq $PLANES); do
@@ -66,7 +65,7 @@ for p in $(seq $PLANES); do
 done
 wait "${sniffers[@]}"
 fab_snapshot "$tmp/b"
-fab_bw_wait "route over $PLANES planes"
+fab_bw_stop "route over $PLANES planes"
 
 planes=()
 for p in $(seq $PLANES); do

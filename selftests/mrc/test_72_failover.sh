@@ -10,10 +10,10 @@
 #   2. h1's netdev of plane 2 goes down: the whole plane is gone (h1 sees
 #      it, h2's own netdev keeps its carrier).
 # Each fault hits two transfers in turn:
-#   - ib_write_bw for a fixed time: h1 goes on receiving while the path
-#     is down, and after the repair the repaired spine or plane carries
-#     traffic again (its EVs are probed back) while the same QP still
-#     sends; the run ends well;
+#   - ib_write_bw: h1 goes on receiving while the path is down, and after
+#     the repair the repaired spine or plane carries traffic again (its
+#     EVs are probed back) while the same QP still sends; ib_write_bw
+#     never fails;
 #   - a verified mrc_verify transfer (the fault 3 s into it): it completes
 #     with zero corrupted bytes and zero failed completions.
 # When mrcctl monitor prints EV state events, they must show ASSUMED_BAD

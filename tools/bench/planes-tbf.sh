@@ -9,7 +9,7 @@
 #
 # Four direct planes (selftests/mrc/lib_fabric.sh fabric_direct 4: h1:eP <->
 # h2:eP), every veth end shaped by tbf to the same rate R, ib_write_bw
-# (h2 writes to h1, -D S seconds) on:
+# (h2 writes to h1, S seconds measured after the first 2) on:
 #   mrc, route over the 4 planes   (aggregate, as a ratio to 4R)
 #   mrc, no route (plane 1 only)    (ratio to 4R)
 #   rdma_rxe on one plane of rate R (ratio to 4R; 6.1's rxe works only in
@@ -19,10 +19,12 @@
 # figure of the same stack), then failover: the longest pause in receive
 # progress (h1's received bytes over all planes, sampled every 10 ms) when
 # plane 2 fails in the middle of a transfer, as a multiple of the ACK
-# timeout (4.096 us x 2^T, the QP's timeout attribute), once with the
-# netdev set down (the sender sees the carrier go) and once silently (every
-# packet of plane 2 dropped at h1's ingress).  Prints a table and the
-# command line that reproduces it.  Builds nothing: run "make" first.
+# timeout (4.096 us x 2^T, the QP's timeout attribute), once with h1's
+# netdev of plane 2 set down (h1 sees it and tells h2) and once silently
+# (every packet of plane 2 dropped at h1's ingress, no carrier change).
+# Throughput is the writes ib_write_bw completed (its result rows, one
+# per 2 s) x the message size.  Prints a table and the command line that
+# reproduces it.  Builds nothing: run "make" first.
 set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -32,8 +34,9 @@ orig_args=("$@")
 usage() {
 	cat <<'USAGE'
 usage: tools/bench/planes-tbf.sh [options]
-  --rate R        tbf rate of every plane (tc syntax, default 20mbit)
-  --secs S        duration of each ib_write_bw run (-D, default 10)
+  --rate R        tbf rate of every plane (tc syntax, default 8mbit: 4 planes
+                  of it are below what TCG moves, about 40-60 mbit)
+  --secs S        seconds measured per ib_write_bw run (default 10)
   --size B        message size (default 65536)
   --qp-timeout T  QP timeout exponent of the runs (-u, default 14:
                   ACK timeout 4.096 us x 2^14 = 67 ms)
@@ -43,7 +46,7 @@ usage: tools/bench/planes-tbf.sh [options]
 USAGE
 }
 
-rate=20mbit
+rate=8mbit
 secs=10
 size=65536
 qpt=14
@@ -190,50 +193,91 @@ sysfs_gid() {
 
 tcp_port=18600
 
-# bw KEY SNS SDEV SGID CNS CDEV CGID SADDR: one ib_write_bw run of $secs
-# seconds; MB/s into result[KEY], or FAILED with the reason printed.
-bw() {
+# bw_start KEY SNS SDEV SGID CNS CDEV CGID SADDR: ib_write_bw server and
+# client in the background, the client printing a result row every 2 s
+# (--run_infinitely -D 2) until bw_finish stops it.  The throughput is
+# computed here from the rows' write counts (writes x size / 2 s), not
+# read from perftest's MB/s column: that one comes from a CPU-clock
+# calibration that fails now and then under TCG ("Correlation coefficient
+# r^2 < 0.9", then "0.00"), and fixed-time runs (-D S) were seen to end
+# after half their time there.
+bw_start() {
 	local key=$1 sns=$2 sdev=$3 sgid=$4 cns=$5 cdev=$6 cgid=$7 saddr=$8
-	local srv=$work/$key.server cli=$work/$key.client spid rc val left limit
 	tcp_port=$((tcp_port + 1))
 	result[$key]=FAILED
-	left=$((budget - (SECONDS - started) - 20))
-	limit=$((secs + 60))
-	[ "$left" -lt "$limit" ] && limit=$left
-	if [ "$limit" -lt $((secs + 10)) ]; then
-		say "FAILED: $key: not run, the time budget (--budget $budget) is spent"
-		return 1
-	fi
-	local common=(-F -s "$size" -D "$secs" -u "$qpt" -p "$tcp_port")
-	ns_bg "$sns" timeout -k 5 "$limit" stdbuf -oL ib_write_bw -d "$sdev" -x "$sgid" \
-		"${common[@]}" >"$srv" 2>&1 </dev/null
-	spid=$BG_PID
-	pids+=("$spid")
+	bw_key=$key
+	bw_srv=$work/$key.server
+	bw_cli=$work/$key.client
+	local common=(-F -s "$size" -u "$qpt" -p "$tcp_port" --run_infinitely -D 2)
+	ns_bg "$sns" timeout -k 5 600 stdbuf -oL ib_write_bw -d "$sdev" -x "$sgid" \
+		"${common[@]}" >"$bw_srv" 2>&1 </dev/null
+	bw_spid=$BG_PID
+	pids+=("$bw_spid")
 	if ! wait_listen "$sns" "$tcp_port" 60 >/dev/null; then
-		kill "$spid" 2>/dev/null
-		wait "$spid" 2>/dev/null
-		say "FAILED: $key: server did not start: $(tail -n 3 "$srv" | tr '\n' ' ')"
+		say "FAILED: $key: server did not start: $(tail -n 3 "$bw_srv" | tr '\n' ' ')"
+		bw_cpid=
 		return 1
 	fi
-	ns_exec "$cns" timeout -k 5 "$limit" stdbuf -oL ib_write_bw -d "$cdev" -x "$cgid" \
-		"${common[@]}" "$saddr" >"$cli" 2>&1 </dev/null
-	rc=$?
-	[ $rc -eq 0 ] || kill "$spid" 2>/dev/null
-	wait "$spid" 2>/dev/null
-	pids=("${pids[@]/$spid/}")
-	val=$(awk '/BW average/ { h = 1; next } h && $1 ~ /^[0-9]+$/ && NF >= 4 { print $4; exit }' "$cli")
-	if [ $rc -eq 0 ] && [[ $val =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
-		result[$key]=$val
-		say "  $key: $val MB/s"
-		return 0
-	fi
-	say "FAILED: $key: exit status $rc; client output (last lines):"
-	grep -Ev '^[[:space:]]*(-+)?[[:space:]]*$' "$cli" | tail -n 8 | sed 's/^/    /'
+	ns_bg "$cns" timeout -k 5 600 stdbuf -oL ib_write_bw -d "$cdev" -x "$cgid" \
+		"${common[@]}" "$saddr" >"$bw_cli" 2>&1 </dev/null
+	bw_cpid=$BG_PID
+	pids+=("$bw_cpid")
+}
+
+# bw_rows: the client's result rows so far.
+bw_rows() {
+	awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 5' "$bw_cli" | wc -l
+}
+
+# bw_wait_rows N: until the client printed N rows (it runs), else fail.
+bw_wait_rows() {
+	local end=$((SECONDS + 2 * $1 + 60))
+	while [ $SECONDS -lt $end ]; do
+		[ "$(bw_rows)" -ge "$1" ] && return 0
+		kill -0 "$bw_cpid" 2>/dev/null || return 1
+		sleep 0.5
+	done
 	return 1
 }
 
+# bw_finish [SKIP]: after $secs s of rows (the first SKIP rows, default
+# 1, the start, left out), stop both ends; MB/s (10^6 bytes/s) into
+# result[$bw_key], or FAILED with the reason.
+bw_finish() {
+	local skip=${1:-1} want val
+	want=$((skip + secs / 2))
+	[ "$want" -gt "$skip" ] || want=$((skip + 1))
+	local ok=0
+	[ -n "$bw_cpid" ] && bw_wait_rows "$want" && ok=1
+	kill "$bw_cpid" "$bw_spid" 2>/dev/null
+	wait "$bw_cpid" "$bw_spid" 2>/dev/null
+	pids=("${pids[@]/$bw_cpid/}")
+	pids=("${pids[@]/$bw_spid/}")
+	if [ $ok = 1 ]; then
+		val=$(awk -v skip="$skip" -v want="$want" -v size="$size" '
+			$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 5 {
+				n++
+				if (n > skip && n <= want) { w += $2; r++ }
+			}
+			END { if (r) printf "%.2f", w * size / (r * 2) / 1e6 }' "$bw_cli")
+	fi
+	if [ $ok = 1 ] && [[ $val =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+		result[$bw_key]=$val
+		say "  $bw_key: $val MB/s ($((want - skip)) rows of 2 s)"
+		return 0
+	fi
+	say "FAILED: $bw_key: the client ended or printed no result rows; its output (last lines):"
+	grep -Ev '^[[:space:]]*(-+)?[[:space:]]*$' "$bw_cli" | tail -n 8 | sed 's/^/    /'
+	return 1
+}
+
+# bw KEY ...: bw_start then bw_finish.
+bw() {
+	bw_start "$@" && bw_finish
+}
+
 say "planes-tbf: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
-	"4 planes of $rate, ib_write_bw -s $size -D $secs -u $qpt, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
+	"4 planes of $rate, ib_write_bw -s $size -u $qpt for $secs s, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
 dmesg_mark="planes-tbf: begin $$-$RANDOM"
 echo "$dmesg_mark" >/dev/kmsg 2>/dev/null
 
@@ -271,9 +315,14 @@ shape_planes() {
 	done
 }
 
-# mbw KEY: ib_write_bw between the two instances.
+# mbw KEY: ib_write_bw between the two instances; mbw_start KEY only
+# starts it (see bw_start).
+mbw_start() {
+	bw_start "$1" h1 "$H1_DEV" "$FAB_GID" h2 "$H2_DEV" "$FAB_GID" "$(fab_addr4 1 1)"
+}
+
 mbw() {
-	bw "$1" h1 "$H1_DEV" "$FAB_GID" h2 "$H2_DEV" "$FAB_GID" "$(fab_addr4 1 1)"
+	mbw_start "$1" && bw_finish
 }
 
 # Failover: the sampler runs in h1, reads the received bytes of e1..e4
@@ -317,26 +366,27 @@ print("\n".join(out))
 '
 
 # failover KEY FAULT_CMD REPAIR_CMD: ib_write_bw with the route over four
-# planes, the fault a third into the transfer, the repair a third later; the
-# longest pause between two samples that show progress (at least one
-# full-size packet: 1000 bytes) from 0.5 s before the fault to the repair,
-# into result[KEY] (ms), and the longest pause of the 3 s before the
-# fault into note[KEY] (the harness's own jitter, for comparison).
+# planes; once it reports, the sampler starts: the fault 2 s later, the
+# repair $secs/2 s after the fault.  The longest pause between two samples
+# that show progress (at least one full-size packet, 1000 bytes) from 0.5 s
+# before the fault to the repair goes to result[KEY] (ms), the longest of
+# the 2 s before the fault to note[KEY] (the harness's own jitter).
 failover() {
-	local key=$1 fault=$2 repair=$3 log=$work/$1.samples spl
+	local key=$1 fault=$2 repair=$3 log=$work/$1.samples spl tf tr pause base
 	result[$key]=FAILED
-	# ib_write_bw connects in 2-4 s under TCG, then runs $secs s: the
-	# fault a third into the transfer, the repair a third later.
-	local tf=$((3 + secs / 3)) tr=$((3 + 2 * secs / 3))
-	"$FAB_PY" -S -c "$SAMPLER_PY" $((secs + 6)) "$tf" "$tr" "$fault" "$repair" >"$log" 2>&1 &
+	tf=2
+	tr=$((2 + secs / 2))
+	if ! mbw_start "$key.bw" || ! bw_wait_rows 1; then
+		bw_finish
+		say "FAILED: $key: ib_write_bw did not start"
+		return 1
+	fi
+	"$FAB_PY" -S -c "$SAMPLER_PY" $((tr + 2)) "$tf" "$tr" "$fault" "$repair" >"$log" 2>&1 &
 	spl=$!
 	pids+=("$spl")
-	# The sampler starts first: ib_write_bw takes a few seconds to
-	# connect, the fault then falls into the transfer's middle.
-	sleep 1
-	mbw "$key.bw"
 	wait "$spl"
 	pids=("${pids[@]/$spl/}")
+	bw_finish 1
 	read -r pause base <<<"$(awk '
 		$1 == "fault" { tf = $2; next }
 		$1 == "repair" { tr = $2; next }
@@ -349,7 +399,7 @@ failover() {
 				if (last >= 0) {
 					gap = t[i] - last
 					if (last >= tf - 0.5 && last < tr && gap > worst) worst = gap
-					if (last >= tf - 3 && t[i] <= tf && gap > base) base = gap
+					if (last >= tf - 2 && t[i] <= tf && gap > base) base = gap
 				}
 				last = t[i]
 			}
@@ -404,16 +454,14 @@ ratio() {
 four_r=$(awk -v r="$rate_bps" 'BEGIN { printf "%.2f", 4 * r / 8 / 1e6 }')	# MB/s
 ack_ms=$(awk -v t="$qpt" 'BEGIN { printf "%.1f", 4.096e-3 * 2 ^ t }')
 say ""
-say "== results ($(elapsed) in all); 4R = 4 x $rate = $four_r MB/s (perftest MB/s = 2^20 bytes/s)"
-# perftest reports MiB/s; the ratios compare bytes per second.
-mib() { [[ $1 =~ ^[0-9.]+$ ]] && awk -v v="$1" 'BEGIN { printf "%.3f", v * 1048576 / 1e6 }' || echo "$1"; }
+say "== results ($(elapsed) in all); MB/s = 10^6 bytes/s of written payload; 4R = 4 x $rate = $four_r MB/s"
 printf '%-46s %12s  %s\n' metric value ratio
 printf '%-46s %12s  %s\n' "mrc, route over 4 planes, MB/s" "$(val mrc_4)" \
-	"$(ratio "$(mib "$(val mrc_4)")" "$four_r") of 4R"
+	"$(ratio "$(val mrc_4)" "$four_r") of 4R"
 printf '%-46s %12s  %s\n' "mrc, no route (plane 1), MB/s" "$(val mrc_1)" \
-	"$(ratio "$(mib "$(val mrc_1)")" "$four_r") of 4R"
+	"$(ratio "$(val mrc_1)" "$four_r") of 4R"
 printf '%-46s %12s  %s\n' "rxe, one plane, MB/s" "$(val rxe_1)" \
-	"$(ratio "$(mib "$(val rxe_1)")" "$four_r") of 4R"
+	"$(ratio "$(val rxe_1)" "$four_r") of 4R"
 printf '%-46s %12s  %s\n' "mrc, 4 planes, 1% loss each, MB/s" "$(val mrc_4_loss)" \
 	"$(ratio "$(val mrc_4_loss)" "$(val mrc_4)") of lossless"
 printf '%-46s %12s  %s\n' "rxe, one plane, 1% loss, MB/s" "$(val rxe_1_loss)" \

@@ -410,7 +410,8 @@ fab_plane_link() {
 
 # fab_blackhole NS DEV SPORT: drop every UDP packet with source port SPORT
 # arriving on DEV in NS (tc flower on the clsact ingress hook, IPv4 and
-# IPv6); fab_blackhole_drops NS DEV prints how many it dropped.
+# IPv6); fab_blackhole_drops NS DEV prints how many packets and bytes it
+# dropped ("PACKETS BYTES").
 fab_blackhole() {
 	local ns=$1 dev=$2 sport=$3
 	ns_exec "$ns" tc qdisc replace dev "$dev" clsact &&
@@ -424,11 +425,12 @@ fab_blackhole_drops() {
 	ns_exec "$1" tc -s -j filter show dev "$2" ingress |
 		"$FAB_PY" -S -c '
 import json, sys
-n = 0
+n = b = 0
 for f in json.load(sys.stdin):
     for a in f.get("options", {}).get("actions", []):
         n += a.get("stats", {}).get("packets", 0)
-print(n)'
+        b += a.get("stats", {}).get("bytes", 0)
+print(n, b)'
 }
 
 fab_blackhole_off() {

@@ -76,7 +76,11 @@ static void mrc_cb_event(void *priv, const struct mrc_conn_event *ev)
 	struct mrc_qp *qp = priv;
 
 	if (ev->type == MRC_EVT_EV_STATE) {
-		if (qp->paths->event_mask & MRC_EV_EVT_STATE(ev->new_state))
+		/* Installing the EV set at RTR is not news: one event per
+		 * EV of every new QP would drown the ones that matter.
+		 */
+		if (ev->reason != MRC_EVR_CONFIG &&
+		    (qp->paths->event_mask & MRC_EV_EVT_STATE(ev->new_state)))
 			mrc_genl_event_conn(qp, ev);
 		return;
 	}

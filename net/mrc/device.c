@@ -200,6 +200,8 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	list_del_init(&mdev->node);
 	/* Routes first: they name planes. */
 	mrc_route_flush(mdev, announce);
+	/* Then the profiles the routes named. */
+	mrc_profiles_flush(mdev, announce);
 	for (id = MRC_MAX_PLANES; id >= 1; id--) {
 		plane = mrc_plane_get_locked(mdev, id);
 		if (!plane)
@@ -363,6 +365,8 @@ static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&mdev->node);
 	INIT_LIST_HEAD(&mdev->routes);
+	xa_init(&mdev->ev_profiles);
+	xa_init(&mdev->cc_profiles);
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC);
 	mrc_dev_init_attr(mdev, ndev);

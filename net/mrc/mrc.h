@@ -11,7 +11,8 @@
  *                    NETDEV_UNREGISTER already ran.
  *   mrc_cfg_lock     (mutex) every control-plane object below: the
  *                    per-netns instance lists, the plane tables, the
- *                    instance and plane state flags.  Netlink dumps take it
+ *                    instance and plane state flags, routes and profiles
+ *                    (profile.h).  Netlink dumps take it
  *                    alone.
  *   RCU              the future datapath reads mrc_dev.planes[] and the
  *                    planes' admin state without locks.
@@ -31,6 +32,7 @@
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
@@ -134,6 +136,12 @@ struct mrc_dev {
 	struct list_head routes;	/* struct mrc_route.node; mrc_cfg_lock */
 	unsigned int nr_routes;		/* mrc_cfg_lock; <= MRC_MAX_ROUTES */
 
+	/* Profiles by id (profile.h); entries and counts under mrc_cfg_lock. */
+	struct xarray ev_profiles;	/* struct mrc_ev_prof */
+	unsigned int nr_ev_profiles;	/* <= MRC_MAX_EV_PROFILES */
+	struct xarray cc_profiles;	/* struct mrc_cc_prof */
+	unsigned int nr_cc_profiles;	/* <= MRC_MAX_CC_PROFILES */
+
 	bool registered;		/* mrc_cfg_lock: ib_register_device done */
 	bool dying;			/* mrc_cfg_lock: plane 1 netdev is gone */
 	bool port_active;		/* mrc_cfg_lock; READ_ONCE() in verbs */
@@ -186,6 +194,13 @@ struct mrc_net {
 
 	/* Packets dropped before they could be charged to an instance. */
 	atomic64_t rx_drop[MRC_NCNT_NR];
+	/* Probe answers that found no route back (probe.c). */
+	atomic64_t probe_tx_drop;
+
+	/* Probe runs waiting for answers (probe.c). */
+	spinlock_t probe_lock;		/* probes, probe_next, runs' state */
+	struct list_head probes;
+	u32 probe_next;			/* probe_id of the next run */
 };
 
 static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)
@@ -258,6 +273,29 @@ void mrc_route_plane_gone(struct mrc_dev *mdev, u32 id);
 void mrc_route_flush(struct mrc_dev *mdev, bool announce);
 int mrc_route_lookup(struct mrc_dev *mdev, const struct sockaddr *peer,
 		     struct mrc_route_info *out);
+struct mrc_route *mrc_route_using_profile(struct mrc_dev *mdev, bool cc,
+					  u32 id);
+int mrc_route_busy(struct mrc_dev *mdev, const struct mrc_route *route,
+		   const char *what, struct netlink_ext_ack *extack);
+int mrc_route_check_profiles(struct mrc_dev *mdev,
+			     const struct mrc_route_info *info,
+			     struct nlattr *ev_nla, struct nlattr *cc_nla,
+			     struct netlink_ext_ack *extack);
+
+/* Profiles (ev_profile_cfg.c, cc_profile_cfg.c): the data path's view.
+ * Process context; each takes mrc_cfg_lock.
+ */
+struct mrc_ev;
+struct mrc_ev_cfg;
+struct mrc_nscc_params;
+int mrc_ev_profile_conn_get(struct mrc_dev *mdev, u32 id, u32 qpn,
+			    struct mrc_ev *evs, struct mrc_ev_cfg *cfg,
+			    u16 cap, u8 *format, u16 *min_active,
+			    u32 *event_mask);
+int mrc_cc_profile_get(struct mrc_dev *mdev, u32 id,
+		       struct mrc_nscc_params *out);
+void mrc_cc_profile_default(struct mrc_nscc_params *out);
+void mrc_profiles_flush(struct mrc_dev *mdev, bool announce);
 
 u16 mrc_plane_up_mask(struct mrc_dev *mdev);
 

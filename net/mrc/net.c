@@ -177,6 +177,11 @@ static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 							  MRC_NCNT_MALFORMED);
 		goto drop;
 	}
+	/* QPN 0 is no QP: connectionless probes use it. */
+	if (!pkt.hdr.dqpn && mrc_probe_rx(mn, skb, &pkt)) {
+		consume_skb(skb);
+		return 0;
+	}
 	qp = mrc_qp_get(mn, pkt.hdr.dqpn);
 	if (!qp) {
 		mrc_net_drop(mn, MRC_NCNT_NO_QP);
@@ -198,8 +203,10 @@ drop:
 	return 0;
 }
 
-struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-			      u8 **payload)
+/* An skb with @pkt's headers encoded and room for its payload and ICRC
+ * (mrc_net_seal()); NULL if no memory.
+ */
+struct sk_buff *mrc_net_build(const struct mrc_pkt *pkt, u8 **payload)
 {
 	int hlen = mrc_hdr_len(pkt->hdr.opcode);
 	struct sk_buff *skb;
@@ -210,17 +217,14 @@ struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		return NULL;
 	len = hlen + pkt->payload_len + MRC_ICRC_LEN;
 	skb = alloc_skb(MRC_SKB_HEADROOM + len, GFP_ATOMIC);
-	if (!skb) {
-		mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
+	if (!skb)
 		return NULL;
-	}
 	skb_reserve(skb, MRC_SKB_HEADROOM);
 	p = skb_put(skb, len);
 	if (mrc_pkt_encode_hdr(pkt, p, hlen) != hlen) {
 		/* The engine and the glue built it: a bug, not the peer. */
 		WARN_ONCE(1, "mrc: cannot encode opcode %u\n",
 			  pkt->hdr.opcode);
-		mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
 		kfree_skb(skb);
 		return NULL;
 	}
@@ -230,22 +234,40 @@ struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	return skb;
 }
 
-void mrc_net_queue(struct mrc_qp *qp, struct sk_buff *skb)
+/* The ICRC over everything before it: the payload is in place. */
+void mrc_net_seal(struct sk_buff *skb)
 {
 	u32 n = skb->len - MRC_ICRC_LEN;
 
 	put_unaligned_be32(mrc_icrc(skb->data, n), skb->data + n);
+}
+
+struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			      u8 **payload)
+{
+	struct sk_buff *skb = mrc_net_build(pkt, payload);
+
+	if (!skb)
+		mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
+	return skb;
+}
+
+void mrc_net_queue(struct mrc_qp *qp, struct sk_buff *skb)
+{
+	mrc_net_seal(skb);
 	__skb_queue_tail(&qp->txq, skb);
 }
 
-static void mrc_net_count_tx(struct mrc_qp *qp, u8 plane_id, u32 len)
+static void mrc_net_count_tx(struct mrc_dev *mdev, u8 plane_id, u32 len)
 {
 	struct mrc_plane *plane;
 
-	mrc_count(qp->mdev, MRC_CNT_TX_PKTS, 1);
-	mrc_count(qp->mdev, MRC_CNT_TX_BYTES, len);
+	if (!mdev)
+		return;		/* a probe answer: no instance's traffic */
+	mrc_count(mdev, MRC_CNT_TX_PKTS, 1);
+	mrc_count(mdev, MRC_CNT_TX_BYTES, len);
 	rcu_read_lock();
-	plane = rcu_dereference(qp->mdev->planes[plane_id]);
+	plane = rcu_dereference(mdev->planes[plane_id]);
 	if (plane) {
 		atomic64_inc(&plane->tx_pkts);
 		atomic64_add(len, &plane->tx_bytes);
@@ -253,18 +275,21 @@ static void mrc_net_count_tx(struct mrc_qp *qp, u8 plane_id, u32 len)
 	rcu_read_unlock();
 }
 
-static void mrc_net_tx_drop(struct mrc_qp *qp, struct sk_buff *skb)
+static void mrc_net_tx_drop(const struct mrc_xmit *x, struct sk_buff *skb)
 {
-	mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
+	if (x->mdev)
+		mrc_count(x->mdev, MRC_CNT_TX_DROP, 1);
+	else
+		atomic64_inc(&x->mn->probe_tx_drop);
 	kfree_skb(skb);
 }
 
-static struct dst_entry *mrc_net_route6(struct mrc_qp *qp,
+static struct dst_entry *mrc_net_route6(const struct mrc_xmit *x,
 					const struct mrc_qp_plane *pl,
 					const struct in6_addr *daddr,
 					struct in6_addr *saddr)
 {
-	struct sock *sk = qp->mnet->sock6->sk;
+	struct sock *sk = x->mn->sock6->sk;
 	struct flowi6 fl6 = {};
 	struct dst_entry *dst;
 
@@ -284,11 +309,11 @@ static struct dst_entry *mrc_net_route6(struct mrc_qp *qp,
  * per packet.  No UDP checksum: the ICRC covers the payload and the
  * receiving socket accepts a zero checksum (RFC 6936 tunnel rule).
  */
-static void mrc_net_xmit_srv6(struct mrc_qp *qp, struct sk_buff *skb,
-			      const struct mrc_qp_plane *pl,
-			      const struct mrc_qp_ev *ev)
+static void mrc_net_xmit_srv6(const struct mrc_xmit *x, struct sk_buff *skb)
 {
-	struct sock *sk = qp->mnet->sock6->sk;
+	const struct mrc_qp_plane *pl = x->pl;
+	const struct mrc_qp_ev *ev = x->ev;
+	struct sock *sk = x->mn->sock6->sk;
 	struct ipv6_sr_hdr *srh;
 	struct dst_entry *dst;
 	struct in6_addr saddr;
@@ -296,9 +321,9 @@ static void mrc_net_xmit_srv6(struct mrc_qp *qp, struct sk_buff *skb,
 	struct udphdr *uh;
 	u8 nexthdr = IPPROTO_UDP;
 
-	dst = mrc_net_route6(qp, pl, &ev->sid, &saddr);
+	dst = mrc_net_route6(x, pl, &ev->sid, &saddr);
 	if (IS_ERR(dst)) {
-		mrc_net_tx_drop(qp, skb);
+		mrc_net_tx_drop(x, skb);
 		return;
 	}
 	uh = skb_push(skb, sizeof(*uh));
@@ -320,10 +345,10 @@ static void mrc_net_xmit_srv6(struct mrc_qp *qp, struct sk_buff *skb,
 	}
 	ip6h = skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
-	ip6_flow_hdr(ip6h, qp->tos | INET_ECN_ECT_0, 0);
+	ip6_flow_hdr(ip6h, x->tos | INET_ECN_ECT_0, 0);
 	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
 	ip6h->nexthdr = nexthdr;
-	ip6h->hop_limit = qp->ttl;
+	ip6h->hop_limit = x->ttl;
 	ip6h->daddr = ev->sid;
 	ip6h->saddr = saddr;
 	skb->protocol = htons(ETH_P_IPV6);
@@ -333,18 +358,19 @@ static void mrc_net_xmit_srv6(struct mrc_qp *qp, struct sk_buff *skb,
 	ip6_local_out(sock_net(sk), sk, skb);
 }
 
-static void mrc_net_xmit6(struct mrc_qp *qp, struct sk_buff *skb,
-			  struct mrc_qp_plane *pl, const struct mrc_qp_ev *ev)
+static void mrc_net_xmit6(const struct mrc_xmit *x, struct sk_buff *skb)
 {
-	struct socket *sock = qp->mnet->sock6;
+	struct mrc_qp_plane *pl = x->pl;
+	const struct mrc_qp_ev *ev = x->ev;
+	struct socket *sock = x->mn->sock6;
 	struct in6_addr saddr;
 	struct dst_entry *dst;
 
 	dst = dst_cache_get_ip6(&pl->dst_cache, &saddr);
 	if (!dst) {
-		dst = mrc_net_route6(qp, pl, &pl->daddr.v6.sin6_addr, &saddr);
+		dst = mrc_net_route6(x, pl, &pl->daddr.v6.sin6_addr, &saddr);
 		if (IS_ERR(dst)) {
-			mrc_net_tx_drop(qp, skb);
+			mrc_net_tx_drop(x, skb);
 			return;
 		}
 		dst_cache_set_ip6(&pl->dst_cache, dst, &saddr);
@@ -356,14 +382,15 @@ static void mrc_net_xmit6(struct mrc_qp *qp, struct sk_buff *skb,
 	 */
 	udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &saddr,
 			     &pl->daddr.v6.sin6_addr,
-			     qp->tos | INET_ECN_ECT_0, qp->ttl, ev->flowlabel,
+			     x->tos | INET_ECN_ECT_0, x->ttl, ev->flowlabel,
 			     ev->sport, htons(mrc_udp_port), false);
 }
 
-static void mrc_net_xmit4(struct mrc_qp *qp, struct sk_buff *skb,
-			  struct mrc_qp_plane *pl, const struct mrc_qp_ev *ev)
+static void mrc_net_xmit4(const struct mrc_xmit *x, struct sk_buff *skb)
 {
-	struct socket *sock = qp->mnet->sock4;
+	struct mrc_qp_plane *pl = x->pl;
+	const struct mrc_qp_ev *ev = x->ev;
+	struct socket *sock = x->mn->sock4;
 	struct flowi4 fl4 = {};
 	struct rtable *rt;
 
@@ -379,7 +406,7 @@ static void mrc_net_xmit4(struct mrc_qp *qp, struct sk_buff *skb,
 		fl4.saddr = pl->saddr.v4.sin_addr.s_addr;
 		rt = ip_route_output_key(sock_net(sock->sk), &fl4);
 		if (IS_ERR(rt)) {
-			mrc_net_tx_drop(qp, skb);
+			mrc_net_tx_drop(x, skb);
 			return;
 		}
 		dst_cache_set_ip4(&pl->dst_cache, &rt->dst, fl4.saddr);
@@ -388,8 +415,26 @@ static void mrc_net_xmit4(struct mrc_qp *qp, struct sk_buff *skb,
 	 * covers the payload, so the UDP checksum is left out.
 	 */
 	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr,
-			    qp->tos | INET_ECN_ECT_0, qp->ttl, htons(IP_DF),
+			    x->tos | INET_ECN_ECT_0, x->ttl, htons(IP_DF),
 			    ev->sport, htons(mrc_udp_port), false, true);
+}
+
+/**
+ * mrc_net_send - send one packet (headers and ICRC built) on a path
+ * @x: the path: plane, EV, addresses and IP fields
+ * @skb: the packet; consumed
+ *
+ * Counted on the instance and plane; dropped (and counted) when no route.
+ */
+void mrc_net_send(const struct mrc_xmit *x, struct sk_buff *skb)
+{
+	mrc_net_count_tx(x->mdev, x->plane_id, skb->len);
+	if (!x->ipv6)
+		mrc_net_xmit4(x, skb);
+	else if (x->format == MRC_EV_FMT_SRV6)
+		mrc_net_xmit_srv6(x, skb);
+	else
+		mrc_net_xmit6(x, skb);
 }
 
 /* Send one packet on the plane and EV the engine chose for it. */
@@ -397,25 +442,19 @@ void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb)
 {
 	struct mrc_skb_cb *cb = mrc_skb_cb(skb);
 	struct mrc_qp_paths *paths = qp->paths;
-	struct mrc_qp_plane *pl;
-	struct mrc_qp_ev *ev;
+	struct mrc_xmit x = {
+		.mn = qp->mnet, .mdev = qp->mdev, .ipv6 = qp->ipv6,
+		.format = paths->format, .tos = qp->tos, .ttl = qp->ttl,
+		.plane_id = cb->plane,
+	};
 
 	if (!cb->plane || cb->plane > MRC_MAX_PLANES ||
-	    cb->ev >= READ_ONCE(paths->n_evs)) {
-		mrc_net_tx_drop(qp, skb);
+	    cb->ev >= READ_ONCE(paths->n_evs) ||
+	    !READ_ONCE(paths->plane[cb->plane].valid)) {
+		mrc_net_tx_drop(&x, skb);
 		return;
 	}
-	pl = &paths->plane[cb->plane];
-	ev = &paths->ev[cb->ev];
-	if (!READ_ONCE(pl->valid)) {
-		mrc_net_tx_drop(qp, skb);
-		return;
-	}
-	mrc_net_count_tx(qp, cb->plane, skb->len);
-	if (!qp->ipv6)
-		mrc_net_xmit4(qp, skb, pl, ev);
-	else if (paths->format == MRC_EV_FMT_SRV6)
-		mrc_net_xmit_srv6(qp, skb, pl, ev);
-	else
-		mrc_net_xmit6(qp, skb, pl, ev);
+	x.pl = &paths->plane[cb->plane];
+	x.ev = &paths->ev[cb->ev];
+	mrc_net_send(&x, skb);
 }

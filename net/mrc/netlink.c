@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Generic netlink family "mrc" (include/uapi/linux/mrc.h,
- * Documentation/netlink/specs/mrc.yaml): instances and their planes.
+ * Documentation/netlink/specs/mrc.yaml): instances, their planes and
+ * routes.  The profile ops are in netlink_profile.c.
  *
  * A request only sees the instances of the caller's network namespace.
  * Mutations need CAP_NET_ADMIN in that namespace (GENL_UNS_ADMIN_PERM);
@@ -53,6 +54,46 @@ static const struct nla_policy mrc_genl_policy[MRC_A_MAX + 1] = {
 	[MRC_A_ROUTE_EV_PROFILE] = { .type = NLA_U32 },
 	[MRC_A_ROUTE_CC_PROFILE] = { .type = NLA_U32 },
 	[MRC_A_QPN]		= { .type = NLA_U32 },
+	[MRC_A_PROBE_TO]	= { .type = NLA_BINARY, .len = 16 },
+	[MRC_A_PROBE_TIMEOUT]	= { .type = NLA_U32 },
+	[MRC_A_CONN_EV_SPORT]	= { .type = NLA_U16 },
+	[MRC_A_CONN_EV_PLANE]	= { .type = NLA_U32 },
+	/* Profiles: ids, modes, formats, states and values are judged by the
+	 * ops and the engine (netlink_profile.c), which say what is wrong.
+	 */
+	[MRC_A_EV_PROFILE_ID]	= { .type = NLA_U32 },
+	[MRC_A_EV_PROFILE_MODE]	= { .type = NLA_U8 },
+	[MRC_A_EV_PROFILE_FORMAT] = { .type = NLA_U8 },
+	[MRC_A_EV_PROFILE_STATE] = { .type = NLA_U8 },
+	[MRC_A_EV_PROFILE_MIN_ACTIVE] = { .type = NLA_U16 },
+	[MRC_A_EV_PROFILE_EVENT_MASK] = { .type = NLA_U32 },
+	[MRC_A_EV_PROFILE_COUNT] = { .type = NLA_U16 },
+	[MRC_A_EV_PROFILE_PLANE_MASK] = { .type = NLA_U16 },
+	[MRC_A_EV_PROFILE_EVS]	= { .type = NLA_NESTED },
+	[MRC_A_EV_PROFILE_GEN_FIELDS] = { .type = NLA_NESTED },
+	[MRC_A_EV_PROFILE_GEN_SHIFT] = { .type = NLA_U8 },
+	[MRC_A_EV_PROFILE_GEN_BASE] = { .type = NLA_BINARY, .len = 16 },
+	[MRC_A_EV_INDEX]	= { .type = NLA_U16 },
+	[MRC_A_EV_PLANE]	= { .type = NLA_U8 },
+	[MRC_A_EV_VALUE]	= { .type = NLA_BINARY, .len = 32 },
+	[MRC_A_EV_DENY]		= NLA_POLICY_MAX(NLA_U8, 1),
+	[MRC_A_CC_PROFILE_ID]	= { .type = NLA_U32 },
+	[MRC_A_CC_ALGO]		= { .type = NLA_NUL_STRING, .len = 31 },
+	[MRC_A_CC_BASE_RTT]	= { .type = NLA_U32 },
+	[MRC_A_CC_TARGET_DELAY]	= { .type = NLA_U32 },
+	[MRC_A_CC_QA_THRESHOLD]	= { .type = NLA_U32 },
+	[MRC_A_CC_ADJUST_BYTES]	= { .type = NLA_U32 },
+	[MRC_A_CC_ADJUST_PERIOD] = { .type = NLA_U32 },
+	[MRC_A_CC_ETA]		= { .type = NLA_U32 },
+	[MRC_A_CC_FI]		= { .type = NLA_U32 },
+	[MRC_A_CC_FI_SCALE]	= { .type = NLA_U32 },
+	[MRC_A_CC_GAMMA]	= { .type = NLA_U32 },
+	[MRC_A_CC_MAX_MD_JUMP]	= { .type = NLA_U32 },
+	[MRC_A_CC_MAX_CWND]	= { .type = NLA_U32 },
+	[MRC_A_CC_MIN_CWND]	= { .type = NLA_U32 },
+	[MRC_A_CC_INIT_CWND]	= { .type = NLA_U32 },
+	[MRC_A_CC_QA_GATE]	= { .type = NLA_U8 },
+	[MRC_A_CC_DISABLE_QA]	= { .type = NLA_U8 },
 	/* Everything else is output only: strict validation rejects it. */
 };
 
@@ -682,8 +723,14 @@ static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
 				 &route->info.ev_profile, extack);
 	if (err)
 		return err;
-	return mrc_nl_get_profile(info->attrs[MRC_A_ROUTE_CC_PROFILE],
-				  &route->info.cc_profile, extack);
+	err = mrc_nl_get_profile(info->attrs[MRC_A_ROUTE_CC_PROFILE],
+				 &route->info.cc_profile, extack);
+	if (err)
+		return err;
+	return mrc_route_check_profiles(mdev, &route->info,
+					info->attrs[MRC_A_ROUTE_EV_PROFILE],
+					info->attrs[MRC_A_ROUTE_CC_PROFILE],
+					extack);
 }
 
 static int mrc_nl_route_change(struct genl_info *info, bool replace)
@@ -944,6 +991,59 @@ static const struct genl_small_ops mrc_genl_ops[] = {
 		.doit = mrc_nl_conn_get_doit,
 		.dumpit = mrc_nl_conn_get_dumpit,
 	},
+	{
+		.cmd = MRC_CMD_PROBE,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_probe_doit,
+	},
+	{
+		.cmd = MRC_CMD_EV_PROFILE_ADD,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_ev_profile_add_doit,
+	},
+	{
+		.cmd = MRC_CMD_EV_PROFILE_DEL,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_ev_profile_del_doit,
+	},
+	{
+		.cmd = MRC_CMD_EV_PROFILE_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_ev_profile_set_doit,
+	},
+	{
+		.cmd = MRC_CMD_CC_PROFILE_ADD,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_cc_profile_add_doit,
+	},
+	{
+		.cmd = MRC_CMD_CC_PROFILE_DEL,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_cc_profile_del_doit,
+	},
+	{
+		.cmd = MRC_CMD_CC_PROFILE_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_cc_profile_set_doit,
+	},
+	{
+		.cmd = MRC_CMD_CC_PROFILE_GET,
+		.doit = mrc_nl_cc_profile_get_doit,
+		.dumpit = mrc_nl_cc_profile_get_dumpit,
+	},
+};
+
+/* Ops that need more than genl_small_ops offers: an EV profile with every
+ * EV does not fit a default dump skb, so its dump says how large one must
+ * be before the first skb is allocated (.start).
+ */
+static const struct genl_ops mrc_genl_full_ops[] = {
+	{
+		.cmd = MRC_CMD_EV_PROFILE_GET,
+		.doit = mrc_nl_ev_profile_get_doit,
+		.start = mrc_nl_ev_profile_get_start,
+		.dumpit = mrc_nl_ev_profile_get_dumpit,
+	},
 };
 
 struct genl_family mrc_genl_family __ro_after_init = {
@@ -957,24 +1057,27 @@ struct genl_family mrc_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.small_ops = mrc_genl_ops,
 	.n_small_ops = ARRAY_SIZE(mrc_genl_ops),
+	.ops = mrc_genl_full_ops,
+	.n_ops = ARRAY_SIZE(mrc_genl_full_ops),
 	/* A new family: strict header and attribute checks on every op. */
 	.resv_start_op = MRC_CMD_DEV_GET,
 	.mcgrps = mrc_genl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(mrc_genl_mcgrps),
 };
 
-/* Start an event message; NULL if out of memory or, from the data path
- * (@gfp atomic), nobody listens: the event is lost either way.
+/* Start an event message of @size bytes; NULL if out of memory or, from
+ * the data path (@gfp atomic), nobody listens: the event is lost either
+ * way.
  */
 struct sk_buff *mrc_nl_event_new(struct mrc_dev *mdev, enum mrc_event type,
-				 void **hdr, gfp_t gfp)
+				 size_t size, void **hdr, gfp_t gfp)
 {
 	struct sk_buff *msg;
 
 	if (gfp != GFP_KERNEL &&
 	    !genl_has_listeners(&mrc_genl_family, mdev->mnet->net, 0))
 		return NULL;
-	msg = nlmsg_new(NLMSG_GOODSIZE, gfp);
+	msg = nlmsg_new(size, gfp);
 	if (!msg)
 		return NULL;
 	*hdr = genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, MRC_CMD_EVENT);
@@ -1001,7 +1104,8 @@ void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = mrc_nl_event_new(mdev, type, &hdr, GFP_KERNEL);
+	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
+			       GFP_KERNEL);
 	if (msg)
 		mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
 }
@@ -1012,7 +1116,8 @@ void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = mrc_nl_event_new(plane->mdev, type, &hdr, GFP_KERNEL);
+	msg = mrc_nl_event_new(plane->mdev, type, NLMSG_GOODSIZE, &hdr,
+			       GFP_KERNEL);
 	if (!msg)
 		return;
 	if (mrc_nl_put_plane(msg, plane, false)) {
@@ -1029,7 +1134,8 @@ void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = mrc_nl_event_new(mdev, type, &hdr, GFP_KERNEL);
+	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
+			       GFP_KERNEL);
 	if (!msg)
 		return;
 	if (mrc_nl_put_route(msg, route)) {
@@ -1047,4 +1153,5 @@ int mrc_genl_init(void)
 void mrc_genl_exit(void)
 {
 	genl_unregister_family(&mrc_genl_family);
+	mrc_nl_msg_free_all();
 }

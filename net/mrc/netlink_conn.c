@@ -398,7 +398,7 @@ void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev)
 
 	type = ev->type == MRC_EVT_EV_STATE ? MRC_EVENT_EV_STATE :
 					      MRC_EVENT_QP_ERROR;
-	msg = mrc_nl_event_new(mdev, type, &hdr, GFP_ATOMIC);
+	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr, GFP_ATOMIC);
 	if (!msg)
 		return;
 	conn = nla_nest_start(msg, MRC_A_CONN);

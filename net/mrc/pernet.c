@@ -25,6 +25,8 @@ static int __net_init mrc_net_init(struct net *net)
 	mn->net = net;
 	INIT_LIST_HEAD(&mn->devs);
 	xa_init_flags(&mn->qps, XA_FLAGS_ALLOC);
+	spin_lock_init(&mn->probe_lock);
+	INIT_LIST_HEAD(&mn->probes);
 	return 0;
 }
 

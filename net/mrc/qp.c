@@ -353,20 +353,6 @@ static u32 mrc_stream_psn(u32 from, u32 to)
 	return jhash_2words(from, to, 0x4d5243) & MRC_QPN_MASK;
 }
 
-/* NSCC for a software path (veth, a VM, a kernel UDP stack) rather than a
- * switched fabric: RTTs of 50 us to a few ms with scheduling noise that is
- * not queueing.  The fabric defaults (10 us base RTT) would read every ACK
- * as a deep queue and quick adapt would hold the window at a few packets.
- * Issue-5 CC profiles replace this per route.
- */
-static void mrc_qp_cc_host(struct mrc_nscc_params *p)
-{
-	p->base_rtt = 100000;
-	p->target_delay = 200000;
-	p->qa_threshold = 4000000;
-	p->adjust_period = 100000;
-}
-
 /* RTR: the connection exists from now on (we receive, and may answer). */
 static int mrc_qp_to_rtr(struct mrc_qp *qp,
 			 const struct mrc_qp_path_prep *prep)
@@ -389,7 +375,8 @@ static int mrc_qp_to_rtr(struct mrc_qp *qp,
 	cfg.retry_cnt = retry;
 	cfg.rnr_retry = rnr;
 	cfg.rnr_timeout = mrc_rnr_timer_ns(qp->attr.min_rnr_timer);
-	mrc_qp_cc_host(&cfg.cc);
+	/* The built-in CC profile 0 (cc_profile_cfg.c). */
+	mrc_cc_profile_default(&cfg.cc);
 	/* Scheduling noise of a software path is not reordering evidence. */
 	cfg.reo_min = 500000;
 	cfg.ev_min_active = prep->min_active;

@@ -285,6 +285,13 @@ void mrc_resp_release(struct mrc_qp *qp);
 /* qp_path.c */
 int mrc_qp_paths_alloc(struct mrc_qp *qp);
 void mrc_qp_paths_free(struct mrc_qp *qp);
+int mrc_paths_prepare(struct mrc_dev *mdev, const struct sockaddr *peer,
+		      u32 qpn, struct mrc_qp_path_prep *prep);
+/* How EV @ev of @format appears in the outer headers of QP @qpn's
+ * packets.
+ */
+void mrc_path_ev_outer(u32 qpn, u8 format, const struct mrc_ev *ev,
+		       struct mrc_qp_ev *out);
 /* Process context, before qp->lock: route, planes and EVs for the peer
  * the address vector @ah names.  0 or -errno.
  */
@@ -297,6 +304,22 @@ int mrc_qp_paths_install(struct mrc_qp *qp,
 bool mrc_qp_paths_from_peer(const struct mrc_qp *qp,
 			    const struct sk_buff *skb, u8 plane);
 
+/* Where and how one packet leaves: a QP's (mrc_net_xmit()) or a
+ * probe's.  @pl may have an unset dst_cache (no caching).
+ */
+struct mrc_xmit {
+	struct mrc_net *mn;
+	struct mrc_dev *mdev;
+	bool ipv6;
+	u8 format;		/* enum mrc_ev_format */
+	u8 tos, ttl;
+	u8 plane_id;
+	struct mrc_qp_plane *pl;
+	const struct mrc_qp_ev *ev;
+};
+
+void mrc_net_send(const struct mrc_xmit *x, struct sk_buff *skb);
+
 /* netlink_conn.c: an EV state change or failure, to "events". */
 void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev);
 
@@ -307,6 +330,14 @@ void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev);
  */
 struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			      u8 **payload);
+struct sk_buff *mrc_net_build(const struct mrc_pkt *pkt, u8 **payload);
+void mrc_net_seal(struct sk_buff *skb);
+
+/* probe.c: a packet with destination QPN 0; true if it was a probe (the
+ * caller frees the skb either way).
+ */
+bool mrc_probe_rx(struct mrc_net *mn, struct sk_buff *skb,
+		  const struct mrc_pkt *pkt);
 void mrc_net_queue(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb);
 

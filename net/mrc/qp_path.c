@@ -91,8 +91,7 @@ static u16 mrc_qp_route_planes(const struct mrc_route_info *route)
 }
 
 /* The EV set: AUTO over the route's planes, or the route's profile. */
-static int mrc_qp_prep_evs(struct mrc_qp *qp, struct mrc_qp_path_prep *prep,
-			   bool ipv6)
+static int mrc_prep_evs(u32 qpn, struct mrc_qp_path_prep *prep, bool ipv6)
 {
 	u16 mask = 0x1, count = 1;
 	int n, i;
@@ -106,8 +105,8 @@ static int mrc_qp_prep_evs(struct mrc_qp *qp, struct mrc_qp_path_prep *prep,
 			      MRC_QP_AUTO_EVS_PER_PLANE);
 		prep->ev_profile = prep->route.ev_profile;
 	}
-	n = mrc_ev_auto_expand(prep->format, count, mask, mrc_qpn(qp),
-			       prep->evs, MRC_MAX_EVS);
+	n = mrc_ev_auto_expand(prep->format, count, mask, qpn, prep->evs,
+			       MRC_MAX_EVS);
 	if (n < 0)
 		return -EINVAL;
 	if (!ipv6 && prep->format != MRC_EV_FMT_UDP)
@@ -120,22 +119,39 @@ static int mrc_qp_prep_evs(struct mrc_qp *qp, struct mrc_qp_path_prep *prep,
 	return 0;
 }
 
+/**
+ * mrc_paths_prepare - the planes and EVs toward a peer
+ * @mdev: the instance
+ * @peer: the peer's (plane-1) address, as a QP's address vector names it
+ * @qpn: the QP (AUTO EVs derive from it; 0 for probes)
+ * @prep: filled in
+ *
+ * Process context (takes mrc_cfg_lock).  Return: 0 or -errno.
+ */
+int mrc_paths_prepare(struct mrc_dev *mdev, const struct sockaddr *peer,
+		      u32 qpn, struct mrc_qp_path_prep *prep)
+{
+	int err;
+
+	err = mrc_route_lookup(mdev, peer, &prep->route);
+	if (err && err != -ENOENT)
+		return err;
+	prep->has_route = !err;
+	mrc_qp_prep_planes(mdev, prep);
+	return mrc_prep_evs(qpn, prep, peer->sa_family == AF_INET6);
+}
+
 int mrc_qp_paths_prepare(struct mrc_qp *qp, const struct rdma_ah_attr *ah,
 			 struct mrc_qp_path_prep *prep)
 {
 	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
 	struct sockaddr_storage d;
-	int err;
 
 	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH))
 		return -EINVAL;
 	rdma_gid2ip((struct sockaddr *)&d, &grh->dgid);
-	err = mrc_route_lookup(qp->mdev, (struct sockaddr *)&d, &prep->route);
-	if (err && err != -ENOENT)
-		return err;
-	prep->has_route = !err;
-	mrc_qp_prep_planes(qp->mdev, prep);
-	return mrc_qp_prep_evs(qp, prep, d.ss_family == AF_INET6);
+	return mrc_paths_prepare(qp->mdev, (struct sockaddr *)&d, mrc_qpn(qp),
+				 prep);
 }
 
 /* Plane @p from the route's hop (the AV's addresses for plane 1 without
@@ -175,8 +191,8 @@ static void mrc_qp_install_plane(struct mrc_qp *qp,
 	pl->valid = true;
 }
 
-static void mrc_qp_install_ev(struct mrc_qp *qp, u8 format,
-			      const struct mrc_ev *ev, struct mrc_qp_ev *out)
+void mrc_path_ev_outer(u32 qpn, u8 format, const struct mrc_ev *ev,
+		       struct mrc_qp_ev *out)
 {
 	struct mrc_ev_outer o;
 
@@ -186,7 +202,7 @@ static void mrc_qp_install_ev(struct mrc_qp *qp, u8 format,
 	/* SRV6 EVs name the path by address: one source port per QP. */
 	if (!o.udp_sport)
 		o.udp_sport = MRC_EV_AUTO_SPORT_BASE |
-			      (hash_32(mrc_qpn(qp), 14) & 0x3fff);
+			      (hash_32(qpn, 14) & 0x3fff);
 	out->sport = htons(o.udp_sport);
 	out->flowlabel = htonl(o.flow_label & 0xfffff);
 	if (o.sid)
@@ -214,7 +230,7 @@ int mrc_qp_paths_install(struct mrc_qp *qp,
 	for (p = 1; p <= MRC_MAX_PLANES; p++)
 		mrc_qp_install_plane(qp, prep, p);
 	for (i = 0; i < prep->n_evs; i++)
-		mrc_qp_install_ev(qp, prep->format, &prep->evs[i],
+		mrc_path_ev_outer(mrc_qpn(qp), prep->format, &prep->evs[i],
 				  &paths->ev[i]);
 	err = mrc_conn_set_evs(qp->conn, prep->cfg, prep->n_evs, now);
 	if (err)

@@ -3,8 +3,8 @@
  * Routes: per instance, how a peer is reached on each plane.  The peer is
  * the address a QP's address vector names (its plane-1 address); per plane
  * a route gives the peer's address on that plane ("via").  EV and CC
- * profile ids (0..MRC_MAX_PROFILE, 0 the default) are stored and reported;
- * they are applied once profiles exist.
+ * profile ids (0..MRC_MAX_PROFILE, 0 the built-in default) name profiles of
+ * the instance (profile.h).
  *
  * The table is a list under mrc_cfg_lock, at most MRC_MAX_ROUTES entries.
  * Rules kept here:
@@ -14,6 +14,9 @@
  *     hop is removed from every route and MRC_EVENT_ROUTE_ADD announces the
  *     changed route; a route left without hops is deleted
  *     (MRC_EVENT_ROUTE_DEL);
+ *   - a route names only existing profiles, and only ONLINE EV profiles
+ *     (mrc_route_check_profiles()); while it does, those profiles cannot
+ *     be deleted nor taken OFFLINE (mrc_route_using_profile());
  *   - the routes go with the instance (mrc_route_flush()).
  */
 
@@ -24,6 +27,8 @@
 #include <linux/string.h>
 
 #include "mrc.h"
+#include "netlink.h"
+#include "profile.h"
 
 static unsigned int mrc_addr_len(u8 family)
 {
@@ -190,4 +195,71 @@ int mrc_route_lookup(struct mrc_dev *mdev, const struct sockaddr *peer,
 		err = -ENOENT;
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
+}
+
+/* The first route naming EV (@cc false) or CC (@cc true) profile @id. */
+struct mrc_route *mrc_route_using_profile(struct mrc_dev *mdev, bool cc,
+					  u32 id)
+{
+	struct mrc_route *route;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	list_for_each_entry(route, &mdev->routes, node)
+		if ((cc ? route->info.cc_profile : route->info.ev_profile) == id)
+			return route;
+	return NULL;
+}
+
+/* Refuse a change of a profile (@what) that @route uses: -EBUSY, and an
+ * extack naming the route's peer.
+ */
+int mrc_route_busy(struct mrc_dev *mdev, const struct mrc_route *route,
+		   const char *what, struct netlink_ext_ack *extack)
+{
+	const char *text;
+
+	if (route->family == AF_INET)
+		text = mrc_nl_msg("%s in use by the route to %pI4", what,
+				  route->peer);
+	else
+		text = mrc_nl_msg("%s in use by the route to %pI6c", what,
+				  route->peer);
+	if (text)
+		mrc_nl_set_msg(extack, text);
+	else
+		NL_SET_ERR_MSG(extack, "profile in use by a route");
+	return -EBUSY;
+}
+
+/* ROUTE_ADD/SET: the profiles @info names must exist, the EV profile must
+ * be ONLINE.  @ev_nla/@cc_nla: the request's attributes (may be NULL).
+ */
+int mrc_route_check_profiles(struct mrc_dev *mdev,
+			     const struct mrc_route_info *info,
+			     struct nlattr *ev_nla, struct nlattr *cc_nla,
+			     struct netlink_ext_ack *extack)
+{
+	struct mrc_ev_prof *ev;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	if (info->ev_profile) {
+		ev = mrc_ev_prof_find(mdev, info->ev_profile);
+		if (!ev) {
+			NL_SET_ERR_MSG_ATTR(extack, ev_nla,
+					    "no EV profile with this id");
+			return -ENOENT;
+		}
+		if (ev->p.state != MRC_EV_PROF_ONLINE) {
+			NL_SET_ERR_MSG_ATTR(extack, ev_nla,
+					    "EV profile is not ONLINE");
+			return -EINVAL;
+		}
+	}
+	if (info->cc_profile && !mrc_cc_prof_find(mdev, info->cc_profile)) {
+		NL_SET_ERR_MSG_ATTR(extack, cc_nla, "no CC profile with this id");
+		return -ENOENT;
+	}
+	return 0;
 }

@@ -205,6 +205,16 @@ check "rdma link add mrc0 (plane 1 = p1)" N rdma link add mrc0 type mrc netdev p
 check "rdma link add mrc1 (plane 1 = p4)" N rdma link add mrc1 type mrc netdev p4
 check "plane add p2 to mrc0 (id 2)" M plane add dev mrc0 netdev p2
 check "plane add p3 to mrc0 (id 3)" M plane add dev mrc0 netdev p3 id 3
+# The profiles the routes below name (test_44 covers profiles).
+for id in 7 65535; do
+	check "ev-profile $id on mrc0" \
+		M ev-profile add dev mrc0 id $id mode auto format udp count 8 planes 1-3
+	check "... offline" M ev-profile set dev mrc0 id $id state offline
+	check "... online" M ev-profile set dev mrc0 id $id state online
+done
+for id in 1 65535; do
+	check "cc-profile $id on mrc0" M cc-profile add dev mrc0 id $id algo uet-1.0-nscc
+done
 
 # --- positive ---------------------------------------------------------------
 check_output "no routes yet" '^$' M route show

@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "addr.hpp"
+#include "nla_get.hpp"
+#include "profile_attrs.hpp"
 
 #include <linux/mrc.h>
 #include <netlink/attr.h>
@@ -11,54 +13,14 @@
 
 namespace mrcctl {
 
+using nla::for_each_attr;
+using nla::for_each_nested;
+using nla::get_flag_u8;
+using nla::get_string;
+using nla::get_u16;
+using nla::get_u32;
+
 namespace {
-
-// Accessors that check the payload length instead of trusting the type:
-// a malformed attribute is ignored rather than read out of bounds. (libnl's
-// getters take non-const pointers, hence none here either.)
-std::optional<std::uint32_t> get_u32(nlattr *a)
-{
-	if (nla_len(a) < 4)
-		return std::nullopt;
-	return nla_get_u32(a);
-}
-
-std::optional<std::uint16_t> get_u16(nlattr *a)
-{
-	if (nla_len(a) < 2)
-		return std::nullopt;
-	return nla_get_u16(a);
-}
-
-std::optional<bool> get_flag_u8(nlattr *a)
-{
-	if (nla_len(a) < 1)
-		return std::nullopt;
-	return nla_get_u8(a) != 0;
-}
-
-std::optional<std::string> get_string(const nlattr *a)
-{
-	const char *p = static_cast<const char *>(nla_data(a));
-	int len = nla_len(a);
-	if (len <= 0)
-		return std::string();
-	return std::string(p, strnlen(p, static_cast<std::size_t>(len)));
-}
-
-template <typename F> void for_each_attr(nlattr *head, int len, F f)
-{
-	nlattr *pos;
-	int rem;
-	nla_for_each_attr(pos, head, len, rem) f(pos);
-}
-
-template <typename F> void for_each_nested(nlattr *nest, F f)
-{
-	nlattr *pos;
-	int rem;
-	nla_for_each_nested(pos, nest, rem) f(pos);
-}
 
 // An MRC_A_DEV_STATS or MRC_A_PLANE_STATS nest: u64 counters.
 Stats decode_stats(nlattr *nest)
@@ -188,8 +150,38 @@ std::string attr_name(std::uint32_t type)
 	case MRC_A_ROUTE_HOP_VIA: return "route_hop_via";
 	case MRC_A_ROUTE_EV_PROFILE: return "route_ev_profile";
 	case MRC_A_ROUTE_CC_PROFILE: return "route_cc_profile";
+	case MRC_A_EV_PROFILE: return "ev_profile";
+	case MRC_A_EV_PROFILE_ID: return "ev_profile_id";
+	case MRC_A_EV_PROFILE_MODE: return "ev_profile_mode";
+	case MRC_A_EV_PROFILE_FORMAT: return "ev_profile_format";
+	case MRC_A_EV_PROFILE_STATE: return "ev_profile_state";
+	case MRC_A_EV_PROFILE_MIN_ACTIVE: return "ev_profile_min_active";
+	case MRC_A_EV_PROFILE_EVENT_MASK: return "ev_profile_event_mask";
+	case MRC_A_EV_PROFILE_COUNT: return "ev_profile_count";
+	case MRC_A_EV_PROFILE_PLANE_MASK: return "ev_profile_plane_mask";
+	case MRC_A_EV_PROFILE_EVS: return "ev_profile_evs";
+	case MRC_A_EV: return "ev";
+	case MRC_A_EV_INDEX: return "ev_index";
+	case MRC_A_EV_PLANE: return "ev_plane";
+	case MRC_A_EV_VALUE: return "ev_value";
+	case MRC_A_EV_STATE: return "ev_state";
+	case MRC_A_EV_PROFILE_GEN_FIELDS: return "ev_profile_gen_fields";
+	case MRC_A_EV_GEN_FIELD: return "ev_gen_field";
+	case MRC_A_EV_GEN_WIDTH: return "ev_gen_width";
+	case MRC_A_EV_GEN_INIT: return "ev_gen_init";
+	case MRC_A_EV_GEN_MIN: return "ev_gen_min";
+	case MRC_A_EV_GEN_MAX: return "ev_gen_max";
+	case MRC_A_EV_GEN_MASK: return "ev_gen_mask";
+	case MRC_A_EV_PROFILE_GEN_SHIFT: return "ev_profile_gen_shift";
+	case MRC_A_EV_PROFILE_GEN_BASE: return "ev_profile_gen_base";
+	case MRC_A_EV_DENY: return "ev_deny";
+	case MRC_A_CC_PROFILE: return "cc_profile";
+	case MRC_A_CC_PROFILE_ID: return "cc_profile_id";
+	case MRC_A_CC_ALGO: return "cc_algo";
 	default: break;
 	}
+	if (const CcParam *cp = cc_param(static_cast<std::uint16_t>(type)))
+		return std::string("cc_") + cp->json;
 	if (const char *s = stat_name(type))
 		return std::string("stat_") + s;
 	return "attribute " + std::to_string(type);
@@ -277,6 +269,16 @@ Event decode_event(nl_msg *msg)
 		if (nla_type(a) == MRC_A_ROUTE) {
 			e.route.emplace();
 			route_attr(*e.route, a);
+		}
+		if (nla_type(a) == MRC_A_CONN)
+			e.conn = decode_conn_nest(a);
+		if (nla_type(a) == MRC_A_EV_PROFILE) {
+			e.ev_profile.emplace();
+			ev_profile_attr(*e.ev_profile, a);
+		}
+		if (nla_type(a) == MRC_A_CC_PROFILE) {
+			e.cc_profile.emplace();
+			cc_profile_attr(*e.cc_profile, a);
 		}
 	});
 	decode_plane_into(msg, e.plane);

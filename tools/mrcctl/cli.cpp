@@ -14,11 +14,17 @@ namespace {
 constexpr std::size_t kIfNameMax = 15;	// IFNAMSIZ - 1
 constexpr std::size_t kIbNameMax = 63;	// IB_DEVICE_NAME_MAX - 1
 
-enum Object { O_DEV, O_PLANE, O_ROUTE, O_MONITOR, O_HELP };
+enum Object { O_DEV, O_PLANE, O_ROUTE, O_EV_PROFILE, O_EV, O_CC_PROFILE,
+	      O_CONN, O_PROBE, O_MONITOR, O_HELP };
 constexpr Keyword kObjects[] = {
 	{"dev", O_DEV},
 	{"plane", O_PLANE},
 	{"route", O_ROUTE},
+	{"conn", O_CONN},
+	{"probe", O_PROBE},
+	{"ev-profile", O_EV_PROFILE},
+	{"ev", O_EV},
+	{"cc-profile", O_CC_PROFILE},
 	{"monitor", O_MONITOR},
 	{"help", O_HELP},
 };
@@ -43,10 +49,11 @@ constexpr Keyword kRouteKeys[] = {
 	{"cc-profile", R_CC}, {"help", R_HELP},
 };
 
-enum Key { K_DEV, K_NETDEV, K_ID, K_UP, K_DOWN, K_HELP };
+enum Key { K_DEV, K_NETDEV, K_ID, K_UP, K_DOWN, K_QPN, K_HELP };
 constexpr Keyword kAllKeys[] = {
 	{"dev", K_DEV}, {"netdev", K_NETDEV}, {"id", K_ID},
-	{"up", K_UP},	{"down", K_DOWN},     {"help", K_HELP},
+	{"up", K_UP},	{"down", K_DOWN},     {"qpn", K_QPN},
+	{"help", K_HELP},
 };
 
 class Cursor {
@@ -117,14 +124,20 @@ bool parse_keys(Cursor &c, Request &r, std::initializer_list<Key> allowed,
 			dup(r.netdev.has_value(), "netdev");
 			r.netdev = name_value(c, "netdev", kIfNameMax, topic);
 			break;
-		case K_ID: {
-			dup(r.id.has_value(), "id");
+		case K_ID:
+		case K_QPN: {
+			// conn show names the QP by "qpn"; it is the id.
+			const char *what = key == K_ID ? "id" : "qpn";
+			dup(r.id.has_value(), what);
 			if (c.done())
-				throw UsageError("id needs a number", topic);
+				throw UsageError(std::string(what) +
+							 " needs a number",
+						 topic);
 			std::string_view v = c.next();
 			r.id = parse_u32(v);
 			if (!r.id)
-				throw UsageError("invalid id " + quoted(v) +
+				throw UsageError("invalid " + std::string(what) +
+							 " " + quoted(v) +
 							 ": expected a decimal "
 							 "number",
 						 topic);
@@ -325,6 +338,97 @@ Request parse_route(Cursor &c)
 	}
 }
 
+// conn show [dev NAME] [qpn N]
+Request parse_conn(Cursor &c)
+{
+	Request r;
+	std::string topic = "conn";
+	int action = A_SHOW;
+	if (!c.done())
+		action = match_keyword(c.next(), kDevActions, topic);
+	if (action == A_HELP) {
+		r.topic = topic;
+		return r;
+	}
+	r.cmd = Cmd::ConnShow;
+	parse_keys(c, r, {K_DEV, K_QPN}, "conn show");
+	return r;
+}
+
+// probe dev NAME to ADDR [ ev PORT plane N | ev-profile ID ] [ timeout MS ]
+Request parse_probe(Cursor &c)
+{
+	enum { P_DEV, P_TO, P_EV, P_PLANE, P_PROFILE, P_TIMEOUT, P_HELP };
+	static constexpr Keyword keys[] = {
+		{"dev", P_DEV},	    {"to", P_TO},
+		{"ev", P_EV},	    {"plane", P_PLANE},
+		{"ev-profile", P_PROFILE}, {"timeout", P_TIMEOUT},
+		{"help", P_HELP},
+	};
+	const std::string topic = "probe";
+	Request r;
+	r.cmd = Cmd::Probe;
+	auto once = [&](bool given, const char *what) {
+		if (given)
+			throw UsageError(std::string(what) + " given twice",
+					 topic);
+	};
+	while (!c.done()) {
+		switch (match_keyword(c.next(), keys, topic)) {
+		case P_HELP:
+			r = Request{};
+			r.topic = topic;
+			return r;
+		case P_DEV:
+			once(r.dev.has_value(), "dev");
+			r.dev = name_value(c, "dev", kIbNameMax, topic);
+			break;
+		case P_TO: {
+			once(r.peer.has_value(), "to");
+			if (c.done())
+				throw UsageError("to needs an address", topic);
+			std::string_view a = c.next();
+			if (!parse_addr(a))
+				throw UsageError("invalid address " + quoted(a) +
+							 ": expected IPv4 or "
+							 "IPv6",
+						 topic);
+			r.peer = std::string(a);
+			break;
+		}
+		case P_EV:
+			once(r.ev_sport.has_value(), "ev");
+			r.ev_sport = number_value(c, "ev", topic);
+			if (!*r.ev_sport || *r.ev_sport > 65535)
+				throw UsageError("ev must be a UDP source port "
+						 "(1..65535)",
+						 topic);
+			break;
+		case P_PLANE:
+			once(r.ev_plane.has_value(), "plane");
+			r.ev_plane = number_value(c, "plane", topic);
+			break;
+		case P_PROFILE:
+			once(r.ev_profile.has_value(), "ev-profile");
+			r.ev_profile = number_value(c, "ev-profile", topic);
+			break;
+		case P_TIMEOUT:
+			once(r.timeout_ms.has_value(), "timeout");
+			r.timeout_ms = number_value(c, "timeout", topic);
+			break;
+		}
+	}
+	require(r.dev.has_value(), "'dev NAME'", topic);
+	require(r.peer.has_value(), "'to ADDR'", topic);
+	if (r.ev_sport.has_value() != r.ev_plane.has_value())
+		throw UsageError("'ev PORT' and 'plane N' go together", topic);
+	if (r.ev_sport && r.ev_profile)
+		throw UsageError("give either 'ev PORT plane N' or "
+				 "'ev-profile ID'",
+				 topic);
+	return r;
+}
+
 Request parse_monitor(Cursor &c)
 {
 	Request r;
@@ -465,6 +569,22 @@ Invocation parse_args(std::span<const std::string_view> args)
 	case O_ROUTE:
 		inv.req = parse_route(c);
 		break;
+	case O_CONN:
+		inv.req = parse_conn(c);
+		break;
+	case O_PROBE:
+		inv.req = parse_probe(c);
+		break;
+	case O_EV_PROFILE:
+	case O_EV:
+	case O_CC_PROFILE: {
+		int obj = match_keyword(args[i], kObjects, "");
+		auto rest = args.subspan(i + 1);
+		inv.req = obj == O_EV_PROFILE ? parse_ev_profile(rest) :
+			  obj == O_EV	      ? parse_ev(rest) :
+						parse_cc_profile(rest);
+		break;
+	}
 	case O_MONITOR:
 		inv.req = parse_monitor(c);
 		break;

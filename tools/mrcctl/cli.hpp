@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "profile_model.hpp"
+
 namespace mrcctl {
 
 // A malformed command line: exit status 2. `topic` names the help page
@@ -53,6 +55,20 @@ enum class Cmd {
 	RouteSet,
 	RouteDel,
 	RouteShow,
+	ConnShow,
+	Probe,
+	EvProfileAdd,
+	EvProfileSet,
+	EvProfileDel,
+	EvProfileShow,
+	EvReplace,	// ev-profile ev replace
+	EvDeny,		// ev-profile ev deny
+	EvAllow,	// ev-profile ev allow
+	EvShow,		// ev show
+	CcProfileAdd,
+	CcProfileSet,
+	CcProfileDel,
+	CcProfileShow,
 	Monitor,
 };
 
@@ -70,6 +86,11 @@ struct Request {
 	std::vector<std::pair<std::uint32_t, std::string>> hops;
 	std::optional<std::uint32_t> ev_profile;
 	std::optional<std::uint32_t> cc_profile;
+	// probe: "ev PORT plane N" and "timeout MS"
+	std::optional<std::uint32_t> ev_sport;
+	std::optional<std::uint32_t> ev_plane;
+	std::optional<std::uint32_t> timeout_ms;
+	ProfileRequest prof;	// ev-profile, ev, cc-profile
 };
 
 struct Invocation {
@@ -90,6 +111,12 @@ int match_keyword(std::string_view word, std::span<const Keyword> table,
 
 // A plane id or other u32: decimal digits only, no sign, no overflow.
 std::optional<std::uint32_t> parse_u32(std::string_view s);
+
+// The profile objects (cli_profile.cpp): the words after "ev-profile",
+// "ev" and "cc-profile".
+Request parse_ev_profile(std::span<const std::string_view> args);
+Request parse_ev(std::span<const std::string_view> args);
+Request parse_cc_profile(std::span<const std::string_view> args);
 
 // argv without argv[0].
 Invocation parse_args(std::span<const std::string_view> args);

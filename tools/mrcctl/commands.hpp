@@ -14,7 +14,10 @@ namespace mrcctl {
 int cmd_dev(const Invocation &inv);
 int cmd_plane(const Invocation &inv);
 int cmd_route(const Invocation &inv);
+int cmd_profile(const Invocation &inv);
 int cmd_monitor(const Invocation &inv);
+int cmd_conn(const Invocation &inv);
+int cmd_probe(const Invocation &inv);
 
 // A list of objects either as one JSON array or as text lines.
 template <typename T, typename Text, typename Json>

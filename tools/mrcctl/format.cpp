@@ -7,6 +7,8 @@
 
 #include <linux/mrc.h>
 
+#include "profile_format.hpp"
+
 namespace mrcctl {
 
 namespace {
@@ -78,6 +80,14 @@ EventInfo event_info(std::uint32_t type)
 	case MRC_EVENT_DEV_DEL: return {"dev", "del", "dev_del"};
 	case MRC_EVENT_ROUTE_ADD: return {"route", "add", "route_add"};
 	case MRC_EVENT_ROUTE_DEL: return {"route", "del", "route_del"};
+	case MRC_EVENT_EV_STATE: return {"ev", "state", "ev_state"};
+	case MRC_EVENT_QP_ERROR: return {"qp", "error", "qp_error"};
+	case MRC_EVENT_EV_PROFILE: return {"ev-profile", "add", "ev_profile"};
+	case MRC_EVENT_EV_PROFILE_DEL:
+		return {"ev-profile", "del", "ev_profile_del"};
+	case MRC_EVENT_CC_PROFILE: return {"cc-profile", "add", "cc_profile"};
+	case MRC_EVENT_CC_PROFILE_DEL:
+		return {"cc-profile", "del", "cc_profile_del"};
 	default: return {nullptr, nullptr, nullptr};
 	}
 }
@@ -332,8 +342,14 @@ std::string event_text(const Event &e)
 	else
 		s = "event " + std::to_string(e.type);
 	add_kv(s, "dev", e.dev);
-	if (e.route)
+	if (e.conn)
+		add_word(s, conn_event_text(*e.conn));
+	else if (e.route)
 		route_fields_text(s, *e.route);
+	else if (e.ev_profile)
+		add_word(s, ev_profile_fields_text(*e.ev_profile, true));
+	else if (e.cc_profile)
+		add_word(s, cc_profile_fields_text(*e.cc_profile));
 	else if (!i.object || std::string_view(i.object) == "plane")
 		plane_fields_text(s, e.plane);
 	else
@@ -347,8 +363,14 @@ void event_json(JsonWriter &w, const Event &e)
 	w.field("event", event_name(e.type));
 	json_opt(w, "dev", e.dev);
 	json_opt(w, "dev_index", e.dev_index);
-	if (e.route)
+	if (e.conn)
+		conn_event_json(w, *e.conn);
+	else if (e.route)
 		route_fields_json(w, *e.route);
+	else if (e.ev_profile)
+		ev_profile_fields_json(w, *e.ev_profile);
+	else if (e.cc_profile)
+		cc_profile_fields_json(w, *e.cc_profile);
 	else
 		plane_fields_json(w, e.plane);
 	w.end_object();

@@ -10,7 +10,8 @@ namespace {
 constexpr std::string_view kTop =
 	"Usage: mrcctl [OPTIONS] OBJECT { COMMAND | help }\n"
 	"       mrcctl help [OBJECT [COMMAND]]\n"
-	"where  OBJECT := { dev | plane | route | monitor }\n"
+	"where  OBJECT := { dev | plane | route | ev-profile | ev | cc-profile |\n"
+	"                   conn | probe | monitor }\n"
 	"       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -n[etns] NAME |\n"
 	"                    -V[ersion] | -h[elp] }\n"
 	"\n"
@@ -18,7 +19,8 @@ constexpr std::string_view kTop =
 	"                 object per line)\n"
 	"  -p, --pretty   pretty-printed JSON (implies -j)\n"
 	"  -n, --netns NAME  run in network namespace NAME (ip netns add NAME)\n"
-	"  -s, --stats    show counters (dev show, plane show)\n"
+	"  -s, --stats    show counters (dev show, plane show) and per-plane\n"
+	"                 and per-EV detail (conn show)\n"
 	"  -V, --version  print the version and exit\n"
 	"  -h, --help     this help\n"
 	"\n"
@@ -84,18 +86,90 @@ constexpr std::string_view kRoute =
 	"vector names: the peer's plane-1 address) is reached on each plane:\n"
 	"via ADDR is the peer's address on plane N, of PEER's family; plane N\n"
 	"must be attached to instance NAME. ev-profile and cc-profile are ids\n"
-	"0..65535 (0, the default, when left out), stored now and applied once\n"
-	"profiles exist. add fails if PEER has a route; set replaces it. At most\n"
+	"0..65535 of profiles of NAME (0, the built-in default, when left\n"
+	"out); an EV profile must be online. QPs to PEER created later spray\n"
+	"over every plane of the route; existing QPs keep their paths. add\n"
+	"fails if PEER has a route; set replaces it. At most\n"
 	"1024 routes per instance. Deleting a plane removes its hop from every\n"
 	"route (a route left without hops is deleted). Changes need\n"
 	"CAP_NET_ADMIN; show does not.\n";
+
+constexpr std::string_view kConn =
+	"Usage: mrcctl conn show [ dev NAME ] [ qpn N ]\n"
+	"\n"
+	"List the QPs (connections) of this network namespace: local and\n"
+	"remote QP numbers, peer, QP state, failure status, EV profile, PSNs\n"
+	"(snd_una, snd_nxt, rcv_nxt), bytes in flight, congestion window,\n"
+	"smoothed RTT, ACK timeout, packet and byte counters, retransmissions,\n"
+	"losses, ECN marks and how many EVs are usable, assumed bad, denied.\n"
+	"With -s, also per plane (sums over its EVs) and per EV: plane, UDP\n"
+	"source port, state, RTT and counters.\n";
+
+constexpr std::string_view kProbe =
+	"Usage: mrcctl probe dev NAME to ADDR [ ev PORT plane N | ev-profile ID ]\n"
+	"                    [ timeout MS ]\n"
+	"\n"
+	"Send one connectionless probe on every path a QP of instance NAME to\n"
+	"peer ADDR would use (the route's planes and EVs; plane 1 alone\n"
+	"without a route), or on the one UDP EV with source port PORT on\n"
+	"plane N, or on the EVs of profile ID, and print each path's RTT or\n"
+	"\"timeout\" (no answer within MS milliseconds, default 1000). Needs\n"
+	"CAP_NET_ADMIN. Exits 1 when no path answered.\n";
+constexpr std::string_view kEvProfile =
+	"Usage: mrcctl ev-profile add dev NAME id ID mode { auto | exp | gen }\n"
+	"              format { udp | stev | srv6 } [ min-active N ] [ events MASK ]\n"
+	"              [ count N planes LIST ]                          (auto)\n"
+	"              [ ev plane P value V ]...                        (exp)\n"
+	"              [ field width W init I min M max X [ mask K ] ]...\n"
+	"              [ shift S ] [ base HEX ] [ planes LIST ]          (gen)\n"
+	"       mrcctl ev-profile set dev NAME id ID [ state { offline | online } ]\n"
+	"              [ min-active N ] [ events MASK ]\n"
+	"       mrcctl ev-profile ev replace dev NAME profile ID index I plane P\n"
+	"              value V\n"
+	"       mrcctl ev-profile ev { deny | allow } dev NAME profile ID index I\n"
+	"       mrcctl ev-profile del dev NAME id ID\n"
+	"       mrcctl ev-profile show [ dev NAME [ id ID ] ]\n"
+	"where  MASK := { all | none | LIST of unknown, good, assumed-bad, denied,\n"
+	"               profile }\n"
+	"       LIST := planes like 1,2,5-8\n"
+	"\n"
+	"An EV profile names the paths (entropy values) of the connections of\n"
+	"routes that use it; ids 1..65535 (0 is the built-in AUTO/udp profile\n"
+	"with 16 EVs per plane of the route). A new profile is in state init;\n"
+	"set it offline, then online (validated; routes may use it then). EV\n"
+	"values: udp a port, stev a 32-bit number (decimal or 0x hex), srv6 an\n"
+	"IPv6 address or SID,SEGMENT. A replaced or denied EV applies to the\n"
+	"connections set up afterwards. Changes need CAP_NET_ADMIN.\n";
+
+constexpr std::string_view kEv =
+	"Usage: mrcctl ev show dev NAME profile ID\n"
+	"\n"
+	"The EVs of an EV profile: index, plane, value and state.\n";
+
+constexpr std::string_view kCcProfile =
+	"Usage: mrcctl cc-profile { add | set } dev NAME id ID [ algo uet-1.0-nscc ]\n"
+	"              [ base-rtt T ] [ target-delay T ] [ qa-threshold T ]\n"
+	"              [ adjust-bytes N ] [ adjust-period T ] [ eta N ] [ fi N ]\n"
+	"              [ fi-scale N ] [ gamma N ] [ max-md-jump N ] [ max-cwnd N ]\n"
+	"              [ min-cwnd N ] [ init-cwnd N ] [ qa-gate N ]\n"
+	"              [ disable-qa { on | off } ]\n"
+	"       mrcctl cc-profile del dev NAME id ID\n"
+	"       mrcctl cc-profile show [ dev NAME [ id ID ] ]\n"
+	"\n"
+	"A CC profile is a set of NSCC parameters for the connections of the\n"
+	"routes that use it; ids 1..65535 (0 is the built-in default). add\n"
+	"needs algo; values left out are the default's. set changes the values\n"
+	"given. Times T take a suffix ns, us or ms (default ns). Changes need\n"
+	"CAP_NET_ADMIN and apply to connections set up afterwards.\n";
 
 constexpr std::string_view kMonitor =
 	"Usage: mrcctl monitor [ dev NAME ]\n"
 	"\n"
 	"Print one line per event of the \"events\" multicast group (plane\n"
-	"add, del, up, down; instance add, del; route add, del) until SIGINT\n"
-	"or SIGTERM. A route add event also reports a replaced or changed route.\n"
+	"add, del, up, down; instance add, del; route, ev-profile and\n"
+	"cc-profile add, del; a QP's EV changing state, \"ev state\", with\n"
+	"the reason and, when a probe brought it back, the probe's RTT; a QP\n"
+	"failing, \"qp error\") until SIGINT or SIGTERM. A route add event also reports a replaced or changed route.\n"
 	"With -j each event is one JSON object on its own line. Exits 1 if\n"
 	"the mrc module is unloaded meanwhile.\n";
 
@@ -120,6 +194,16 @@ std::string help_text(std::string_view topic)
 	if (topic == "route" || topic == "route add" || topic == "route set" ||
 	    topic == "route del" || topic == "route show")
 		return std::string(kRoute);
+	if (topic == "conn" || topic == "conn show")
+		return std::string(kConn);
+	if (topic == "probe")
+		return std::string(kProbe);
+	if (topic.starts_with("ev-profile"))
+		return std::string(kEvProfile);
+	if (topic == "ev" || topic == "ev show")
+		return std::string(kEv);
+	if (topic.starts_with("cc-profile"))
+		return std::string(kCcProfile);
 	if (topic == "monitor")
 		return std::string(kMonitor);
 	return {};

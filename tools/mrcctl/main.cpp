@@ -59,11 +59,31 @@ int run(int argc, char **argv)
 	case Cmd::Monitor:
 		rc = cmd_monitor(inv);
 		break;
+	case Cmd::ConnShow:
+		rc = cmd_conn(inv);
+		break;
+	case Cmd::Probe:
+		rc = cmd_probe(inv);
+		break;
 	case Cmd::RouteAdd:
 	case Cmd::RouteSet:
 	case Cmd::RouteDel:
 	case Cmd::RouteShow:
 		rc = cmd_route(inv);
+		break;
+	case Cmd::EvProfileAdd:
+	case Cmd::EvProfileSet:
+	case Cmd::EvProfileDel:
+	case Cmd::EvProfileShow:
+	case Cmd::EvReplace:
+	case Cmd::EvDeny:
+	case Cmd::EvAllow:
+	case Cmd::EvShow:
+	case Cmd::CcProfileAdd:
+	case Cmd::CcProfileSet:
+	case Cmd::CcProfileDel:
+	case Cmd::CcProfileShow:
+		rc = cmd_profile(inv);
 		break;
 	default:
 		rc = cmd_plane(inv);

@@ -11,6 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "conn.hpp"
+#include "profile_model.hpp"
+
 namespace mrcctl {
 
 // Counters (mrcctl -s) as the kernel sent them: name ("tx_pkts", the
@@ -60,6 +63,9 @@ struct Event {
 	std::optional<std::uint32_t> dev_index;
 	Plane plane;		// plane events: what the kernel included
 	std::optional<Route> route;	// route events
+	std::optional<Conn> conn;	// EV_STATE and QP_ERROR events
+	std::optional<EvProfile> ev_profile;	// EV profile events
+	std::optional<CcProfile> cc_profile;	// CC profile events
 };
 
 } // namespace mrcctl

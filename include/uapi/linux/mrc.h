@@ -33,6 +33,17 @@ enum mrc_cmd {
 	MRC_CMD_ROUTE_DEL,	/* needs CAP_NET_ADMIN */
 	MRC_CMD_ROUTE_SET,	/* needs CAP_NET_ADMIN; replaces an existing route */
 	MRC_CMD_ROUTE_GET,	/* do: one route by peer; dump: all, or one instance's */
+	/* EV and CC profiles (Documentation/admin-guide/mrc.rst, "Profiles").
+	 * The numbers are fixed: other commands are added after these.
+	 */
+	MRC_CMD_EV_PROFILE_ADD = 11,	/* needs CAP_NET_ADMIN; EEXIST if the id exists */
+	MRC_CMD_EV_PROFILE_DEL = 12,	/* needs CAP_NET_ADMIN; EBUSY if a route uses it */
+	MRC_CMD_EV_PROFILE_SET = 13,	/* state, min active, event mask; or one EV */
+	MRC_CMD_EV_PROFILE_GET = 14,	/* do: one by id (0: the default); dump */
+	MRC_CMD_CC_PROFILE_ADD = 15,	/* needs CAP_NET_ADMIN */
+	MRC_CMD_CC_PROFILE_DEL = 16,	/* needs CAP_NET_ADMIN; EBUSY if a route uses it */
+	MRC_CMD_CC_PROFILE_SET = 17,	/* needs CAP_NET_ADMIN; changes the given values */
+	MRC_CMD_CC_PROFILE_GET = 18,	/* do: one by id (0: the default); dump */
 
 	/* Live connections and probes (values fixed from 30 on). */
 	MRC_CMD_CONN_GET = 30,	/* do: one QP by MRC_A_QPN; dump: all, or one
@@ -69,6 +80,10 @@ enum mrc_event {
 	MRC_EVENT_DEV_DEL,
 	MRC_EVENT_ROUTE_ADD,	/* route added, replaced or changed */
 	MRC_EVENT_ROUTE_DEL,
+	MRC_EVENT_EV_PROFILE = 9,	/* EV profile added or changed */
+	MRC_EVENT_EV_PROFILE_DEL = 10,
+	MRC_EVENT_CC_PROFILE = 11,	/* CC profile added or changed */
+	MRC_EVENT_CC_PROFILE_DEL = 12,
 
 	/* Connections (values fixed from 20 on). */
 	MRC_EVENT_EV_STATE = 20, /* an EV of a QP changed state (MRC_A_CONN) */
@@ -77,6 +92,43 @@ enum mrc_event {
 	__MRC_EVENT_MAX,
 	MRC_EVENT_MAX = __MRC_EVENT_MAX - 1
 };
+
+/* EV profiles: the values of the portable engine's enums
+ * (net/mrc/proto/ev_profile.h, engine.h).
+ */
+enum mrc_ev_profile_mode {
+	MRC_EV_PROFILE_MODE_AUTO = 1,	/* EVs derived from the QP number */
+	MRC_EV_PROFILE_MODE_EXP = 2,	/* an explicit list */
+	MRC_EV_PROFILE_MODE_GEN = 3,	/* generated from bit fields */
+};
+
+enum mrc_ev_profile_format {
+	MRC_EV_PROFILE_FORMAT_UDP = 1,	/* 2 bytes: UDP source port */
+	MRC_EV_PROFILE_FORMAT_STEV = 2,	/* 4 bytes: flow label + port bits */
+	MRC_EV_PROFILE_FORMAT_SRV6 = 3,	/* 16 bytes (SID) or 32 (SID, segment) */
+};
+
+enum mrc_ev_profile_state {
+	MRC_EV_PROFILE_STATE_INIT = 0,	/* just added */
+	MRC_EV_PROFILE_STATE_OFFLINE = 1,
+	MRC_EV_PROFILE_STATE_ONLINE = 2,	/* validated: routes may use it */
+};
+
+enum mrc_ev_profile_ev_state {
+	MRC_EV_STATE_UNKNOWN = 0,
+	MRC_EV_STATE_GOOD = 1,
+	MRC_EV_STATE_ASSUMED_BAD = 2,
+	MRC_EV_STATE_DENIED = 3,
+};
+
+/* MRC_A_EV_PROFILE_EVENT_MASK bits: which notifications a controller
+ * wants about the profile's EVs and the profile itself.
+ */
+#define MRC_EV_EVENT_STATE(s)	(1U << (s))	/* an EV entered state s */
+#define MRC_EV_EVENT_PROFILE	(1U << 8)	/* the profile changed state */
+
+/* The CC algorithm every CC profile names today (MRC_A_CC_ALGO). */
+#define MRC_CC_ALGO_NSCC	"uet-1.0-nscc"
 
 /*
  * Attributes. Requests name the instance by MRC_A_DEV_NAME or
@@ -140,6 +192,57 @@ enum mrc_attr {
 	MRC_A_ROUTE_HOP_VIA,	/* binary: the peer's address on that plane */
 	MRC_A_ROUTE_EV_PROFILE,	/* u32: 0 (default)..65535 */
 	MRC_A_ROUTE_CC_PROFILE,	/* u32: 0 (default)..65535 */
+	/* EV profiles.  Requests carry the EV_PROFILE_* attributes at the
+	 * top level; replies and events put them in one MRC_A_EV_PROFILE
+	 * nest.  An EV value is binary, big endian: 2 bytes (UDP), 4 (STEV),
+	 * 16 or 32 (SRV6: SID, or SID then one SRH segment).
+	 */
+	MRC_A_EV_PROFILE = 43,		/* nest: MRC_A_EV_PROFILE_* */
+	MRC_A_EV_PROFILE_ID,		/* u32: 1..65535; 0 the built-in default */
+	MRC_A_EV_PROFILE_MODE,		/* u8: enum mrc_ev_profile_mode */
+	MRC_A_EV_PROFILE_FORMAT,	/* u8: enum mrc_ev_profile_format */
+	MRC_A_EV_PROFILE_STATE,		/* u8: enum mrc_ev_profile_state */
+	MRC_A_EV_PROFILE_MIN_ACTIVE,	/* u16: never fewer usable EVs */
+	MRC_A_EV_PROFILE_EVENT_MASK,	/* u32: MRC_EV_EVENT_* bits */
+	MRC_A_EV_PROFILE_COUNT,		/* u16: AUTO: EVs per connection */
+	MRC_A_EV_PROFILE_PLANE_MASK,	/* u16: AUTO, GEN: bit p-1 = plane p */
+	MRC_A_EV_PROFILE_EVS,		/* nest: MRC_A_EV entries (EXP, GEN) */
+	MRC_A_EV,			/* nest: MRC_A_EV_* */
+	MRC_A_EV_INDEX,			/* u16: position in the profile */
+	MRC_A_EV_PLANE,			/* u8: 1..MRC_MAX_PLANES */
+	MRC_A_EV_VALUE,			/* binary: see above */
+	MRC_A_EV_STATE,			/* u8: enum mrc_ev_profile_ev_state */
+	MRC_A_EV_PROFILE_GEN_FIELDS,	/* nest: MRC_A_EV_GEN_FIELD entries */
+	MRC_A_EV_GEN_FIELD,		/* nest: MRC_A_EV_GEN_* */
+	MRC_A_EV_GEN_WIDTH,		/* u8: 1..32 bits */
+	MRC_A_EV_GEN_INIT,		/* u32 */
+	MRC_A_EV_GEN_MIN,		/* u32 */
+	MRC_A_EV_GEN_MAX,		/* u32 */
+	MRC_A_EV_GEN_MASK,		/* u32: default: every bit of the width */
+	MRC_A_EV_PROFILE_GEN_SHIFT,	/* u8: bit position of the number */
+	MRC_A_EV_PROFILE_GEN_BASE,	/* binary: format length; default 0 */
+	MRC_A_EV_DENY,			/* u8, EV_PROFILE_SET: 1 deny, 0 allow */
+	/* CC profiles: requests carry the CC_* attributes at the top level,
+	 * replies and events in one MRC_A_CC_PROFILE nest.  Times in ns.
+	 */
+	MRC_A_CC_PROFILE,		/* nest: MRC_A_CC_* */
+	MRC_A_CC_PROFILE_ID,		/* u32: 1..65535; 0 the built-in default */
+	MRC_A_CC_ALGO,			/* string: MRC_CC_ALGO_NSCC */
+	MRC_A_CC_BASE_RTT,		/* u32 ns: unloaded RTT, >= 1 */
+	MRC_A_CC_TARGET_DELAY,		/* u32 ns: queueing delay aimed at, >= 1 */
+	MRC_A_CC_QA_THRESHOLD,		/* u32 ns: quick adapt above this delay */
+	MRC_A_CC_ADJUST_BYTES,		/* u32: apply increases every N bytes, >= 1 */
+	MRC_A_CC_ADJUST_PERIOD,		/* u32 ns: ... or at least this often */
+	MRC_A_CC_ETA,			/* u32: proportional increase gain */
+	MRC_A_CC_FI,			/* u32: fair increase, fi / fi_scale MTUs */
+	MRC_A_CC_FI_SCALE,		/* u32: >= 1 */
+	MRC_A_CC_GAMMA,			/* u32: decrease gain / 1024, 1..1024 */
+	MRC_A_CC_MAX_MD_JUMP,		/* u32: largest decrease / 1024, 1..1024 */
+	MRC_A_CC_MAX_CWND,		/* u32 bytes, >= 1 */
+	MRC_A_CC_MIN_CWND,		/* u32 bytes, <= init_cwnd */
+	MRC_A_CC_INIT_CWND,		/* u32 bytes, <= max_cwnd */
+	MRC_A_CC_QA_GATE,		/* u8: 0..31 */
+	MRC_A_CC_DISABLE_QA,		/* u8: 0 or 1 */
 
 	/* Connections (MRC_CMD_CONN_GET, EV_STATE and QP_ERROR events);
 	 * values fixed from 100 on.  Counters are u64, the rest u32 unless

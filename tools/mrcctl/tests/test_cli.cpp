@@ -58,9 +58,16 @@ TEST(Cli, UniquePrefixes)
 	EXPECT_EQ(inv.req.netdev, "veth1");
 	EXPECT_EQ(inv.req.id, 3u);
 
-	inv = parse({"p", "se", "dev", "mrc0", "id", "2", "do"});
+	inv = parse({"pl", "se", "dev", "mrc0", "id", "2", "do"});
 	EXPECT_EQ(inv.req.cmd, Cmd::PlaneSet);
 	EXPECT_EQ(inv.req.up, false);
+
+	// "p" names plane and probe, "c" conn and cc-profile: ambiguous.
+	EXPECT_THROW(parse({"p", "show"}), UsageError);
+	EXPECT_THROW(parse({"c", "show"}), UsageError);
+	EXPECT_EQ(parse({"co", "show"}).req.cmd, Cmd::ConnShow);
+	EXPECT_EQ(parse({"pr", "dev", "m", "to", "10.0.0.2"}).req.cmd,
+		  Cmd::Probe);
 
 	inv = parse({"m"});
 	EXPECT_EQ(inv.req.cmd, Cmd::Monitor);

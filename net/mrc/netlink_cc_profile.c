@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Generic netlink ops of CC profiles (MRC_CMD_CC_PROFILE_*;
+ * Documentation/admin-guide/mrc.rst, "Profiles").  Their dump is shared
+ * with EV profiles in netlink_profile.c.
+ *
+ * Message layout:
+ *   CC_PROFILE_ADD/SET: DEV, CC_PROFILE_ID, CC_ALGO (ADD; SET: optional),
+ *                    CC_* values (ADD: the others are profile 0's)
+ *   CC_PROFILE_GET reply, CC profile events: DEV_INDEX, DEV_NAME,
+ *                    CC_PROFILE { CC_PROFILE_ID, CC_ALGO, every CC_* value }
+ */
+
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
+#include "netlink.h"
+#include "profile.h"
+
+/* The CC_* attributes and where their values live. */
+static const struct {
+	u16 attr;
+	u8 size;			/* 4: u32, 1: u8 */
+	u16 off;
+} mrc_cc_fields[] = {
+#define MRC_CC_U32(a, f) { a, 4, offsetof(struct mrc_nscc_params, f) }
+#define MRC_CC_U8(a, f) { a, 1, offsetof(struct mrc_nscc_params, f) }
+	MRC_CC_U32(MRC_A_CC_BASE_RTT, base_rtt),
+	MRC_CC_U32(MRC_A_CC_TARGET_DELAY, target_delay),
+	MRC_CC_U32(MRC_A_CC_QA_THRESHOLD, qa_threshold),
+	MRC_CC_U32(MRC_A_CC_ADJUST_BYTES, adjust_bytes),
+	MRC_CC_U32(MRC_A_CC_ADJUST_PERIOD, adjust_period),
+	MRC_CC_U32(MRC_A_CC_ETA, eta),
+	MRC_CC_U32(MRC_A_CC_FI, fi),
+	MRC_CC_U32(MRC_A_CC_FI_SCALE, fi_scale),
+	MRC_CC_U32(MRC_A_CC_GAMMA, gamma),
+	MRC_CC_U32(MRC_A_CC_MAX_MD_JUMP, max_md_jump),
+	MRC_CC_U32(MRC_A_CC_MAX_CWND, max_cwnd),
+	MRC_CC_U32(MRC_A_CC_MIN_CWND, min_cwnd),
+	MRC_CC_U32(MRC_A_CC_INIT_CWND, init_cwnd),
+	MRC_CC_U8(MRC_A_CC_QA_GATE, qa_gate),
+	MRC_CC_U8(MRC_A_CC_DISABLE_QA, disable_qa),
+#undef MRC_CC_U32
+#undef MRC_CC_U8
+};
+
+/* Apply the CC_* attributes of a request to @p; false if there were none. */
+static bool mrc_nl_get_cc(struct nlattr **attrs, struct mrc_nscc_params *p)
+{
+	bool any = false;
+	unsigned int i;
+	void *dst;
+
+	for (i = 0; i < ARRAY_SIZE(mrc_cc_fields); i++) {
+		if (!attrs[mrc_cc_fields[i].attr])
+			continue;
+		dst = (u8 *)p + mrc_cc_fields[i].off;
+		if (mrc_cc_fields[i].size == 4)
+			*(u32 *)dst = nla_get_u32(attrs[mrc_cc_fields[i].attr]);
+		else
+			*(u8 *)dst = nla_get_u8(attrs[mrc_cc_fields[i].attr]);
+		any = true;
+	}
+	return any;
+}
+
+/* Values NSCC (proto/nscc.c) cannot run with: it divides by fi_scale and
+ * target_delay, shifts by qa_gate, and scales decreases by gamma and
+ * max_md_jump / 1024 of the window.
+ */
+static int mrc_nl_check_cc(struct nlattr **attrs,
+			   const struct mrc_nscc_params *p,
+			   struct netlink_ext_ack *extack)
+{
+	const char *why = NULL;
+	int attr = 0, other = 0;
+
+	if (!p->base_rtt) {
+		attr = MRC_A_CC_BASE_RTT;
+		why = "base RTT must be at least 1 ns";
+	} else if (!p->target_delay) {
+		attr = MRC_A_CC_TARGET_DELAY;
+		why = "target delay must be at least 1 ns";
+	} else if (!p->adjust_bytes) {
+		attr = MRC_A_CC_ADJUST_BYTES;
+		why = "adjust bytes must be at least 1";
+	} else if (!p->fi_scale) {
+		attr = MRC_A_CC_FI_SCALE;
+		why = "fi scale must be at least 1";
+	} else if (!p->gamma || p->gamma > 1024) {
+		attr = MRC_A_CC_GAMMA;
+		why = "gamma out of range (1..1024)";
+	} else if (!p->max_md_jump || p->max_md_jump > 1024) {
+		attr = MRC_A_CC_MAX_MD_JUMP;
+		why = "max MD jump out of range (1..1024)";
+	} else if (!p->max_cwnd) {
+		attr = MRC_A_CC_MAX_CWND;
+		why = "max cwnd must be at least 1 byte";
+	} else if (p->init_cwnd > p->max_cwnd) {
+		attr = MRC_A_CC_INIT_CWND;
+		other = MRC_A_CC_MAX_CWND;
+		why = "init cwnd exceeds max cwnd";
+	} else if (p->min_cwnd > p->init_cwnd) {
+		attr = MRC_A_CC_MIN_CWND;
+		other = MRC_A_CC_INIT_CWND;
+		why = "min cwnd exceeds init cwnd";
+	} else if (p->qa_gate > 31) {
+		attr = MRC_A_CC_QA_GATE;
+		why = "qa gate out of range (0..31)";
+	} else if (p->disable_qa > 1) {
+		attr = MRC_A_CC_DISABLE_QA;
+		why = "disable qa must be 0 or 1";
+	}
+	if (!why)
+		return 0;
+	if (!attrs[attr] && other)
+		attr = other;
+	mrc_nl_set_msg_attr(extack, attrs[attr], why);
+	return -EINVAL;
+}
+
+static int mrc_nl_check_algo(struct genl_info *info, bool required)
+{
+	struct nlattr *nla = info->attrs[MRC_A_CC_ALGO];
+
+	if (!nla) {
+		if (!required)
+			return 0;
+		NL_SET_ERR_MSG(info->extack,
+			       "missing CC algorithm (MRC_A_CC_ALGO)");
+		return -EINVAL;
+	}
+	if (nla_strcmp(nla, MRC_CC_ALGO_NSCC)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nla,
+				    "unknown CC algorithm (only uet-1.0-nscc)");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int mrc_nl_cc_profile_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_cc_prof *prof;
+	struct mrc_dev *mdev;
+	int err;
+	u32 id;
+
+	err = mrc_nl_profile_id(info, MRC_A_CC_PROFILE_ID, false, &id);
+	err = err ?: mrc_nl_check_algo(info, true);
+	if (err)
+		return err;
+	prof = kzalloc(sizeof(*prof), GFP_KERNEL);
+	if (!prof)
+		return -ENOMEM;
+	prof->id = id;
+	/* What is not given is the built-in default's. */
+	mrc_cc_profile_default(&prof->params);
+	mrc_nl_get_cc(info->attrs, &prof->params);
+	err = mrc_nl_check_cc(info->attrs, &prof->params, info->extack);
+	if (err)
+		goto out;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev))
+		err = PTR_ERR(mdev);
+	else
+		err = mrc_cc_prof_insert(mdev, prof, info->extack);
+	mutex_unlock(&mrc_cfg_lock);
+out:
+	if (err)
+		kfree(prof);
+	return err;
+}
+
+int mrc_nl_cc_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_nscc_params params;
+	struct mrc_cc_prof *prof;
+	struct mrc_dev *mdev;
+	int err;
+	u32 id;
+
+	err = mrc_nl_profile_id(info, MRC_A_CC_PROFILE_ID, false, &id);
+	err = err ?: mrc_nl_check_algo(info, false);
+	if (err)
+		return err;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev)) {
+		err = PTR_ERR(mdev);
+		goto out;
+	}
+	prof = mrc_cc_prof_find(mdev, id);
+	if (!prof) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[MRC_A_CC_PROFILE_ID],
+				    "no CC profile with this id");
+		err = -ENOENT;
+		goto out;
+	}
+	params = prof->params;
+	if (!mrc_nl_get_cc(info->attrs, &params)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to change: give at least one CC value");
+		err = -EINVAL;
+		goto out;
+	}
+	err = mrc_nl_check_cc(info->attrs, &params, info->extack);
+	if (!err)
+		err = mrc_cc_prof_update(mdev, prof, &params);
+out:
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
+int mrc_nl_cc_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	int err;
+	u32 id;
+
+	err = mrc_nl_profile_id(info, MRC_A_CC_PROFILE_ID, false, &id);
+	if (err)
+		return err;
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev))
+		err = PTR_ERR(mdev);
+	else
+		err = mrc_cc_prof_del(mdev, id, info->extack);
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
+/* CC profile @id as one MRC_A_CC_PROFILE nest. */
+static int mrc_nl_put_cc_profile(struct sk_buff *skb, u32 id,
+				 const struct mrc_nscc_params *p)
+{
+	const u8 *src;
+	struct nlattr *nest;
+	unsigned int i;
+	int err;
+
+	nest = nla_nest_start(skb, MRC_A_CC_PROFILE);
+	if (!nest)
+		return -EMSGSIZE;
+	err = nla_put_u32(skb, MRC_A_CC_PROFILE_ID, id) ||
+	      nla_put_string(skb, MRC_A_CC_ALGO, MRC_CC_ALGO_NSCC);
+	for (i = 0; !err && i < ARRAY_SIZE(mrc_cc_fields); i++) {
+		src = (const u8 *)p + mrc_cc_fields[i].off;
+		if (mrc_cc_fields[i].size == 4)
+			err = nla_put_u32(skb, mrc_cc_fields[i].attr,
+					  *(const u32 *)src);
+		else
+			err = nla_put_u8(skb, mrc_cc_fields[i].attr, *src);
+	}
+	if (err) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+int mrc_nl_fill_cc_profile(struct sk_buff *skb, struct mrc_dev *mdev, u32 id,
+			   const struct mrc_nscc_params *p, u32 portid, u32 seq,
+			   int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
+			  MRC_CMD_CC_PROFILE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (mrc_nl_put_dev_id(skb, mdev) ||
+	    mrc_nl_put_cc_profile(skb, id, p)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* Announce a CC profile event.  Caller holds mrc_cfg_lock. */
+void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
+			       const struct mrc_cc_prof *prof,
+			       enum mrc_event type)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
+			       GFP_KERNEL);
+	if (!msg)
+		return;
+	if (mrc_nl_put_cc_profile(msg, prof->id, &prof->params)) {
+		nlmsg_free(msg);
+		return;
+	}
+	mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
+}
+
+int mrc_nl_cc_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_nscc_params builtin, *p;
+	struct mrc_cc_prof *prof;
+	struct sk_buff *msg;
+	struct mrc_dev *mdev;
+	int err;
+	u32 id;
+
+	err = mrc_nl_profile_id(info, MRC_A_CC_PROFILE_ID, true, &id);
+	if (err)
+		return err;
+	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev)) {
+		err = PTR_ERR(mdev);
+		goto out;
+	}
+	if (id) {
+		prof = mrc_cc_prof_find(mdev, id);
+		if (!prof) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[MRC_A_CC_PROFILE_ID],
+					    "no CC profile with this id");
+			err = -ENOENT;
+			goto out;
+		}
+		p = &prof->params;
+	} else {
+		mrc_cc_profile_default(&builtin);
+		p = &builtin;
+	}
+	err = mrc_nl_fill_cc_profile(msg, mdev, id, p, info->snd_portid,
+				     info->snd_seq, 0);
+out:
+	mutex_unlock(&mrc_cfg_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}

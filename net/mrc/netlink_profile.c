@@ -1,0 +1,889 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Generic netlink ops of EV profiles (MRC_CMD_EV_PROFILE_*;
+ * Documentation/admin-guide/mrc.rst, "Profiles") and the dump of both
+ * kinds of profile; netlink_cc_profile.c has the CC ops.  netlink.c owns
+ * the family, its top-level policy and the instance lookup.
+ *
+ * Message layout:
+ *   EV_PROFILE_ADD:  DEV, EV_PROFILE_ID, _MODE, _FORMAT [, _MIN_ACTIVE]
+ *                    [, _EVENT_MASK]; AUTO: _COUNT, _PLANE_MASK; EXP: _EVS
+ *                    { EV { EV_PLANE, EV_VALUE [, EV_STATE] } ... }; GEN:
+ *                    _GEN_FIELDS { GEN_FIELD { GEN_WIDTH, _INIT, _MIN, _MAX
+ *                    [, _MASK] } ... }, _PLANE_MASK [, _GEN_SHIFT]
+ *                    [, _GEN_BASE]
+ *   EV_PROFILE_SET:  DEV, EV_PROFILE_ID and either [_STATE] [, _MIN_ACTIVE]
+ *                    [, _EVENT_MASK], or one EV: EV_INDEX and EV_PLANE +
+ *                    EV_VALUE (replace) or EV_DENY (deny 1 / allow 0)
+ *   EV_PROFILE_GET reply, EV profile events: DEV_INDEX, DEV_NAME,
+ *                    EV_PROFILE { the ADD attributes, _STATE, and _EVS
+ *                    with EV_INDEX and EV_STATE in each EV }
+ *
+ * A profile is built and checked by the engine's functions before the
+ * instance is even looked up, so that no lock is held while parsing.
+ */
+
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
+#include "netlink.h"
+#include "profile.h"
+
+/* An EV profile message: fixed part, then one MRC_A_EV nest per EV. */
+#define MRC_NL_EV_PROFILE_FIXED	2048
+#define MRC_NL_EV_SIZE		64	/* nest + index, plane, value, state */
+#define MRC_NL_EV_PROFILE_MAX	(MRC_NL_EV_PROFILE_FIXED + \
+				 MRC_MAX_EVS * MRC_NL_EV_SIZE)
+
+static const struct nla_policy mrc_ev_policy[MRC_A_MAX + 1] = {
+	[MRC_A_EV_INDEX]	= { .type = NLA_U16 },
+	[MRC_A_EV_PLANE]	= { .type = NLA_U8 },
+	[MRC_A_EV_VALUE]	= { .type = NLA_BINARY, .len = MRC_EV_MAX_LEN },
+	[MRC_A_EV_STATE]	= { .type = NLA_U8 },
+};
+
+static const struct nla_policy mrc_gen_field_policy[MRC_A_MAX + 1] = {
+	[MRC_A_EV_GEN_WIDTH]	= { .type = NLA_U8 },
+	[MRC_A_EV_GEN_INIT]	= { .type = NLA_U32 },
+	[MRC_A_EV_GEN_MIN]	= { .type = NLA_U32 },
+	[MRC_A_EV_GEN_MAX]	= { .type = NLA_U32 },
+	[MRC_A_EV_GEN_MASK]	= { .type = NLA_U32 },
+};
+
+/* The profile id of a request: 1..MRC_MAX_PROFILE, or 0 too if @zero_ok. */
+int mrc_nl_profile_id(struct genl_info *info, int type, bool zero_ok, u32 *id)
+{
+	struct nlattr *nla = info->attrs[type];
+	bool ev = type == MRC_A_EV_PROFILE_ID;
+
+	if (!nla) {
+		mrc_nl_set_msg(info->extack, ev ?
+			       "missing EV profile id (MRC_A_EV_PROFILE_ID)" :
+			       "missing CC profile id (MRC_A_CC_PROFILE_ID)");
+		return -EINVAL;
+	}
+	*id = nla_get_u32(nla);
+	if (*id > MRC_MAX_PROFILE) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nla,
+				    "profile id out of range (1..65535)");
+		return -ERANGE;
+	}
+	if (!*id && !zero_ok) {
+		mrc_nl_set_msg_attr(info->extack, nla, ev ?
+				    "EV profile 0 is the built-in default and cannot be changed" :
+				    "CC profile 0 is the built-in default and cannot be changed");
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Refuse attribute @type if present: it does not belong to this request. */
+static int mrc_nl_refuse(struct genl_info *info, int type, const char *why)
+{
+	if (!info->attrs[type])
+		return 0;
+	mrc_nl_set_msg_attr(info->extack, info->attrs[type], why);
+	return -EINVAL;
+}
+
+/* ---- EV profiles: building one from an ADD request ---- */
+
+/* An EV's plane and value attributes into @ev (the engine checks them). */
+static int mrc_nl_get_ev(struct nlattr *plane, struct nlattr *value,
+			 const struct nlattr *where, struct mrc_ev *ev,
+			 struct netlink_ext_ack *extack)
+{
+	memset(ev, 0, sizeof(*ev));
+	if (!plane) {
+		NL_SET_ERR_MSG_ATTR(extack, where,
+				    "missing EV plane (MRC_A_EV_PLANE)");
+		return -EINVAL;
+	}
+	if (!value) {
+		NL_SET_ERR_MSG_ATTR(extack, where,
+				    "missing EV value (MRC_A_EV_VALUE)");
+		return -EINVAL;
+	}
+	ev->plane = nla_get_u8(plane);
+	ev->len = nla_len(value);
+	memcpy(ev->value, nla_data(value), ev->len);
+	return 0;
+}
+
+/* Blame the attribute an engine error is about: plane, value or @nest. */
+static int mrc_nl_ev_err(struct netlink_ext_ack *extack, struct nlattr **tb,
+			 struct nlattr *nest, int err)
+{
+	struct nlattr *nla = nest;
+
+	if (-err == MRC_EV_EPLANE && tb[MRC_A_EV_PLANE])
+		nla = tb[MRC_A_EV_PLANE];
+	else if ((-err == MRC_EV_ELEN || -err == MRC_EV_EVALUE ||
+		  -err == MRC_EV_EDUP) && tb[MRC_A_EV_VALUE])
+		nla = tb[MRC_A_EV_VALUE];
+	return mrc_ev_err(extack, nla, err);
+}
+
+static int mrc_nl_ev_build_exp(struct genl_info *info,
+			       struct mrc_ev_prof **out, u32 id, u8 format)
+{
+	struct nlattr *evs = info->attrs[MRC_A_EV_PROFILE_EVS];
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[MRC_A_MAX + 1];
+	struct mrc_ev_prof *prof;
+	unsigned int n = 0;
+	struct nlattr *nla;
+	struct mrc_ev ev;
+	int rem, err;
+	u8 state;
+
+	if (!evs) {
+		NL_SET_ERR_MSG(extack,
+			       "EXP profile needs its EVs (MRC_A_EV_PROFILE_EVS)");
+		return -EINVAL;
+	}
+	nla_for_each_nested(nla, evs, rem) {
+		if (nla_type(nla) != MRC_A_EV) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "MRC_A_EV_PROFILE_EVS holds only MRC_A_EV entries");
+			return -EINVAL;
+		}
+		n++;
+	}
+	if (!n)
+		return mrc_ev_err(extack, evs, -MRC_EV_EEMPTY);
+	if (n > MRC_MAX_EVS)
+		return mrc_ev_err(extack, evs, -MRC_EV_ETOOMANY);
+
+	prof = mrc_ev_prof_alloc(id, MRC_EV_MODE_EXP, format, n, extack);
+	if (IS_ERR(prof))
+		return PTR_ERR(prof);
+	nla_for_each_nested(nla, evs, rem) {
+		err = nla_parse_nested(tb, MRC_A_MAX, nla, mrc_ev_policy,
+				       extack);
+		if (err)
+			goto fail;
+		err = mrc_nl_get_ev(tb[MRC_A_EV_PLANE], tb[MRC_A_EV_VALUE],
+				    nla, &ev, extack);
+		if (err)
+			goto fail;
+		/* A controller may only start an EV out as denied. */
+		state = tb[MRC_A_EV_STATE] ? nla_get_u8(tb[MRC_A_EV_STATE]) :
+					     MRC_EV_UNKNOWN;
+		if (state != MRC_EV_UNKNOWN && state != MRC_EV_DENIED) {
+			err = mrc_ev_err(extack, tb[MRC_A_EV_STATE],
+					 -MRC_EV_EEVSTATE);
+			goto fail;
+		}
+		err = mrc_ev_profile_add(&prof->p, ev.plane, ev.value, ev.len,
+					 state == MRC_EV_DENIED);
+		if (err) {
+			err = mrc_nl_ev_err(extack, tb, nla, err);
+			goto fail;
+		}
+	}
+	*out = prof;
+	return 0;
+
+fail:
+	mrc_ev_prof_free(prof);
+	return err;
+}
+
+/* One MRC_A_EV_GEN_FIELD nest into @f. */
+static int mrc_nl_get_gen_field(struct nlattr *nest,
+				struct mrc_ev_gen_field *f,
+				struct netlink_ext_ack *extack)
+{
+	static const int need[] = {
+		MRC_A_EV_GEN_WIDTH, MRC_A_EV_GEN_INIT, MRC_A_EV_GEN_MIN,
+		MRC_A_EV_GEN_MAX,
+	};
+	struct nlattr *tb[MRC_A_MAX + 1];
+	unsigned int i;
+	int err;
+
+	if (nla_type(nest) != MRC_A_EV_GEN_FIELD) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "MRC_A_EV_PROFILE_GEN_FIELDS holds only MRC_A_EV_GEN_FIELD entries");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, MRC_A_MAX, nest, mrc_gen_field_policy,
+			       extack);
+	if (err)
+		return err;
+	for (i = 0; i < ARRAY_SIZE(need); i++) {
+		if (!tb[need[i]]) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "GEN field needs width, init, min and max");
+			return -EINVAL;
+		}
+	}
+	f->width = nla_get_u8(tb[MRC_A_EV_GEN_WIDTH]);
+	f->init = nla_get_u32(tb[MRC_A_EV_GEN_INIT]);
+	f->min = nla_get_u32(tb[MRC_A_EV_GEN_MIN]);
+	f->max = nla_get_u32(tb[MRC_A_EV_GEN_MAX]);
+	/* Without a mask every bit of the field may be set. */
+	if (tb[MRC_A_EV_GEN_MASK])
+		f->mask = nla_get_u32(tb[MRC_A_EV_GEN_MASK]);
+	else
+		f->mask = f->width >= 32 ? U32_MAX : (u32)BIT_ULL(f->width) - 1;
+	return 0;
+}
+
+/* The GEN definition of a request into @gen (checked by the engine). */
+static int mrc_nl_get_gen(struct genl_info *info, u8 format,
+			  struct mrc_ev_gen *gen)
+{
+	struct nlattr *fields = info->attrs[MRC_A_EV_PROFILE_GEN_FIELDS];
+	struct nlattr *base = info->attrs[MRC_A_EV_PROFILE_GEN_BASE];
+	struct nlattr *mask = info->attrs[MRC_A_EV_PROFILE_PLANE_MASK];
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *nla;
+	int rem, err, n = 0;
+
+	memset(gen, 0, sizeof(*gen));
+	if (!fields) {
+		NL_SET_ERR_MSG(extack,
+			       "GEN profile needs its fields (MRC_A_EV_PROFILE_GEN_FIELDS)");
+		return -EINVAL;
+	}
+	if (!mask) {
+		NL_SET_ERR_MSG(extack,
+			       "GEN profile needs its planes (MRC_A_EV_PROFILE_PLANE_MASK)");
+		return -EINVAL;
+	}
+	nla_for_each_nested(nla, fields, rem) {
+		if (n >= MRC_EV_GEN_MAX_FIELDS)
+			return mrc_ev_err(extack, fields,
+					  -MRC_EV_EGEN_NFIELDS);
+		err = mrc_nl_get_gen_field(nla, &gen->fields[n], extack);
+		if (err)
+			return err;
+		n++;
+	}
+	gen->n_fields = n;
+	gen->plane_mask = nla_get_u16(mask);
+	if (info->attrs[MRC_A_EV_PROFILE_GEN_SHIFT])
+		gen->shift = nla_get_u8(info->attrs[MRC_A_EV_PROFILE_GEN_SHIFT]);
+	if (base) {
+		if (nla_len(base) != mrc_ev_format_len(format)) {
+			NL_SET_ERR_MSG_ATTR(extack, base,
+					    "GEN base must be as long as the format's value (UDP 2, STEV 4, SRV6 16 bytes)");
+			return -EINVAL;
+		}
+		memcpy(gen->base, nla_data(base), nla_len(base));
+	}
+	err = mrc_ev_gen_check(gen, format);
+	if (err) {
+		nla = fields;
+		if (-err == MRC_EV_EPLANEMASK)
+			nla = mask;
+		else if (-err == MRC_EV_EGEN_BASE && base)
+			nla = base;
+		return mrc_ev_err(extack, nla, err);
+	}
+	return 0;
+}
+
+/* GEN: the storage is as large as the expansion, which is made now so
+ * that the EVs can be shown, replaced and denied before going ONLINE.
+ */
+static int mrc_nl_ev_build_gen(struct genl_info *info,
+			       struct mrc_ev_prof **out, u32 id, u8 format)
+{
+	struct mrc_ev_prof *prof;
+	struct mrc_ev_gen gen;
+	struct mrc_ev *tmp;
+	int n, err;
+
+	err = mrc_nl_get_gen(info, format, &gen);
+	if (err)
+		return err;
+	tmp = kcalloc(MRC_MAX_EVS, sizeof(*tmp), GFP_KERNEL);
+	if (!tmp)
+		return -ENOMEM;
+	n = mrc_ev_gen_expand(&gen, format, tmp, MRC_MAX_EVS);
+	if (n < 0) {
+		err = mrc_ev_err(info->extack,
+				 info->attrs[MRC_A_EV_PROFILE_GEN_FIELDS], n);
+		goto out;
+	}
+	prof = mrc_ev_prof_alloc(id, MRC_EV_MODE_GEN, format, n, info->extack);
+	if (IS_ERR(prof)) {
+		err = PTR_ERR(prof);
+		goto out;
+	}
+	err = mrc_ev_profile_set_gen(&prof->p, &gen);
+	if (err) {
+		mrc_ev_prof_free(prof);
+		err = mrc_ev_err(info->extack, NULL, err);
+		goto out;
+	}
+	memcpy(prof->evs, tmp, n * sizeof(*tmp));
+	prof->p.n_evs = n;
+	*out = prof;
+out:
+	kfree(tmp);
+	return err;
+}
+
+static int mrc_nl_ev_build_auto(struct genl_info *info,
+				struct mrc_ev_prof **out, u32 id, u8 format)
+{
+	struct nlattr *count = info->attrs[MRC_A_EV_PROFILE_COUNT];
+	struct nlattr *mask = info->attrs[MRC_A_EV_PROFILE_PLANE_MASK];
+	struct mrc_ev_prof *prof;
+	int err;
+
+	if (!count || !mask) {
+		NL_SET_ERR_MSG(info->extack,
+			       "AUTO profile needs an EV count (MRC_A_EV_PROFILE_COUNT) and planes (MRC_A_EV_PROFILE_PLANE_MASK)");
+		return -EINVAL;
+	}
+	prof = mrc_ev_prof_alloc(id, MRC_EV_MODE_AUTO, format, 0, info->extack);
+	if (IS_ERR(prof))
+		return PTR_ERR(prof);
+	err = mrc_ev_profile_set_auto(&prof->p, nla_get_u16(count),
+				      nla_get_u16(mask));
+	if (err) {
+		mrc_ev_prof_free(prof);
+		return mrc_ev_err(info->extack,
+				  -err == MRC_EV_EPLANEMASK ? mask : count,
+				  err);
+	}
+	*out = prof;
+	return 0;
+}
+
+/* Attributes that only some modes take. */
+static int mrc_nl_ev_mode_attrs(struct genl_info *info, u8 mode)
+{
+	static const char auto_only[] = "only AUTO profiles take an EV count";
+	static const char exp_only[] = "only EXP profiles take a list of EVs";
+	static const char gen_only[] = "only GEN profiles take GEN fields, shift and base";
+	static const char no_planes[] = "EXP profiles take no plane mask: each EV names its plane";
+	int err = 0;
+
+	if (mode != MRC_EV_MODE_AUTO)
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_COUNT,
+					   auto_only);
+	if (mode != MRC_EV_MODE_EXP)
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_EVS, exp_only);
+	if (mode == MRC_EV_MODE_EXP)
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_PLANE_MASK,
+					   no_planes);
+	if (mode != MRC_EV_MODE_GEN) {
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_GEN_FIELDS,
+					   gen_only);
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_GEN_SHIFT,
+					   gen_only);
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_GEN_BASE,
+					   gen_only);
+	}
+	return err;
+}
+
+/* The whole profile an ADD request describes, in state INIT. */
+static int mrc_nl_ev_build(struct genl_info *info, u32 id,
+			   struct mrc_ev_prof **out)
+{
+	struct nlattr *nla_mode = info->attrs[MRC_A_EV_PROFILE_MODE];
+	struct nlattr *nla_fmt = info->attrs[MRC_A_EV_PROFILE_FORMAT];
+	struct nlattr *min_active = info->attrs[MRC_A_EV_PROFILE_MIN_ACTIVE];
+	struct nlattr *event_mask = info->attrs[MRC_A_EV_PROFILE_EVENT_MASK];
+	struct netlink_ext_ack *extack = info->extack;
+	struct mrc_ev_profile check;
+	struct mrc_ev_prof *prof;
+	u8 mode, format;
+	int err;
+
+	if (!nla_mode || !nla_fmt) {
+		NL_SET_ERR_MSG(extack,
+			       "missing mode (MRC_A_EV_PROFILE_MODE) or format (MRC_A_EV_PROFILE_FORMAT)");
+		return -EINVAL;
+	}
+	mode = nla_get_u8(nla_mode);
+	format = nla_get_u8(nla_fmt);
+	err = mrc_ev_profile_init(&check, mode, format, NULL, 0);
+	if (err)
+		return mrc_ev_err(extack, -err == MRC_EV_EMODE ? nla_mode :
+				  nla_fmt, err);
+	err = mrc_nl_ev_mode_attrs(info, mode);
+	if (err)
+		return err;
+
+	switch (mode) {
+	case MRC_EV_MODE_AUTO:
+		err = mrc_nl_ev_build_auto(info, &prof, id, format);
+		break;
+	case MRC_EV_MODE_EXP:
+		err = mrc_nl_ev_build_exp(info, &prof, id, format);
+		break;
+	default:
+		err = mrc_nl_ev_build_gen(info, &prof, id, format);
+		break;
+	}
+	if (err)
+		return err;
+
+	if (min_active) {
+		err = mrc_ev_profile_set_min_active(&prof->p,
+						    nla_get_u16(min_active));
+		if (err)
+			err = mrc_ev_err(extack, min_active, err);
+	}
+	if (!err && event_mask) {
+		err = mrc_ev_profile_set_event_mask(&prof->p,
+						    nla_get_u32(event_mask));
+		if (err)
+			err = mrc_ev_err(extack, event_mask, err);
+	}
+	if (err) {
+		mrc_ev_prof_free(prof);
+		return err;
+	}
+	*out = prof;
+	return 0;
+}
+
+int mrc_nl_ev_profile_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_ev_prof *prof;
+	struct mrc_dev *mdev;
+	int err;
+	u32 id;
+
+	err = mrc_nl_profile_id(info, MRC_A_EV_PROFILE_ID, false, &id);
+	if (err)
+		return err;
+	err = mrc_nl_refuse(info, MRC_A_EV_PROFILE_STATE,
+			    "a new profile starts in state INIT: set its state with EV_PROFILE_SET");
+	if (err)
+		return err;
+	err = mrc_nl_ev_build(info, id, &prof);
+	if (err)
+		return err;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev))
+		err = PTR_ERR(mdev);
+	else
+		err = mrc_ev_prof_insert(mdev, prof, info->extack);
+	mutex_unlock(&mrc_cfg_lock);
+	if (err)
+		mrc_ev_prof_free(prof);
+	return err;
+}
+
+int mrc_nl_ev_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	int err;
+	u32 id;
+
+	err = mrc_nl_profile_id(info, MRC_A_EV_PROFILE_ID, false, &id);
+	if (err)
+		return err;
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev))
+		err = PTR_ERR(mdev);
+	else
+		err = mrc_ev_prof_del(mdev, id, info->extack);
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
+/* SET of one EV: EV_INDEX with EV_PLANE + EV_VALUE, or with EV_DENY. */
+static int mrc_nl_ev_profile_set_ev(struct genl_info *info,
+				    struct mrc_dev *mdev, u32 id)
+{
+	struct nlattr **attrs = info->attrs;
+	struct mrc_ev ev, *evp = NULL;
+	int deny = 0, err;
+	u16 idx;
+
+	idx = nla_get_u16(attrs[MRC_A_EV_INDEX]);
+	if (attrs[MRC_A_EV_DENY]) {
+		if (attrs[MRC_A_EV_PLANE] || attrs[MRC_A_EV_VALUE]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attrs[MRC_A_EV_DENY],
+					    "replace an EV or deny/allow it, not both");
+			return -EINVAL;
+		}
+		deny = nla_get_u8(attrs[MRC_A_EV_DENY]);
+	} else {
+		err = mrc_nl_get_ev(attrs[MRC_A_EV_PLANE], attrs[MRC_A_EV_VALUE],
+				    attrs[MRC_A_EV_INDEX], &ev, info->extack);
+		if (err)
+			return err;
+		evp = &ev;
+	}
+	return mrc_ev_prof_ev_change(mdev, id, idx, evp, deny, info->extack);
+}
+
+int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	struct mrc_ev_prof_change chg = {};
+	static const char alone[] =
+		"an EV change (MRC_A_EV_INDEX) goes in a request of its own";
+	static const char no_index[] = "missing EV index (MRC_A_EV_INDEX)";
+	struct mrc_dev *mdev;
+	bool one_ev;
+	int err;
+	u32 id;
+
+	err = mrc_nl_profile_id(info, MRC_A_EV_PROFILE_ID, false, &id);
+	if (err)
+		return err;
+	one_ev = attrs[MRC_A_EV_INDEX];
+	if (one_ev) {
+		err = mrc_nl_refuse(info, MRC_A_EV_PROFILE_STATE, alone);
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_MIN_ACTIVE,
+					   alone);
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_EVENT_MASK,
+					   alone);
+	} else {
+		err = mrc_nl_refuse(info, MRC_A_EV_PLANE, no_index);
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_VALUE, no_index);
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_DENY, no_index);
+		chg.has_state = attrs[MRC_A_EV_PROFILE_STATE];
+		chg.has_min_active = attrs[MRC_A_EV_PROFILE_MIN_ACTIVE];
+		chg.has_event_mask = attrs[MRC_A_EV_PROFILE_EVENT_MASK];
+		if (!err && !chg.has_state && !chg.has_min_active &&
+		    !chg.has_event_mask) {
+			NL_SET_ERR_MSG(info->extack,
+				       "nothing to change: give a state, min active, event mask or one EV");
+			err = -EINVAL;
+		}
+	}
+	if (err)
+		return err;
+	if (chg.has_state)
+		chg.state = nla_get_u8(attrs[MRC_A_EV_PROFILE_STATE]);
+	if (chg.has_min_active)
+		chg.min_active = nla_get_u16(attrs[MRC_A_EV_PROFILE_MIN_ACTIVE]);
+	if (chg.has_event_mask)
+		chg.event_mask = nla_get_u32(attrs[MRC_A_EV_PROFILE_EVENT_MASK]);
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), attrs, info->extack);
+	if (IS_ERR(mdev))
+		err = PTR_ERR(mdev);
+	else if (one_ev)
+		err = mrc_nl_ev_profile_set_ev(info, mdev, id);
+	else
+		err = mrc_ev_prof_set(mdev, id, &chg, info->extack);
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
+/* ---- EV profiles: replies and events ---- */
+
+static size_t mrc_nl_ev_profile_size(const struct mrc_ev_profile *p)
+{
+	return MRC_NL_EV_PROFILE_FIXED + (size_t)p->n_evs * MRC_NL_EV_SIZE;
+}
+
+static int mrc_nl_put_gen(struct sk_buff *skb, const struct mrc_ev_profile *p)
+{
+	const struct mrc_ev_gen_field *f;
+	struct nlattr *fields, *field;
+	unsigned int i;
+
+	if (nla_put_u16(skb, MRC_A_EV_PROFILE_PLANE_MASK, p->gen.plane_mask) ||
+	    nla_put_u8(skb, MRC_A_EV_PROFILE_GEN_SHIFT, p->gen.shift) ||
+	    nla_put(skb, MRC_A_EV_PROFILE_GEN_BASE,
+		    mrc_ev_format_len(p->format), p->gen.base))
+		return -EMSGSIZE;
+	fields = nla_nest_start(skb, MRC_A_EV_PROFILE_GEN_FIELDS);
+	if (!fields)
+		return -EMSGSIZE;
+	for (i = 0; i < p->gen.n_fields; i++) {
+		f = &p->gen.fields[i];
+		field = nla_nest_start(skb, MRC_A_EV_GEN_FIELD);
+		if (!field ||
+		    nla_put_u8(skb, MRC_A_EV_GEN_WIDTH, f->width) ||
+		    nla_put_u32(skb, MRC_A_EV_GEN_INIT, f->init) ||
+		    nla_put_u32(skb, MRC_A_EV_GEN_MIN, f->min) ||
+		    nla_put_u32(skb, MRC_A_EV_GEN_MAX, f->max) ||
+		    nla_put_u32(skb, MRC_A_EV_GEN_MASK, f->mask))
+			return -EMSGSIZE;
+		nla_nest_end(skb, field);
+	}
+	nla_nest_end(skb, fields);
+	return 0;
+}
+
+static int mrc_nl_put_evs(struct sk_buff *skb, const struct mrc_ev_profile *p)
+{
+	const struct mrc_ev *ev;
+	struct nlattr *evs, *nest;
+	u16 i;
+
+	evs = nla_nest_start(skb, MRC_A_EV_PROFILE_EVS);
+	if (!evs)
+		return -EMSGSIZE;
+	for (i = 0; i < p->n_evs; i++) {
+		ev = &p->evs[i];
+		nest = nla_nest_start(skb, MRC_A_EV);
+		if (!nest ||
+		    nla_put_u16(skb, MRC_A_EV_INDEX, i) ||
+		    nla_put_u8(skb, MRC_A_EV_PLANE, ev->plane) ||
+		    nla_put(skb, MRC_A_EV_VALUE, ev->len, ev->value) ||
+		    nla_put_u8(skb, MRC_A_EV_STATE, ev->state))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	nla_nest_end(skb, evs);
+	return 0;
+}
+
+/* Profile @id as one MRC_A_EV_PROFILE nest. */
+static int mrc_nl_put_ev_profile(struct sk_buff *skb, u32 id,
+				 const struct mrc_ev_profile *p)
+{
+	struct nlattr *nest;
+	int err = -EMSGSIZE;
+
+	nest = nla_nest_start(skb, MRC_A_EV_PROFILE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_EV_PROFILE_ID, id) ||
+	    nla_put_u8(skb, MRC_A_EV_PROFILE_MODE, p->mode) ||
+	    nla_put_u8(skb, MRC_A_EV_PROFILE_FORMAT, p->format) ||
+	    nla_put_u8(skb, MRC_A_EV_PROFILE_STATE, p->state) ||
+	    nla_put_u16(skb, MRC_A_EV_PROFILE_MIN_ACTIVE, p->ev_min_active) ||
+	    nla_put_u32(skb, MRC_A_EV_PROFILE_EVENT_MASK, p->event_mask))
+		goto cancel;
+	switch (p->mode) {
+	case MRC_EV_MODE_AUTO:
+		/* Profile 0 has no plane mask: it uses the route's planes. */
+		if (nla_put_u16(skb, MRC_A_EV_PROFILE_COUNT, p->auto_count) ||
+		    (p->auto_plane_mask &&
+		     nla_put_u16(skb, MRC_A_EV_PROFILE_PLANE_MASK,
+				 p->auto_plane_mask)))
+			goto cancel;
+		break;
+	case MRC_EV_MODE_GEN:
+		err = mrc_nl_put_gen(skb, p);
+		if (err)
+			goto cancel;
+		fallthrough;
+	default:
+		err = mrc_nl_put_evs(skb, p);
+		if (err)
+			goto cancel;
+		break;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int mrc_nl_fill_ev_profile(struct sk_buff *skb, struct mrc_dev *mdev,
+				  u32 id, const struct mrc_ev_profile *p,
+				  u32 portid, u32 seq, int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
+			  MRC_CMD_EV_PROFILE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (mrc_nl_put_dev_id(skb, mdev) ||
+	    mrc_nl_put_ev_profile(skb, id, p)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* Announce an EV profile event.  Caller holds mrc_cfg_lock. */
+void mrc_genl_event_ev_profile(struct mrc_dev *mdev,
+			       const struct mrc_ev_prof *prof,
+			       enum mrc_event type)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = mrc_nl_event_new(mdev, type, mrc_nl_ev_profile_size(&prof->p),
+			       &hdr, GFP_KERNEL);
+	if (!msg)
+		return;
+	if (mrc_nl_put_ev_profile(msg, prof->id, &prof->p)) {
+		nlmsg_free(msg);
+		return;
+	}
+	mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
+}
+
+int mrc_nl_ev_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_ev_profile builtin, *p;
+	struct mrc_ev_prof *prof;
+	struct sk_buff *msg;
+	struct mrc_dev *mdev;
+	int err;
+	u32 id;
+
+	err = mrc_nl_profile_id(info, MRC_A_EV_PROFILE_ID, true, &id);
+	if (err)
+		return err;
+	msg = nlmsg_new(MRC_NL_EV_PROFILE_MAX, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev)) {
+		err = PTR_ERR(mdev);
+		goto out;
+	}
+	if (id) {
+		prof = mrc_ev_prof_find(mdev, id);
+		if (!prof) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[MRC_A_EV_PROFILE_ID],
+					    "no EV profile with this id");
+			err = -ENOENT;
+			goto out;
+		}
+		p = &prof->p;
+	} else {
+		mrc_ev_prof_builtin(&builtin);
+		p = &builtin;
+	}
+	err = mrc_nl_fill_ev_profile(msg, mdev, id, p, info->snd_portid,
+				     info->snd_seq, 0);
+out:
+	mutex_unlock(&mrc_cfg_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Every dump skb must hold the largest profile. */
+int mrc_nl_ev_profile_get_start(struct netlink_callback *cb)
+{
+	cb->min_dump_alloc = MRC_NL_EV_PROFILE_MAX;
+	return 0;
+}
+
+/* One instance's profiles from id cb->args[1] on (0: the built-in). */
+static int mrc_nl_dump_one_dev(struct sk_buff *skb,
+			       struct netlink_callback *cb,
+			       struct mrc_dev *mdev, bool cc);
+
+/* Dump the EV (@cc false) or CC profiles of every instance of the
+ * namespace, or of the one the request names.  cb->args[0]: instances
+ * done, cb->args[1]: next profile id in the next instance.
+ */
+static int mrc_nl_profile_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb, bool cc)
+{
+	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
+	struct net *net = sock_net(skb->sk);
+	struct mrc_dev *mdev, *only = NULL;
+	long idx = 0, start = cb->args[0];
+	int err = 0;
+
+	mutex_lock(&mrc_cfg_lock);
+	if (attrs[MRC_A_DEV_NAME] || attrs[MRC_A_DEV_INDEX]) {
+		only = mrc_nl_find_dev(net, attrs, cb->extack);
+		if (IS_ERR(only)) {
+			err = PTR_ERR(only);
+			goto out;
+		}
+	}
+	list_for_each_entry(mdev, &mrc_net(net)->devs, node) {
+		if (!mrc_dev_visible(mdev) || (only && mdev != only))
+			continue;
+		if (idx++ < start)
+			continue;
+		err = mrc_nl_dump_one_dev(skb, cb, mdev, cc);
+		if (err) {
+			idx--;
+			break;
+		}
+		cb->args[1] = 0;
+	}
+	cb->args[0] = idx;
+	if (!err || skb->len)
+		err = skb->len;
+out:
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
+int mrc_nl_ev_profile_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return mrc_nl_profile_dumpit(skb, cb, false);
+}
+
+int mrc_nl_cc_profile_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return mrc_nl_profile_dumpit(skb, cb, true);
+}
+
+static int mrc_nl_dump_one_dev(struct sk_buff *skb,
+			       struct netlink_callback *cb,
+			       struct mrc_dev *mdev, bool cc)
+{
+	u32 portid = NETLINK_CB(cb->skb).portid, seq = cb->nlh->nlmsg_seq;
+	unsigned long id = cb->args[1];
+	struct mrc_nscc_params cc_builtin;
+	struct mrc_ev_profile ev_builtin;
+	struct mrc_cc_prof *ccp;
+	struct mrc_ev_prof *evp;
+	int err;
+
+	if (!id) {
+		if (cc) {
+			mrc_cc_profile_default(&cc_builtin);
+			err = mrc_nl_fill_cc_profile(skb, mdev, 0, &cc_builtin,
+						     portid, seq, NLM_F_MULTI);
+		} else {
+			mrc_ev_prof_builtin(&ev_builtin);
+			err = mrc_nl_fill_ev_profile(skb, mdev, 0, &ev_builtin,
+						     portid, seq, NLM_F_MULTI);
+		}
+		if (err)
+			return err;
+		id = 1;
+	}
+	if (cc) {
+		xa_for_each_start(&mdev->cc_profiles, id, ccp, id) {
+			err = mrc_nl_fill_cc_profile(skb, mdev, ccp->id,
+						     &ccp->params, portid, seq,
+						     NLM_F_MULTI);
+			if (err)
+				goto stop;
+		}
+	} else {
+		xa_for_each_start(&mdev->ev_profiles, id, evp, id) {
+			err = mrc_nl_fill_ev_profile(skb, mdev, evp->id,
+						     &evp->p, portid, seq,
+						     NLM_F_MULTI);
+			if (err)
+				goto stop;
+		}
+	}
+	return 0;
+
+stop:
+	/* Resume at the profile that did not fit. */
+	cb->args[1] = id;
+	return err;
+}

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Connectionless EV probes (MRC_CMD_PROBE, "mrcctl probe").
+ *
+ * A probe run sends one PROBE_REQ with destination QPN 0 on each path
+ * toward a peer (the paths a QP to that peer would use, or those of an
+ * explicit EV) and waits for the PROBE_RESPs; the RTT of each path is the
+ * time between sending and the answer's arrival.  Any host with an mrc
+ * instance answers a PROBE_REQ addressed to QPN 0, from softirq, back to
+ * the request's source with the request's UDP source port and flow label,
+ * so that an ECMP fabric hashes the answer like the request where it can.
+ *
+ * Runs are on a per-namespace list under mn->probe_lock; each owns a
+ * range of probe ids (mn->probe_next), so that an answer finds its run and
+ * EV by id alone.  A late answer (after the run gave up) finds nothing
+ * and is dropped.
+ */
+
+#include <linux/ipv6.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <linux/wait.h>
+#include <asm/unaligned.h>
+#include <net/ipv6.h>
+
+#include "netlink.h"
+#include "qp.h"
+
+#define MRC_PROBE_TIMEOUT_MS	1000
+#define MRC_PROBE_TIMEOUT_MAX	60000
+
+struct mrc_probe_run {
+	struct list_head node;		/* in mn->probes; mn->probe_lock */
+	u32 base;			/* probe_id of path 0 */
+	u32 n;				/* paths probed */
+	u32 answered;			/* mn->probe_lock */
+	wait_queue_head_t wq;
+	u64 sent[MRC_MAX_EVS];		/* const once sent */
+	u64 rtt[MRC_MAX_EVS];		/* ns; 0: no answer; probe_lock */
+	struct mrc_qp_ev ev[MRC_MAX_EVS];
+	struct mrc_qp_plane plane[MRC_MAX_PLANES + 1];	/* no dst_cache */
+	struct mrc_qp_path_prep prep;
+};
+
+/* Answer a PROBE_REQ: back to its source, on the way it came as far as
+ * the headers can say (same UDP source port, same flow label).
+ */
+static void mrc_probe_answer(struct mrc_net *mn, struct sk_buff *skb,
+			     const struct mrc_pkt *req)
+{
+	struct mrc_qp_plane pl = {};
+	struct mrc_qp_ev ev = {};
+	struct mrc_xmit x = {
+		.mn = mn, .format = MRC_EV_FMT_UDP, .ttl = 64,
+		.plane_id = req->hdr.plane, .pl = &pl, .ev = &ev,
+	};
+	struct sk_buff *ans;
+	struct mrc_pkt r;
+	u8 *payload;
+
+	mrc_pkt_init(&r, MRC_OP_PROBE_RESP);
+	r.hdr.ev = req->hdr.ev;
+	r.hdr.plane = req->hdr.plane;
+	r.hdr.ts = (u32)mrc_now();
+	r.u.probe = req->u.probe;
+	r.u.probe.ts_echo = req->hdr.ts;
+	r.u.probe.svc_time = 0;
+	ev.sport = udp_hdr(skb)->source;
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		if (!mn->sock6)
+			return;
+		x.ipv6 = true;
+		pl.daddr.v6.sin6_family = AF_INET6;
+		pl.daddr.v6.sin6_addr = ipv6_hdr(skb)->saddr;
+		pl.saddr.v6.sin6_family = AF_INET6;
+		pl.saddr.v6.sin6_addr = ipv6_hdr(skb)->daddr;
+		ev.flowlabel = ip6_flowlabel(ipv6_hdr(skb));
+	} else {
+		pl.daddr.v4.sin_family = AF_INET;
+		pl.daddr.v4.sin_addr.s_addr = ip_hdr(skb)->saddr;
+		pl.saddr.v4.sin_family = AF_INET;
+		pl.saddr.v4.sin_addr.s_addr = ip_hdr(skb)->daddr;
+	}
+	ans = mrc_net_build(&r, &payload);
+	if (!ans) {
+		atomic64_inc(&mn->probe_tx_drop);
+		return;
+	}
+	mrc_net_seal(ans);
+	mrc_net_send(&x, ans);
+}
+
+static void mrc_probe_answered(struct mrc_net *mn, const struct mrc_pkt *pkt)
+{
+	u32 id = pkt->u.probe.probe_id, i;
+	struct mrc_probe_run *run;
+	u64 now = mrc_now();
+
+	spin_lock(&mn->probe_lock);
+	list_for_each_entry(run, &mn->probes, node) {
+		i = id - run->base;
+		if (i >= run->n || run->rtt[i])
+			continue;
+		run->rtt[i] = max_t(u64, now - run->sent[i], 1);
+		if (++run->answered == run->n)
+			wake_up(&run->wq);
+		break;
+	}
+	spin_unlock(&mn->probe_lock);
+}
+
+bool mrc_probe_rx(struct mrc_net *mn, struct sk_buff *skb,
+		  const struct mrc_pkt *pkt)
+{
+	switch (pkt->hdr.opcode) {
+	case MRC_OP_PROBE_REQ:
+		mrc_probe_answer(mn, skb, pkt);
+		return true;
+	case MRC_OP_PROBE_RESP:
+		mrc_probe_answered(mn, pkt);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The paths of the run: plane p toward the route's hop (or the peer on
+ * plane 1), its netdev; EV i's outer headers.
+ */
+static void mrc_probe_paths(struct mrc_probe_run *run,
+			    const struct sockaddr *peer)
+{
+	struct mrc_qp_path_prep *prep = &run->prep;
+	bool v6 = peer->sa_family == AF_INET6;
+	struct mrc_qp_plane *pl;
+	u32 p, i;
+
+	for (p = 1; p <= MRC_MAX_PLANES; p++) {
+		pl = &run->plane[p];
+		pl->oif = prep->oif[p];
+		pl->saddr.v4.sin_family = peer->sa_family;
+		if (prep->has_route && prep->route.hops[p].valid) {
+			pl->daddr.v4.sin_family = peer->sa_family;
+			if (v6)
+				memcpy(&pl->daddr.v6.sin6_addr,
+				       prep->route.hops[p].addr, 16);
+			else
+				memcpy(&pl->daddr.v4.sin_addr,
+				       prep->route.hops[p].addr, 4);
+			pl->valid = pl->oif;
+		} else if (!prep->has_route && p == 1) {
+			memcpy(&pl->daddr, peer, v6 ? sizeof(pl->daddr.v6) :
+						      sizeof(pl->daddr.v4));
+			pl->valid = pl->oif;
+		}
+	}
+	for (i = 0; i < prep->n_evs; i++)
+		mrc_path_ev_outer(0, prep->format, &prep->evs[i], &run->ev[i]);
+}
+
+static void mrc_probe_send(struct mrc_net *mn, struct mrc_dev *mdev,
+			   struct mrc_probe_run *run, bool v6)
+{
+	struct mrc_qp_path_prep *prep = &run->prep;
+	struct mrc_xmit x = {
+		.mn = mn, .mdev = mdev, .ipv6 = v6, .format = prep->format,
+		.ttl = 64,
+	};
+	struct sk_buff *skb;
+	struct mrc_pkt pkt;
+	u8 *payload;
+	u32 i;
+
+	for (i = 0; i < run->n; i++) {
+		u8 plane = prep->evs[i].plane;
+
+		run->sent[i] = mrc_now();
+		if (!run->plane[plane].valid)
+			continue;	/* reported as unanswered */
+		mrc_pkt_init(&pkt, MRC_OP_PROBE_REQ);
+		pkt.hdr.ev = i;
+		pkt.hdr.plane = plane;
+		pkt.hdr.ts = (u32)run->sent[i];
+		pkt.u.probe.probe_id = run->base + i;
+		pkt.u.probe.ev = i;
+		pkt.u.probe.plane = plane;
+		skb = mrc_net_build(&pkt, &payload);
+		if (!skb) {
+			mrc_count(mdev, MRC_CNT_TX_DROP, 1);
+			continue;
+		}
+		mrc_net_seal(skb);
+		x.plane_id = plane;
+		x.pl = &run->plane[plane];
+		x.ev = &run->ev[i];
+		local_bh_disable();
+		mrc_net_send(&x, skb);
+		local_bh_enable();
+	}
+}
+
+static int mrc_probe_put_result(struct sk_buff *msg,
+				const struct mrc_probe_run *run, u32 i,
+				bool v6)
+{
+	const struct mrc_qp_plane *pl = &run->plane[run->prep.evs[i].plane];
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, MRC_A_PROBE_RESULT);
+	if (!nest ||
+	    nla_put_u32(msg, MRC_A_CONN_EV_INDEX, i) ||
+	    nla_put_u32(msg, MRC_A_CONN_EV_PLANE, run->prep.evs[i].plane) ||
+	    nla_put_u16(msg, MRC_A_CONN_EV_SPORT, ntohs(run->ev[i].sport)) ||
+	    (pl->valid && nla_put(msg, MRC_A_PROBE_ADDR, v6 ? 16 : 4,
+				  v6 ? (const void *)&pl->daddr.v6.sin6_addr :
+				       (const void *)&pl->daddr.v4.sin_addr)) ||
+	    (run->rtt[i] && nla_put_u64_64bit(msg, MRC_A_PROBE_RTT,
+					      run->rtt[i], MRC_A_PAD)))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int mrc_probe_reply(struct genl_info *info, const struct mrc_dev_id *dev,
+			   const struct mrc_probe_run *run, bool v6)
+{
+	struct nlattr *results;
+	struct sk_buff *msg;
+	void *hdr;
+	u32 i;
+
+	msg = nlmsg_new(64 * 1024 - NLMSG_HDRLEN, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &mrc_genl_family, 0,
+				MRC_CMD_PROBE);
+	if (!hdr)
+		goto toobig;
+	if (nla_put_u32(msg, MRC_A_DEV_INDEX, dev->index) ||
+	    nla_put_string(msg, MRC_A_DEV_NAME, dev->name))
+		goto toobig;
+	results = nla_nest_start(msg, MRC_A_PROBE_RESULTS);
+	if (!results)
+		goto toobig;
+	for (i = 0; i < run->n; i++)
+		if (mrc_probe_put_result(msg, run, i, v6))
+			goto toobig;
+	nla_nest_end(msg, results);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+toobig:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/* The request's peer address as a sockaddr. */
+static int mrc_probe_peer(struct genl_info *info, struct sockaddr_storage *ss)
+{
+	struct nlattr *nla = info->attrs[MRC_A_PROBE_TO];
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (!nla) {
+		NL_SET_ERR_MSG(info->extack,
+			       "missing peer address (MRC_A_PROBE_TO)");
+		return -EINVAL;
+	}
+	if (nla_len(nla) == 4) {
+		sin->sin_family = AF_INET;
+		memcpy(&sin->sin_addr, nla_data(nla), 4);
+		return 0;
+	}
+	if (nla_len(nla) == 16) {
+		sin6->sin6_family = AF_INET6;
+		memcpy(&sin6->sin6_addr, nla_data(nla), 16);
+		return 0;
+	}
+	NL_SET_ERR_MSG_ATTR(info->extack, nla,
+			    "peer address must be 4 (IPv4) or 16 (IPv6) bytes");
+	return -EINVAL;
+}
+
+/* "ev PORT plane N": one UDP EV instead of the route's set. */
+static int mrc_probe_one_ev(struct genl_info *info,
+			    struct mrc_qp_path_prep *prep)
+{
+	struct nlattr *sport = info->attrs[MRC_A_CONN_EV_SPORT];
+	struct nlattr *plane = info->attrs[MRC_A_CONN_EV_PLANE];
+	u32 p;
+
+	if (!sport && !plane)
+		return 0;
+	if (!sport || !plane) {
+		NL_SET_ERR_MSG_ATTR(info->extack, sport ?: plane,
+				    "an explicit EV needs both its UDP source port and its plane");
+		return -EINVAL;
+	}
+	p = nla_get_u32(plane);
+	if (!p || p > MRC_MAX_PLANES) {
+		NL_SET_ERR_MSG_ATTR(info->extack, plane,
+				    "plane out of range (1..16)");
+		return -ERANGE;
+	}
+	if (!nla_get_u16(sport)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, sport,
+				    "UDP source port 0 names no EV");
+		return -EINVAL;
+	}
+	memset(&prep->evs[0], 0, sizeof(prep->evs[0]));
+	prep->evs[0].plane = p;
+	prep->evs[0].len = 2;
+	put_unaligned_be16(nla_get_u16(sport), prep->evs[0].value);
+	prep->format = MRC_EV_FMT_UDP;
+	prep->n_evs = 1;
+	return 0;
+}
+
+int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_probe_run *run;
+	struct sockaddr_storage peer;
+	struct mrc_dev_id dev;
+	struct mrc_dev *mdev;
+	u32 timeout = MRC_PROBE_TIMEOUT_MS;
+	bool v6;
+	int err;
+
+	if (info->attrs[MRC_A_PROBE_TIMEOUT])
+		timeout = nla_get_u32(info->attrs[MRC_A_PROBE_TIMEOUT]);
+	if (!timeout || timeout > MRC_PROBE_TIMEOUT_MAX) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[MRC_A_PROBE_TIMEOUT],
+				    "timeout out of range (1..60000 ms)");
+		return -ERANGE;
+	}
+	err = mrc_probe_peer(info, &peer);
+	if (err)
+		return err;
+	v6 = peer.ss_family == AF_INET6;
+	run = kvzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run)
+		return -ENOMEM;
+
+	/* The instance stays while we hold the lock; sending does not. */
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(net, info->attrs, info->extack);
+	if (IS_ERR(mdev)) {
+		mutex_unlock(&mrc_cfg_lock);
+		err = PTR_ERR(mdev);
+		goto out;
+	}
+	dev.index = mdev->ibdev.index;
+	strscpy(dev.name, mrc_dev_name(mdev), sizeof(dev.name));
+	if (v6 && !mn->sock6) {
+		mutex_unlock(&mrc_cfg_lock);
+		NL_SET_ERR_MSG(info->extack, "IPv6 is disabled");
+		err = -EAFNOSUPPORT;
+		goto out;
+	}
+	/* Keeps the instance (and the namespace's socket) until sent. */
+	if (!ib_device_try_get(&mdev->ibdev)) {
+		mutex_unlock(&mrc_cfg_lock);
+		NL_SET_ERR_MSG(info->extack, "device is being removed");
+		err = -ENODEV;
+		goto out;
+	}
+	mutex_unlock(&mrc_cfg_lock);
+
+	err = mrc_paths_prepare(mdev, (struct sockaddr *)&peer, 0, &run->prep);
+	if (!err)
+		err = mrc_probe_one_ev(info, &run->prep);
+	if (err) {
+		ib_device_put(&mdev->ibdev);
+		if (!info->extack->_msg)
+			NL_SET_ERR_MSG(info->extack,
+				       "cannot build the paths to this peer");
+		goto out;
+	}
+	mrc_probe_paths(run, (struct sockaddr *)&peer);
+	run->n = run->prep.n_evs;
+	init_waitqueue_head(&run->wq);
+
+	spin_lock_bh(&mn->probe_lock);
+	run->base = mn->probe_next;
+	mn->probe_next += MRC_MAX_EVS;
+	list_add(&run->node, &mn->probes);
+	spin_unlock_bh(&mn->probe_lock);
+
+	mrc_probe_send(mn, mdev, run, v6);
+	ib_device_put(&mdev->ibdev);
+	wait_event_interruptible_timeout(run->wq,
+					 READ_ONCE(run->answered) == run->n,
+					 msecs_to_jiffies(timeout));
+
+	spin_lock_bh(&mn->probe_lock);
+	list_del(&run->node);
+	spin_unlock_bh(&mn->probe_lock);
+	err = mrc_probe_reply(info, &dev, run, v6);
+out:
+	kvfree(run);
+	return err;
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// mrcctl ev-profile { add | set | del | show | ev ... }, ev show,
+// cc-profile { add | set | del | show }
+#include <iostream>
+
+#include <linux/mrc.h>
+#include <netlink/attr.h>
+
+#include "commands.hpp"
+#include "nl.hpp"
+#include "profile_attrs.hpp"
+#include "profile_format.hpp"
+#include "profile_parse.hpp"
+
+namespace mrcctl {
+
+namespace {
+
+void check(int rc)
+{
+	if (rc < 0)
+		throw Failure("message too large");
+}
+
+MsgPtr request(GenlSocket &sk, std::uint8_t cmd, bool dump, const Request &r)
+{
+	MsgPtr req = sk.request(cmd, dump);
+	if (r.dev)
+		check(nla_put_string(req.get(), MRC_A_DEV_NAME, r.dev->c_str()));
+	return req;
+}
+
+// One EV profile by id, from the kernel (its errors are the user's).
+EvProfile get_ev_profile(GenlSocket &sk, const Request &r)
+{
+	MsgPtr req = request(sk, MRC_CMD_EV_PROFILE_GET, false, r);
+	check(nla_put_u32(req.get(), MRC_A_EV_PROFILE_ID, *r.prof.id));
+	EvProfile p;
+	sk.transact(req.get(), [&](nl_msg *m) { p = decode_ev_profile(m); });
+	return p;
+}
+
+int ev_profile_change(const Request &r)
+{
+	const ProfileRequest &p = r.prof;
+	GenlSocket sk;
+	std::uint8_t cmd = r.cmd == Cmd::EvProfileAdd   ? MRC_CMD_EV_PROFILE_ADD
+			   : r.cmd == Cmd::EvProfileDel ? MRC_CMD_EV_PROFILE_DEL
+							: MRC_CMD_EV_PROFILE_SET;
+	MsgPtr req = request(sk, cmd, false, r);
+	nl_msg *m = req.get();
+	if (r.cmd == Cmd::EvProfileAdd) {
+		put_ev_profile_add(m, p);
+	} else {
+		check(nla_put_u32(m, MRC_A_EV_PROFILE_ID, *p.id));
+		if (p.state)
+			check(nla_put_u8(m, MRC_A_EV_PROFILE_STATE, *p.state));
+		if (p.min_active)
+			check(nla_put_u16(m, MRC_A_EV_PROFILE_MIN_ACTIVE,
+					  static_cast<std::uint16_t>(*p.min_active)));
+		if (p.event_mask)
+			check(nla_put_u32(m, MRC_A_EV_PROFILE_EVENT_MASK,
+					  *p.event_mask));
+	}
+	sk.transact(m, [](nl_msg *) {});
+	return 0;
+}
+
+// ev-profile ev replace | deny | allow: one EV_PROFILE_SET. The value of
+// a replacement is encoded in the profile's format, asked first.
+int ev_change(const Request &r)
+{
+	const ProfileRequest &p = r.prof;
+	GenlSocket sk;
+	std::optional<std::vector<std::uint8_t>> value;
+	if (r.cmd == Cmd::EvReplace) {
+		EvProfile cur = get_ev_profile(sk, r);
+		std::uint8_t format = cur.format.value_or(0);
+		value = parse_ev_value(format, *p.ev_value);
+		if (!value)
+			throw Failure("invalid EV value '" + *p.ev_value +
+				      "' for format " + ev_format_text(format) +
+				      " of profile " + std::to_string(*p.id));
+	}
+	MsgPtr req = request(sk, MRC_CMD_EV_PROFILE_SET, false, r);
+	nl_msg *m = req.get();
+	check(nla_put_u32(m, MRC_A_EV_PROFILE_ID, *p.id));
+	check(nla_put_u16(m, MRC_A_EV_INDEX, static_cast<std::uint16_t>(*p.index)));
+	if (value) {
+		check(nla_put_u8(m, MRC_A_EV_PLANE,
+				 static_cast<std::uint8_t>(*p.ev_plane)));
+		check(nla_put(m, MRC_A_EV_VALUE, static_cast<int>(value->size()),
+			      value->data()));
+	} else {
+		check(nla_put_u8(m, MRC_A_EV_DENY, r.cmd == Cmd::EvDeny));
+	}
+	sk.transact(m, [](nl_msg *) {});
+	return 0;
+}
+
+int ev_profile_show(const Invocation &inv)
+{
+	const Request &r = inv.req;
+	GenlSocket sk;
+	std::vector<EvProfile> list;
+	if (r.prof.id) {
+		list.push_back(get_ev_profile(sk, r));
+	} else {
+		MsgPtr req = request(sk, MRC_CMD_EV_PROFILE_GET, true, r);
+		sk.transact(req.get(), [&](nl_msg *m) {
+			list.push_back(decode_ev_profile(m));
+		});
+	}
+	if (inv.req.cmd == Cmd::EvShow) {
+		print_list(std::cout, inv.opts, list,
+			   [](const EvProfile &p) { return evs_text(p); },
+			   [](JsonWriter &w, const EvProfile &p) {
+				   w.begin_object();
+				   if (p.dev)
+					   w.field("dev", *p.dev);
+				   if (p.id)
+					   w.field("profile", *p.id);
+				   w.key("evs");
+				   evs_json(w, p);
+				   w.end_object();
+			   });
+		return 0;
+	}
+	print_list(std::cout, inv.opts, list,
+		   [](const EvProfile &p) { return ev_profile_text(p); },
+		   [](JsonWriter &w, const EvProfile &p) { ev_profile_json(w, p); });
+	return 0;
+}
+
+int cc_profile_change(const Request &r)
+{
+	const ProfileRequest &p = r.prof;
+	GenlSocket sk;
+	std::uint8_t cmd = r.cmd == Cmd::CcProfileAdd   ? MRC_CMD_CC_PROFILE_ADD
+			   : r.cmd == Cmd::CcProfileDel ? MRC_CMD_CC_PROFILE_DEL
+							: MRC_CMD_CC_PROFILE_SET;
+	MsgPtr req = request(sk, cmd, false, r);
+	nl_msg *m = req.get();
+	check(nla_put_u32(m, MRC_A_CC_PROFILE_ID, *p.id));
+	if (p.algo)
+		check(nla_put_string(m, MRC_A_CC_ALGO, p.algo->c_str()));
+	for (const auto &[attr, v] : p.cc) {
+		const CcParam *cp = cc_param(attr);
+		if (cp->kind == CcParam::Byte || cp->kind == CcParam::OnOff)
+			check(nla_put_u8(m, attr, static_cast<std::uint8_t>(v)));
+		else
+			check(nla_put_u32(m, attr, v));
+	}
+	sk.transact(m, [](nl_msg *) {});
+	return 0;
+}
+
+int cc_profile_show(const Invocation &inv)
+{
+	const Request &r = inv.req;
+	GenlSocket sk;
+	MsgPtr req = request(sk, MRC_CMD_CC_PROFILE_GET, !r.prof.id, r);
+	if (r.prof.id)
+		check(nla_put_u32(req.get(), MRC_A_CC_PROFILE_ID, *r.prof.id));
+	std::vector<CcProfile> list;
+	sk.transact(req.get(), [&](nl_msg *m) {
+		list.push_back(decode_cc_profile(m));
+	});
+	print_list(std::cout, inv.opts, list,
+		   [](const CcProfile &p) { return cc_profile_text(p); },
+		   [](JsonWriter &w, const CcProfile &p) { cc_profile_json(w, p); });
+	return 0;
+}
+
+} // namespace
+
+int cmd_profile(const Invocation &inv)
+{
+	switch (inv.req.cmd) {
+	case Cmd::EvProfileAdd:
+	case Cmd::EvProfileSet:
+	case Cmd::EvProfileDel:
+		return ev_profile_change(inv.req);
+	case Cmd::EvReplace:
+	case Cmd::EvDeny:
+	case Cmd::EvAllow:
+		return ev_change(inv.req);
+	case Cmd::EvProfileShow:
+	case Cmd::EvShow:
+		return ev_profile_show(inv);
+	case Cmd::CcProfileShow:
+		return cc_profile_show(inv);
+	default:
+		return cc_profile_change(inv.req);
+	}
+}
+
+} // namespace mrcctl

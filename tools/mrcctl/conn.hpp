@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Live connections (mrcctl conn show, EV_STATE / QP_ERROR events): the
+// model, its decoding from MRC_A_CONN and its text and JSON forms.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "json.hpp"
+
+namespace mrcctl {
+
+// The counters the kernel reports for a connection, a plane of it or one
+// of its EVs (MRC_A_CONN_TX_PKTS ...), in the kernel's order.
+struct ConnCounters {
+	std::vector<std::pair<std::string, std::uint64_t>> list;
+};
+
+struct ConnEv {
+	std::optional<std::uint32_t> index;
+	std::optional<std::uint32_t> plane;
+	std::optional<std::uint32_t> state;	// enum mrc_conn_ev_state
+	std::optional<std::uint32_t> old_state;	// events
+	std::optional<std::uint32_t> reason;	// events
+	std::optional<std::uint32_t> rtt;	// ns
+	std::optional<std::uint16_t> sport;
+	ConnCounters counters;
+};
+
+struct ConnPlane {
+	std::optional<std::uint32_t> id;
+	std::optional<std::uint32_t> evs_usable;
+	ConnCounters counters;
+};
+
+struct Conn {
+	std::optional<std::string> dev;
+	std::optional<std::uint32_t> dev_index;
+	std::optional<std::uint32_t> qpn;
+	std::optional<std::string> peer;
+	// Every u32 field the kernel sent, in its order ("dest_qpn", ...).
+	std::vector<std::pair<std::string, std::uint32_t>> fields;
+	ConnCounters counters;
+	std::vector<ConnPlane> planes;
+	std::vector<ConnEv> evs;
+	std::optional<std::uint32_t> ev_offset;	// first EV of a dump chunk
+};
+
+// An MRC_A_CONN nest (replies and events).
+Conn decode_conn_nest(nlattr *nest);
+// A CONN_GET reply message.
+Conn decode_conn(nl_msg *msg);
+
+const char *conn_ev_state_name(std::uint32_t s);
+const char *conn_ev_reason_name(std::uint32_t r);
+const char *qp_state_name(std::uint32_t s);
+const char *conn_status_name(std::uint32_t s);
+
+std::string conn_text(const Conn &c);
+void conn_json(JsonWriter &w, const Conn &c);
+// The fields of a connection event ("qpn 17 ev 3 plane 2 good ->
+// assumed_bad reason loss").
+std::string conn_event_text(const Conn &c);
+void conn_event_json(JsonWriter &w, const Conn &c);
+
+} // namespace mrcctl

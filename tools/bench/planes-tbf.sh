@@ -1,0 +1,493 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Multi-plane throughput, loss and failover of mrc on rate-limited planes,
+# in one tools/vm/run boot:
+#
+#   tools/bench/planes-tbf.sh [--rate R] [--secs S] [--size B] [--qp-timeout T]
+#                             [--budget S] [--no-vm]
+#
+# Four direct planes (selftests/mrc/lib_fabric.sh fabric_direct 4: h1:eP <->
+# h2:eP), every veth end shaped by tbf to the same rate R, ib_write_bw
+# (h2 writes to h1, S seconds measured after the first 2) on:
+#   mrc, route over the 4 planes   (aggregate, as a ratio to 4R)
+#   mrc, no route (plane 1 only)    (ratio to 4R)
+#   rdma_rxe on one plane of rate R (ratio to 4R; 6.1's rxe works only in
+#                                    the initial namespace: a veth pair a/b
+#                                    there, as tools/bench/verbs-vs-rxe.sh)
+# then 1% netem loss on every plane (goodput as a ratio of the lossless
+# figure of the same stack), then failover: the longest pause in receive
+# progress (h1's received bytes over all planes, sampled every 10 ms) when
+# plane 2 fails in the middle of a transfer, as a multiple of the ACK
+# timeout (4.096 us x 2^T, the QP's timeout attribute), once with h1's
+# netdev of plane 2 set down (h1 sees it and tells h2) and once silently
+# (every packet of plane 2 dropped at h1's ingress, no carrier change).
+# Throughput is the writes ib_write_bw completed (its result rows, one
+# per 2 s) x the message size.  Prints a table and the command line that
+# reproduces it.  Builds nothing: run "make" first.
+set -u -o pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+orig_args=("$@")
+
+usage() {
+	cat <<'USAGE'
+usage: tools/bench/planes-tbf.sh [options]
+  --rate R        tbf rate of every plane (tc syntax, default 8mbit: 4 planes
+                  of it are below what TCG moves, about 40-60 mbit)
+  --secs S        seconds measured per ib_write_bw run (default 10)
+  --size B        message size (default 65536)
+  --qp-timeout T  QP timeout exponent of the runs (-u, default 14:
+                  ACK timeout 4.096 us x 2^14 = 67 ms)
+  --budget S      limit of the whole run in the guest (default 540)
+  --no-vm         run here (as root) instead of in a tools/vm/run guest
+  -h, --help      this text
+USAGE
+}
+
+rate=8mbit
+secs=10
+size=65536
+qpt=14
+budget=540
+vm=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rate) rate=${2:?--rate needs a value}; shift 2 ;;
+	--rate=*) rate=${1#*=}; shift ;;
+	--secs) secs=${2:?--secs needs a value}; shift 2 ;;
+	--secs=*) secs=${1#*=}; shift ;;
+	--size) size=${2:?--size needs a value}; shift 2 ;;
+	--size=*) size=${1#*=}; shift ;;
+	--qp-timeout) qpt=${2:?--qp-timeout needs a value}; shift 2 ;;
+	--qp-timeout=*) qpt=${1#*=}; shift ;;
+	--budget) budget=${2:?--budget needs a value}; shift 2 ;;
+	--budget=*) budget=${1#*=}; shift ;;
+	--no-vm) vm=0; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "planes-tbf: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+done
+for n in "$secs" "$size" "$budget"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "planes-tbf: not a positive integer: '$n'" >&2; exit 2; }
+done
+[[ $qpt =~ ^[0-9]+$ ]] && [ "$qpt" -le 31 ] ||
+	{ echo "planes-tbf: --qp-timeout takes 0..31" >&2; exit 2; }
+# The rate in bit/s, for the ratios: tc's units (bit, kbit, mbit, gbit).
+rate_bps=$(awk -v r="$rate" 'BEGIN {
+	if (match(r, /^[0-9]+(\.[0-9]+)?/) == 0) exit 1
+	n = substr(r, 1, RLENGTH); u = tolower(substr(r, RLENGTH + 1))
+	m["bit"] = 1; m["kbit"] = 1e3; m["mbit"] = 1e6; m["gbit"] = 1e9
+	if (!(u in m)) exit 1
+	printf "%.0f", n * m[u] }') ||
+	{ echo "planes-tbf: --rate takes NUMBER{bit,kbit,mbit,gbit}, not '$rate'" >&2; exit 2; }
+
+# The host side: one guest for the whole run (MRC_VM=1 inside).
+if [ "$vm" = 1 ] && [ "${MRC_VM:-}" != 1 ]; then
+	cd "$repo" || exit 1
+	exec "$repo/tools/vm/run" --timeout $((budget + 120)) \
+		-- "$repo/tools/bench/planes-tbf.sh" "${orig_args[@]}"
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "planes-tbf: needs root (or drop --no-vm to run in the VM)" >&2
+	exit 1
+fi
+for tool in ib_write_bw rdma tc ss stdbuf sysctl; do
+	command -v "$tool" >/dev/null || { echo "planes-tbf: $tool not found (tools/deps.sh)" >&2; exit 1; }
+done
+
+# The fabric helpers; their TAP header and check lines are not wanted here.
+# shellcheck source=../../selftests/mrc/lib.sh
+. "$repo/selftests/mrc/lib.sh" >/dev/null
+# shellcheck source=../../selftests/mrc/lib_fabric.sh
+. "$repo/selftests/mrc/lib_fabric.sh"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/planes-tbf.XXXXXX") || exit 1
+started=$SECONDS
+pids=()
+
+# shellcheck disable=SC2317 # called from the EXIT trap
+cleanup() {
+	local p d
+	for p in "${pids[@]}"; do
+		[ -n "$p" ] && kill "$p" 2>/dev/null
+	done
+	for d in rxe0 rxe1; do
+		[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d" 2>/dev/null
+	done
+	rxe_veth_down
+	_mrc_cleanup
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'echo "planes-tbf: interrupted"; exit 130' INT TERM
+
+say() { printf '%s\n' "$*"; }
+elapsed() { echo "$((SECONDS - started)) s"; }
+
+declare -A result	# result[KEY] = number or FAILED
+declare -A note
+
+# shape NS DEV [NETEM...]: tbf at the rate on DEV's egress, netem (loss)
+# under it when asked.  tbf's queue holds 50 ms at the rate.
+shape() {
+	local ns=$1 dev=$2
+	shift 2
+	ns_exec "$ns" tc qdisc replace dev "$dev" root handle 1: tbf rate "$rate" \
+		burst 32kb latency 50ms || return 1
+	[ $# -eq 0 ] && return 0
+	ns_exec "$ns" tc qdisc replace dev "$dev" parent 1:1 handle 10: netem "$@"
+}
+
+# --- rdma_rxe on one plane, initial namespace ------------------------------
+# rxe_veth_up: veth a (10.0.0.1) / b (10.0.0.2) in the initial namespace.
+# Both addresses are local there, so policy routing sends a<->b traffic
+# out of the veth instead of "lo" (as tools/bench/verbs-vs-rxe.sh does:
+# rules before the local table for locally generated packets only).
+rxe_veth_up() {
+	local d
+	ip link add name a type veth peer name b &&
+		ip addr add 10.0.0.1/24 dev a && ip addr add 10.0.0.2/24 dev b &&
+		ip link set dev a up && ip link set dev b up || return 1
+	for d in a b; do
+		sysctl -qw "net.ipv4.conf.$d.accept_local=1" "net.ipv4.conf.$d.rp_filter=0" || return 1
+	done
+	sysctl -qw net.ipv4.conf.all.rp_filter=0 &&
+		ip route add 10.0.0.1/32 dev b src 10.0.0.2 table 4791 &&
+		ip route add 10.0.0.2/32 dev a src 10.0.0.1 table 4791 &&
+		ip rule add pref 10 iif lo from 10.0.0.2 to 10.0.0.1 table 4791 &&
+		ip rule add pref 11 iif lo from 10.0.0.1 to 10.0.0.2 table 4791 &&
+		ip rule add pref 100 table local &&
+		ip rule del pref 0 table local
+}
+
+rxe_veth_down() {
+	ip link del dev a 2>/dev/null
+	if ! ip rule show pref 0 | grep -q local; then
+		ip rule add pref 0 table local
+		ip rule del pref 100 table local 2>/dev/null
+	fi
+	ip rule del pref 10 table 4791 2>/dev/null
+	ip rule del pref 11 table 4791 2>/dev/null
+	return 0
+}
+
+# sysfs_gid DEV ADDR: the index of DEV's IPv4-mapped GID of ADDR.
+sysfs_gid() {
+	local dev=$1 want f o1 o2 o3 o4
+	IFS=. read -r o1 o2 o3 o4 <<<"$2"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$o1" "$o2" "$o3" "$o4")
+	for _ in $(seq 50); do
+		for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
+			if [ "$(cat "$f" 2>/dev/null)" = "$want" ]; then
+				echo "${f##*/}"
+				return 0
+			fi
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+tcp_port=18600
+
+# bw_start KEY SNS SDEV SGID CNS CDEV CGID SADDR: ib_write_bw server and
+# client in the background, the client printing a result row every 2 s
+# (--run_infinitely -D 2) until bw_finish stops it.  The throughput is
+# computed here from the rows' write counts (writes x size / 2 s), not
+# read from perftest's MB/s column: that one comes from a CPU-clock
+# calibration that fails now and then under TCG ("Correlation coefficient
+# r^2 < 0.9", then "0.00"), and fixed-time runs (-D S) were seen to end
+# after half their time there.
+bw_start() {
+	local key=$1 sns=$2 sdev=$3 sgid=$4 cns=$5 cdev=$6 cgid=$7 saddr=$8
+	tcp_port=$((tcp_port + 1))
+	result[$key]=FAILED
+	bw_key=$key
+	bw_srv=$work/$key.server
+	bw_cli=$work/$key.client
+	local common=(-F -s "$size" -u "$qpt" -p "$tcp_port" --run_infinitely -D 2)
+	ns_bg "$sns" timeout -k 5 600 stdbuf -oL ib_write_bw -d "$sdev" -x "$sgid" \
+		"${common[@]}" >"$bw_srv" 2>&1 </dev/null
+	bw_spid=$BG_PID
+	pids+=("$bw_spid")
+	if ! wait_listen "$sns" "$tcp_port" 60 >/dev/null; then
+		say "FAILED: $key: server did not start: $(tail -n 3 "$bw_srv" | tr '\n' ' ')"
+		bw_cpid=
+		return 1
+	fi
+	ns_bg "$cns" timeout -k 5 600 stdbuf -oL ib_write_bw -d "$cdev" -x "$cgid" \
+		"${common[@]}" "$saddr" >"$bw_cli" 2>&1 </dev/null
+	bw_cpid=$BG_PID
+	pids+=("$bw_cpid")
+}
+
+# bw_rows: the client's result rows so far.
+bw_rows() {
+	awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 5' "$bw_cli" | wc -l
+}
+
+# bw_wait_rows N: until the client printed N rows (it runs), else fail.
+bw_wait_rows() {
+	local end=$((SECONDS + 2 * $1 + 60))
+	while [ $SECONDS -lt $end ]; do
+		[ "$(bw_rows)" -ge "$1" ] && return 0
+		kill -0 "$bw_cpid" 2>/dev/null || return 1
+		sleep 0.5
+	done
+	return 1
+}
+
+# bw_finish [SKIP]: after $secs s of rows (the first SKIP rows, default
+# 1, the start, left out), stop both ends; MB/s (10^6 bytes/s) into
+# result[$bw_key], or FAILED with the reason.
+bw_finish() {
+	local skip=${1:-1} want val
+	want=$((skip + secs / 2))
+	[ "$want" -gt "$skip" ] || want=$((skip + 1))
+	local ok=0
+	[ -n "$bw_cpid" ] && bw_wait_rows "$want" && ok=1
+	kill "$bw_cpid" "$bw_spid" 2>/dev/null
+	wait "$bw_cpid" "$bw_spid" 2>/dev/null
+	pids=("${pids[@]/$bw_cpid/}")
+	pids=("${pids[@]/$bw_spid/}")
+	if [ $ok = 1 ]; then
+		val=$(awk -v skip="$skip" -v want="$want" -v size="$size" '
+			$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 5 {
+				n++
+				if (n > skip && n <= want) { w += $2; r++ }
+			}
+			END { if (r) printf "%.2f", w * size / (r * 2) / 1e6 }' "$bw_cli")
+	fi
+	if [ $ok = 1 ] && [[ $val =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+		result[$bw_key]=$val
+		say "  $bw_key: $val MB/s ($((want - skip)) rows of 2 s)"
+		return 0
+	fi
+	say "FAILED: $bw_key: the client ended or printed no result rows; its output (last lines):"
+	grep -Ev '^[[:space:]]*(-+)?[[:space:]]*$' "$bw_cli" | tail -n 8 | sed 's/^/    /'
+	return 1
+}
+
+# bw KEY ...: bw_start then bw_finish.
+bw() {
+	bw_start "$@" && bw_finish
+}
+
+say "planes-tbf: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
+	"4 planes of $rate, ib_write_bw -s $size -u $qpt for $secs s, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
+dmesg_mark="planes-tbf: begin $$-$RANDOM"
+echo "$dmesg_mark" >/dev/kmsg 2>/dev/null
+
+say "== rxe, one plane of $rate ($(elapsed))"
+if [ -d /sys/module/mrc ]; then
+	say "FAILED: rxe: mrc is loaded (it refuses to coexist with rdma_rxe); rmmod mrc first"
+elif ! out=$(modprobe rdma_rxe 2>&1); then
+	say "FAILED: rxe: modprobe rdma_rxe: $out"
+elif ! rxe_veth_up; then
+	say "FAILED: rxe: cannot create the veth pair a/b"
+elif ! out=$( { rdma link add rxe0 type rxe netdev a && rdma link add rxe1 type rxe netdev b; } 2>&1); then
+	say "FAILED: rxe: rdma link add: $out"
+elif ! ga=$(sysfs_gid rxe0 10.0.0.1) || ! gb=$(sysfs_gid rxe1 10.0.0.2); then
+	say "FAILED: rxe: no IPv4 GID on rxe0/rxe1"
+else
+	shape - a && shape - b && bw rxe_1 - rxe0 "$ga" - rxe1 "$gb" 10.0.0.1
+	say "== rxe, one plane of $rate, 1% loss ($(elapsed))"
+	shape - a loss 1% && shape - b loss 1% && bw rxe_1_loss - rxe0 "$ga" - rxe1 "$gb" 10.0.0.1
+fi
+for d in rxe0 rxe1; do
+	[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
+done
+rxe_veth_down
+[ -d /sys/module/rdma_rxe ] && ! out=$(rmmod rdma_rxe 2>&1) &&
+	say "planes-tbf: rmmod rdma_rxe failed ($out): mrc cannot load"
+
+# --- mrc on four planes ---------------------------------------------------------
+# shape_planes [NETEM...]: every plane, both ends.
+shape_planes() {
+	local p h
+	for p in 1 2 3 4; do
+		for h in 1 2; do
+			shape "h$h" "e$p" "$@" || return 1
+		done
+	done
+}
+
+# mbw KEY: ib_write_bw between the two instances; mbw_start KEY only
+# starts it (see bw_start).
+mbw_start() {
+	bw_start "$1" h1 "$H1_DEV" "$FAB_GID" h2 "$H2_DEV" "$FAB_GID" "$(fab_addr4 1 1)"
+}
+
+mbw() {
+	mbw_start "$1" && bw_finish
+}
+
+# Failover: the sampler runs in h1, reads the received bytes of e1..e4
+# from /proc/net/dev every 10 ms, runs the fault command at FAULT s and the
+# repair at REPAIR s, and prints "fault T", "repair T" and "S BYTES" lines
+# (times in seconds from its start).
+SAMPLER_PY='
+import ctypes, os, subprocess, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open("/var/run/netns/h1", os.O_RDONLY)
+if libc.setns(fd, 0x40000000) != 0:
+    sys.exit("setns h1: " + os.strerror(ctypes.get_errno()))
+dur, t_fault, t_rep = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+fault, repair = sys.argv[4], sys.argv[5]
+def rx():
+    n = 0
+    with open("/proc/self/net/dev") as f:
+        for line in f.readlines()[2:]:
+            name, rest = line.split(":", 1)
+            if name.strip() in ("e1", "e2", "e3", "e4"):
+                n += int(rest.split()[0])
+    return n
+t0 = time.monotonic()
+out = []
+done_fault = done_rep = False
+while True:
+    t = time.monotonic() - t0
+    if t >= dur:
+        break
+    if not done_fault and t >= t_fault:
+        subprocess.run(fault, shell=True)
+        out.append("fault %.4f" % (time.monotonic() - t0))
+        done_fault = True
+    if not done_rep and t >= t_rep:
+        subprocess.run(repair, shell=True)
+        out.append("repair %.4f" % (time.monotonic() - t0))
+        done_rep = True
+    out.append("%.4f %d" % (time.monotonic() - t0, rx()))
+    time.sleep(0.01)
+print("\n".join(out))
+'
+
+# failover KEY FAULT_CMD REPAIR_CMD: ib_write_bw with the route over four
+# planes; once it reports, the sampler starts: the fault 2 s later, the
+# repair $secs/2 s after the fault.  The longest pause between two samples
+# that show progress (at least one full-size packet, 1000 bytes) from 0.5 s
+# before the fault to the repair goes to result[KEY] (ms), the longest of
+# the 2 s before the fault to note[KEY] (the harness's own jitter).
+failover() {
+	local key=$1 fault=$2 repair=$3 log=$work/$1.samples spl tf tr pause base
+	result[$key]=FAILED
+	tf=2
+	tr=$((2 + secs / 2))
+	if ! mbw_start "$key.bw" || ! bw_wait_rows 1; then
+		bw_finish
+		say "FAILED: $key: ib_write_bw did not start"
+		return 1
+	fi
+	"$FAB_PY" -S -c "$SAMPLER_PY" $((tr + 2)) "$tf" "$tr" "$fault" "$repair" >"$log" 2>&1 &
+	spl=$!
+	pids+=("$spl")
+	wait "$spl"
+	pids=("${pids[@]/$spl/}")
+	bw_finish 1
+	read -r pause base <<<"$(awk '
+		$1 == "fault" { tf = $2; next }
+		$1 == "repair" { tr = $2; next }
+		NF == 2 { t[n] = $1; b[n] = $2; n++ }
+		END {
+			if (!tf || !tr) { print "- -"; exit }
+			last = -1
+			for (i = 1; i < n; i++) {
+				if (b[i] - b[i - 1] < 1000) continue
+				if (last >= 0) {
+					gap = t[i] - last
+					if (last >= tf - 0.5 && last < tr && gap > worst) worst = gap
+					if (last >= tf - 2 && t[i] <= tf && gap > base) base = gap
+				}
+				last = t[i]
+			}
+			printf "%.0f %.0f\n", worst * 1000, base * 1000
+		}' "$log")"
+	if [ "$pause" = - ] || [ "${result[$key.bw]}" = FAILED ]; then
+		say "FAILED: $key: the transfer or the sampler failed: $(grep -v '^[0-9]' "$log" | head -n 5 | tr '\n' ' ')"
+		return 1
+	fi
+	result[$key]=$pause
+	note[$key]=$base
+	say "  $key: longest pause $pause ms (before the fault: $base ms)"
+}
+
+say "== mrc, 4 planes of $rate ($(elapsed))"
+mrc_ok=0
+if ! mrc_load >"$work/load" 2>&1; then
+	say "FAILED: mrc: cannot load $MRC_KO (run make): $(cat "$work/load")"
+elif ! fabric_direct 4 >"$work/fabric" 2>&1; then
+	say "FAILED: mrc: the 4-plane fabric: $(cat "$work/fabric")"
+elif ! shape_planes; then
+	say "FAILED: mrc: tbf on the planes"
+else
+	mrc_ok=1
+	mbw mrc_1
+	if out=$(fabric_routes 2>&1); then
+		mbw mrc_4
+		say "== mrc, 4 planes of $rate, 1% loss on each ($(elapsed))"
+		shape_planes loss 1% && mbw mrc_4_loss
+		shape_planes
+		say "== mrc, failover of plane 2 ($(elapsed))"
+		failover fail_down "ip -n h1 link set e2 down" "ip -n h1 link set e2 up"
+		# The silent failure: everything plane 2 brings to h1 dropped.
+		failover fail_silent \
+			"tc -n h1 qdisc add dev e2 clsact && tc -n h1 filter add dev e2 ingress pref 1 matchall action drop" \
+			"tc -n h1 qdisc del dev e2 clsact"
+	else
+		say "FAILED: mrc: route over the 4 planes: $out"
+	fi
+fi
+
+# --- results ----------------------------------------------------------------------
+val() { echo "${result[$1]:-FAILED}"; }
+# ratio A B: A / B with two decimals, "-" when either is not a number.
+ratio() {
+	if [[ $1 =~ ^[0-9.]+$ && $2 =~ ^[0-9.]+$ ]]; then
+		awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
+	else
+		echo "-"
+	fi
+}
+four_r=$(awk -v r="$rate_bps" 'BEGIN { printf "%.2f", 4 * r / 8 / 1e6 }')	# MB/s
+ack_ms=$(awk -v t="$qpt" 'BEGIN { printf "%.1f", 4.096e-3 * 2 ^ t }')
+say ""
+say "== results ($(elapsed) in all); MB/s = 10^6 bytes/s of written payload; 4R = 4 x $rate = $four_r MB/s"
+printf '%-46s %12s  %s\n' metric value ratio
+printf '%-46s %12s  %s\n' "mrc, route over 4 planes, MB/s" "$(val mrc_4)" \
+	"$(ratio "$(val mrc_4)" "$four_r") of 4R"
+printf '%-46s %12s  %s\n' "mrc, no route (plane 1), MB/s" "$(val mrc_1)" \
+	"$(ratio "$(val mrc_1)" "$four_r") of 4R"
+printf '%-46s %12s  %s\n' "rxe, one plane, MB/s" "$(val rxe_1)" \
+	"$(ratio "$(val rxe_1)" "$four_r") of 4R"
+printf '%-46s %12s  %s\n' "mrc, 4 planes, 1% loss each, MB/s" "$(val mrc_4_loss)" \
+	"$(ratio "$(val mrc_4_loss)" "$(val mrc_4)") of lossless"
+printf '%-46s %12s  %s\n' "rxe, one plane, 1% loss, MB/s" "$(val rxe_1_loss)" \
+	"$(ratio "$(val rxe_1_loss)" "$(val rxe_1)") of lossless"
+for k in fail_down fail_silent; do
+	case $k in
+	fail_down) what="plane 2 netdev down" ;;
+	fail_silent) what="plane 2 silently dropped" ;;
+	esac
+	printf '%-46s %12s  %s\n' "failover, $what: longest pause, ms" "$(val $k)" \
+		"$(ratio "$(val $k)" "$ack_ms") x ACK timeout ($ack_ms ms); before: ${note[$k]:--} ms"
+done
+oops=$(dmesg 2>/dev/null | awk -v m="$dmesg_mark" 'index($0, m) { f = 1; next } f' |
+	grep -E '(BUG:|Oops|WARNING:|general protection fault|Kernel panic|UBSAN:|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|rcu: INFO)')
+if [ -n "$oops" ]; then
+	say "KERNEL WARNINGS during the run (first lines):"
+	printf '%s\n' "$oops" | head -n 20 | sed 's/^/    /'
+else
+	say "no kernel warning in dmesg during the run"
+fi
+[ "$mrc_ok" = 1 ] || say "mrc did not run (see above)"
+say ""
+args=
+[ ${#orig_args[@]} -eq 0 ] || args=$(printf ' %q' "${orig_args[@]}")
+envs=
+[ "$MRC_KO" = "$repo/net/mrc/mrc.ko" ] || envs="MRC_KO=$(printf '%q' "$MRC_KO") "
+say "reproduce: cd $(printf '%q' "$repo") && ${envs}tools/bench/planes-tbf.sh$args"
+# A benchmark, not a test: it succeeds when it ran to the end.
+exit 0

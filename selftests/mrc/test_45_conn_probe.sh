@@ -12,6 +12,7 @@
 #     mrcctl monitor), the transfer completes without error, and after
 #     the blackhole goes the probes bring them back to good;
 #   - a plane whose carrier goes down: "plane down" event, its EVs unused;
+#   - a plane set admin down: the peer stops using it too (PORT_STATUS);
 #   - an EXP EV profile: the QP's EVs carry its UDP ports, denying one EV
 #     for one live QP (qpn) or for all (profile) shows it denied;
 #   - mrcctl probe: every EV of the route, one explicit EV, a profile's
@@ -47,6 +48,20 @@ blackhole() {
 	else
 		tc -n "$1" qdisc del dev "$2" root
 	fi
+}
+
+# start_verify SUFFIX OPTION...: mrc_verify, server h1 (log server$SUFFIX),
+# client h2 with OPTIONs (log client$SUFFIX), in the background: $srv, $cli.
+start_verify() {
+	local sfx=$1
+	shift
+	ns_bg h1 timeout 320 "$VERBS_BIN/mrc_verify" -d mrc1 -g 1 --timeout=300 \
+		>"$tmp/server$sfx.txt" 2>&1
+	srv=$BG_PID
+	sleep 1
+	ns_bg h2 timeout 320 "$VERBS_BIN/mrc_verify" -d mrc2 -g 1 --timeout=300 \
+		"$@" 10.0.0.1 >"$tmp/client$sfx.txt" 2>&1
+	cli=$BG_PID
 }
 
 # conn_json: the QPs of h2's mrc2, with per-plane and per-EV detail.
@@ -132,14 +147,7 @@ check_output_fail "conn show qpn: not a number" 'invalid qpn' \
 # --- a transfer: conn show, spreading, events ---------------------------
 ns_bg h2 "$MRCCTL" monitor >"$mon" 2>&1
 # About a minute of traffic under TCG: long enough for every fault below.
-ns_bg h1 timeout 320 "$VERBS_BIN/mrc_verify" -d mrc1 -g 1 --timeout=300 \
-	>"$tmp/server.txt" 2>&1
-srv=$BG_PID
-sleep 1
-ns_bg h2 timeout 320 "$VERBS_BIN/mrc_verify" -d mrc2 -g 1 --timeout=300 \
-	--count=1200 --min-size=256K --max-size=1M 10.0.0.1 \
-	>"$tmp/client.txt" 2>&1
-cli=$BG_PID
+start_verify "" --count=1200 --min-size=256K --max-size=1M
 
 check "a QP appears in conn show" wait_for 30 eval \
 	"\"$MRCCTL\" -n h2 conn show dev mrc2 | grep -q 'state RTS'"
@@ -174,6 +182,30 @@ check "a down plane carries nothing ($b3 -> $a3 packets)" test "$b3" -eq "$a3"
 check "... while plane 1 does ($b1 -> $a1 packets)" test "$a1" -gt "$b1"
 check "plane 3 carrier up" ip -n h2 link set e2 up
 check "monitor: plane up event" wait_line "$mon" '^plane up dev mrc2 id 3 '
+
+# h1's side of the QP: its packets on plane P (READ responses are data).
+plane_tx1() {
+	M1 -s -j conn show dev mrc1 | py "import json,sys; c=json.load(sys.stdin)[0]; print(next(p['tx_pkts'] for p in c['planes'] if p['plane']==$1))"
+}
+check "plane 3 admin down on h2 (mrcctl plane set)" \
+	M2 plane set dev mrc2 id 3 down
+check "monitor: plane down event (admin)" \
+	wait_line "$mon" '^plane down dev mrc2 id 3 .*admin down'
+sleep 2
+b3=$(plane_tx 3) p3=$(plane_tx1 3) p1=$(plane_tx1 1)
+sleep 3
+a3=$(plane_tx 3) q3=$(plane_tx1 3) q1=$(plane_tx1 1)
+check "h2 stops sending on its admin-down plane ($b3 -> $a3)" test "$b3" -eq "$a3"
+check "the peer h1 stops too: PORT_STATUS told it ($p3 -> $q3)" test "$p3" -eq "$q3"
+check "... while h1 still sends on plane 1 ($p1 -> $q1)" test "$q1" -gt "$p1"
+check "plane 3 admin up on h2" M2 plane set dev mrc2 id 3 up
+check "monitor: plane up event (admin)" \
+	wait_line "$mon" '^plane up dev mrc2 id 3 .*admin up oper up'
+sleep 2
+p3=$(plane_tx1 3)
+sleep 2
+q3=$(plane_tx1 3)
+check "h1 uses plane 3 again ($p3 -> $q3)" test "$q3" -gt "$p3"
 
 blackhole h2 e1 on
 check "blackholed plane 2: its EVs turn assumed_bad (monitor)" \
@@ -210,14 +242,7 @@ check_output "probe: the profile's 6 EVs answer" '^6$' eval \
 check_output "probe ev-profile 0: the default 48" '^48$' eval \
 	"\"$MRCCTL\" -n h1 probe dev mrc1 to 10.0.0.2 ev-profile 0 | grep -c ' rtt '"
 
-ns_bg h1 timeout 200 "$VERBS_BIN/mrc_verify" -d mrc1 -g 1 --timeout=180 \
-	>"$tmp/server2.txt" 2>&1
-srv=$BG_PID
-sleep 1
-ns_bg h2 timeout 200 "$VERBS_BIN/mrc_verify" -d mrc2 -g 1 --timeout=180 \
-	--count=400 --min-size=128K --max-size=512K 10.0.0.1 \
-	>"$tmp/client2.txt" 2>&1
-cli=$BG_PID
+start_verify 2 --count=400 --min-size=128K --max-size=512K
 check "a QP of profile 7 appears" wait_for 30 eval \
 	"\"$MRCCTL\" -n h2 conn show dev mrc2 | grep -q 'state RTS ev_profile 7'"
 check_output "its EVs carry the profile's ports" \

@@ -159,10 +159,11 @@ void require(bool present, const char *what, const std::string &topic)
 		throw UsageError(std::string("missing ") + what, topic);
 }
 
-Request parse_dev(Cursor &c)
+// OBJECT [show] [KEY VALUE]...: objects whose only action is show.
+Request parse_show_only(Cursor &c, const std::string &topic, Cmd cmd,
+			std::initializer_list<Key> keys)
 {
 	Request r;
-	std::string topic = "dev";
 	int action = A_SHOW;
 	if (!c.done())
 		action = match_keyword(c.next(), kDevActions, topic);
@@ -170,9 +171,14 @@ Request parse_dev(Cursor &c)
 		r.topic = topic;
 		return r;
 	}
-	r.cmd = Cmd::DevShow;
-	parse_keys(c, r, {K_DEV}, "dev show");
+	r.cmd = cmd;
+	parse_keys(c, r, keys, topic + " show");
 	return r;
+}
+
+Request parse_dev(Cursor &c)
+{
+	return parse_show_only(c, "dev", Cmd::DevShow, {K_DEV});
 }
 
 Request parse_plane(Cursor &c)
@@ -341,18 +347,7 @@ Request parse_route(Cursor &c)
 // conn show [dev NAME] [qpn N]
 Request parse_conn(Cursor &c)
 {
-	Request r;
-	std::string topic = "conn";
-	int action = A_SHOW;
-	if (!c.done())
-		action = match_keyword(c.next(), kDevActions, topic);
-	if (action == A_HELP) {
-		r.topic = topic;
-		return r;
-	}
-	r.cmd = Cmd::ConnShow;
-	parse_keys(c, r, {K_DEV, K_QPN}, "conn show");
-	return r;
+	return parse_show_only(c, "conn", Cmd::ConnShow, {K_DEV, K_QPN});
 }
 
 // probe dev NAME to ADDR [ ev PORT plane N | ev-profile ID ] [ timeout MS ]

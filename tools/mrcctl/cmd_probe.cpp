@@ -9,6 +9,7 @@
 
 #include "addr.hpp"
 #include "commands.hpp"
+#include "conn.hpp"
 #include "nl.hpp"
 #include "nla_get.hpp"
 
@@ -43,15 +44,6 @@ ProbeResult decode_result(nlattr *nest)
 	return r;
 }
 
-std::string rtt_text(std::uint64_t ns)
-{
-	if (ns >= 10'000'000)
-		return std::to_string(ns / 1'000'000) + "ms";
-	if (ns >= 10'000)
-		return std::to_string(ns / 1'000) + "us";
-	return std::to_string(ns) + "ns";
-}
-
 std::string result_text(const ProbeResult &r)
 {
 	std::string s;
@@ -67,7 +59,7 @@ std::string result_text(const ProbeResult &r)
 	if (r.sport)
 		add("sport " + std::to_string(*r.sport));
 	add("via " + r.via.value_or("-"));
-	add(r.rtt_ns ? "rtt " + rtt_text(*r.rtt_ns) : "timeout");
+	add(r.rtt_ns ? "rtt " + ns_text(*r.rtt_ns) : "timeout");
 	return s + '\n';
 }
 

@@ -95,16 +95,6 @@ ConnPlane decode_plane(nlattr *nest)
 	return p;
 }
 
-// "120us", "67ms": RTTs and timeouts are ns.
-std::string ns_text(std::uint64_t ns)
-{
-	if (ns >= 10'000'000)
-		return std::to_string(ns / 1'000'000) + "ms";
-	if (ns >= 10'000)
-		return std::to_string(ns / 1'000) + "us";
-	return std::to_string(ns) + "ns";
-}
-
 bool is_time(const std::string &k) { return k == "srtt" || k == "rto"; }
 
 std::string named(const std::string &k, std::uint32_t v)
@@ -161,6 +151,21 @@ std::string ev_text(const ConnEv &e)
 	return s;
 }
 
+// The u32 fields of a connection: QP state and status by name, times in
+// ns (with @ns_suffix, "srtt_ns"), the EV count as "evs_total" beside the
+// "evs" array.
+void fields_json(JsonWriter &w, const Conn &c, bool ns_suffix)
+{
+	for (const auto &[k, v] : c.fields) {
+		if (k == "state" || k == "status")
+			w.field(k, named(k, v));
+		else if (k == "evs")
+			w.field("evs_total", v);
+		else
+			w.field(ns_suffix && is_time(k) ? k + "_ns" : k, v);
+	}
+}
+
 void ev_json(JsonWriter &w, const ConnEv &e)
 {
 	w.begin_object();
@@ -183,6 +188,15 @@ void ev_json(JsonWriter &w, const ConnEv &e)
 }
 
 } // namespace
+
+std::string ns_text(std::uint64_t ns)
+{
+	if (ns >= 10'000'000)
+		return std::to_string(ns / 1'000'000) + "ms";
+	if (ns >= 10'000)
+		return std::to_string(ns / 1'000) + "us";
+	return std::to_string(ns) + "ns";
+}
 
 Conn decode_conn_nest(nlattr *nest)
 {
@@ -328,14 +342,7 @@ void conn_json(JsonWriter &w, const Conn &c)
 		w.field("qpn", *c.qpn);
 	if (c.peer)
 		w.field("peer", *c.peer);
-	for (const auto &[k, v] : c.fields) {
-		if (k == "state" || k == "status")
-			w.field(k, named(k, v));
-		else if (k == "evs")	// "evs" is the array below
-			w.field("evs_total", v);
-		else
-			w.field(is_time(k) ? k + "_ns" : k, v);
-	}
+	fields_json(w, c, true);
 	counters_json(w, c.counters);
 	if (!c.planes.empty()) {
 		w.key("planes");
@@ -382,12 +389,7 @@ void conn_event_json(JsonWriter &w, const Conn &c)
 		w.field("qpn", *c.qpn);
 	if (c.peer)
 		w.field("peer", *c.peer);
-	for (const auto &[k, v] : c.fields) {
-		if (k == "state" || k == "status")
-			w.field(k, named(k, v));
-		else
-			w.field(k, v);
-	}
+	fields_json(w, c, false);
 	for (const auto &e : c.evs) {
 		if (e.index)
 			w.field("ev", *e.index);

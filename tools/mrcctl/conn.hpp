@@ -56,6 +56,9 @@ Conn decode_conn_nest(nlattr *nest);
 // A CONN_GET reply message.
 Conn decode_conn(nl_msg *msg);
 
+// "582us", "67ms": a time in ns as people read it.
+std::string ns_text(std::uint64_t ns);
+
 const char *conn_ev_state_name(std::uint32_t s);
 const char *conn_ev_reason_name(std::uint32_t r);
 const char *qp_state_name(std::uint32_t s);

@@ -8,18 +8,14 @@
 
 #include "addr.hpp"
 #include "attrs.hpp"
+#include "genl_msg.hpp"
 #include "nl.hpp"
 
 using namespace mrcctl;
 
 namespace {
 
-MsgPtr message(std::uint8_t cmd)
-{
-	MsgPtr m(nlmsg_alloc());
-	genlmsg_put(m.get(), 0, 0, 0x20, 0, 0, cmd, MRC_GENL_VERSION);
-	return m;
-}
+MsgPtr message(std::uint8_t cmd) { return test::genl_message(cmd); }
 
 void put_plane_attrs(nl_msg *m, std::uint32_t id, const char *netdev,
 		     std::uint32_t ifindex, bool admin, bool oper)

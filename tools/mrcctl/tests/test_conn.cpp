@@ -12,18 +12,14 @@
 #include "cli.hpp"
 #include "conn.hpp"
 #include "format.hpp"
+#include "genl_msg.hpp"
 #include "nl.hpp"
 
 using namespace mrcctl;
 
 namespace {
 
-MsgPtr message(std::uint8_t cmd)
-{
-	MsgPtr m(nlmsg_alloc());
-	genlmsg_put(m.get(), 0, 0, 0x20, 0, 0, cmd, MRC_GENL_VERSION);
-	return m;
-}
+MsgPtr message(std::uint8_t cmd) { return test::genl_message(cmd); }
 
 void put_counters(nl_msg *m, std::uint64_t base)
 {

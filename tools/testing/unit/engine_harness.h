@@ -35,6 +35,10 @@ struct PathModel {
 	double ecn = 0;			// probability of CE marking
 	double trim = 0;		// probability a data packet is trimmed
 	bool blackhole = false;		// drops everything, control included
+	// One direction cut (a failed link seen by one ECMP direction):
+	// everything endpoint i sends on this path, data or control, is lost
+	// while the other direction still works.
+	bool cut_from[2] = {false, false};
 };
 
 struct Frame {
@@ -208,7 +212,8 @@ public:
 		const PathModel &pm = paths[ev];
 		double loss = data ? pm.loss : pm.ctrl_loss;
 
-		if (pm.blackhole || (loss > 0 && uniform() < loss)) {
+		if (pm.blackhole || pm.cut_from[from] ||
+		    (loss > 0 && uniform() < loss)) {
 			if (data) {
 				data_dropped++;
 				if (!first_drop.count(ev))

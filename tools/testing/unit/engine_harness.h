@@ -96,6 +96,9 @@ public:
 	uint64_t trimmed = 0;		// data packets delivered trimmed
 	std::map<uint32_t, uint64_t> first_drop; // EV -> time of first loss
 	bool silent[2] = {false, false};	// drop all an endpoint sends
+	// An endpoint's host stalls (descheduled, softirq held off): what
+	// arrives before this time waits for it, in arrival order.
+	uint64_t rx_stall_until[2] = {0, 0};
 	uint64_t silenced = 0;		// packets dropped that way
 	std::string failure;		// first invariant violation
 
@@ -301,6 +304,11 @@ public:
 			Frame f = q.top();
 
 			q.pop();
+			if (f.t < rx_stall_until[f.dst]) {
+				f.t = rx_stall_until[f.dst];
+				q.push(f);
+				return true;
+			}
 			deliver(f);
 			return true;
 		}

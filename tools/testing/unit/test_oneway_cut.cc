@@ -189,7 +189,7 @@ CutResult run_cut(uint64_t seed, const Scenario &sc)
 // receiver never stalls for more than 3 ACK timeouts.  Windows of 1, 2 and
 // 4 packets (1: every loss is a tail loss, only the ACK timeout finds it),
 // the default ACK coalescing and a lazy one, and a window of 64 packets
-// (more than the 64 PSNs a SACK word covers past a hole).
+// (many packets past each hole for the SACKs to report).
 TEST(EngineOnewayCut, OnlyCutEvsTurnBad)
 {
 	const Scenario scs[] = {

@@ -35,6 +35,10 @@ struct PathModel {
 	double ecn = 0;			// probability of CE marking
 	double trim = 0;		// probability a data packet is trimmed
 	bool blackhole = false;		// drops everything, control included
+	// One direction cut (a failed link seen by one ECMP direction):
+	// everything endpoint i sends on this path, data or control, is lost
+	// while the other direction still works.
+	bool cut_from[2] = {false, false};
 };
 
 struct Frame {
@@ -92,6 +96,9 @@ public:
 	uint64_t trimmed = 0;		// data packets delivered trimmed
 	std::map<uint32_t, uint64_t> first_drop; // EV -> time of first loss
 	bool silent[2] = {false, false};	// drop all an endpoint sends
+	// An endpoint's host stalls (descheduled, softirq held off): what
+	// arrives before this time waits for it, in arrival order.
+	uint64_t rx_stall_until[2] = {0, 0};
 	uint64_t silenced = 0;		// packets dropped that way
 	std::string failure;		// first invariant violation
 
@@ -208,7 +215,8 @@ public:
 		const PathModel &pm = paths[ev];
 		double loss = data ? pm.loss : pm.ctrl_loss;
 
-		if (pm.blackhole || (loss > 0 && uniform() < loss)) {
+		if (pm.blackhole || pm.cut_from[from] ||
+		    (loss > 0 && uniform() < loss)) {
 			if (data) {
 				data_dropped++;
 				if (!first_drop.count(ev))
@@ -296,6 +304,11 @@ public:
 			Frame f = q.top();
 
 			q.pop();
+			if (f.t < rx_stall_until[f.dst]) {
+				f.t = rx_stall_until[f.dst];
+				q.push(f);
+				return true;
+			}
 			deliver(f);
 			return true;
 		}

@@ -120,6 +120,7 @@ struct mrc_ev {
 	u32 srtt, rttvar;	/* ns; srtt 0: no sample yet */
 	u32 probe_id;		/* outstanding probe; 0 none */
 	u16 losses;		/* loss score: "how bad" (least bad kept) */
+	u16 acks_clean;		/* ACKs echoing it since the score last fell */
 	u8 state;		/* enum mrc_ev_state */
 	u8 plane;
 	u8 probe_backoff;
@@ -173,6 +174,13 @@ int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 int mrc_path_pick(struct mrc_conn *c, u64 now, int exclude);
 /* Path for a control packet, @hint (an EV index) preferred. */
 int mrc_path_pick_ctrl(struct mrc_conn *c, u32 hint, u64 now);
+/* Clean ACKs of an EV that halve its loss score. */
+#define MRC_PATH_CLEAN_ACKS	64
+/* Largest doubling of the first probe's wait after a loss: 2^16 probe
+ * intervals (3.3 s at the default 50 us).
+ */
+#define MRC_PATH_HOLD_SHIFT	16
+void mrc_path_on_ack(struct mrc_conn *c, u32 ev);
 void mrc_path_on_loss(struct mrc_conn *c, u32 ev, u8 reason, u64 now);
 void mrc_path_on_ecn(struct mrc_conn *c, u32 ev, u64 now);
 void mrc_path_on_rtt(struct mrc_conn *c, u32 ev, u32 rtt);

@@ -55,8 +55,18 @@ static void path_set_state(struct mrc_conn *c, u32 i, u8 state, u8 reason,
 	e->state_since = now;
 	e->probe_id = 0;
 	if (state == MRC_EV_ASSUMED_BAD) {
-		e->probe_backoff = 0;
-		e->next_probe = now + c->cfg.probe_interval;
+		/* A path that keeps losing waits longer before its first
+		 * probe: a probe only proves the path is not dead, not that
+		 * it stopped dropping (a lossy link answers most probes).
+		 * The wait doubles per loss beyond the first that the path
+		 * has not yet worked off with clean ACKs (mrc_path_on_ack()).
+		 */
+		u8 hold = e->losses > 1 ?
+			  (u8)mrc_min64(e->losses - 1, MRC_PATH_HOLD_SHIFT) : 0;
+
+		e->probe_backoff = (u8)mrc_min64(hold,
+						 c->cfg.probe_backoff_max);
+		e->next_probe = now + ((u64)c->cfg.probe_interval << hold);
 		if (mrc_path_plane_up(p, e->plane))
 			p->probe_deadline = mrc_min64(p->probe_deadline,
 						      e->next_probe);
@@ -223,6 +233,20 @@ int mrc_path_pick_ctrl(struct mrc_conn *c, u32 hint, u64 now)
 	return -1;
 }
 
+/* An ACK echoed EV @ev: it delivers.  Every MRC_PATH_CLEAN_ACKS of them
+ * halve its loss score, so a path that lost once long ago is as good as
+ * new while one that loses every few dozen packets keeps its score.
+ */
+void mrc_path_on_ack(struct mrc_conn *c, u32 ev)
+{
+	struct mrc_ev *e = &c->paths.ev[ev];
+
+	if (!e->losses || ++e->acks_clean < MRC_PATH_CLEAN_ACKS)
+		return;
+	e->acks_clean = 0;
+	e->losses /= 2;
+}
+
 void mrc_path_on_loss(struct mrc_conn *c, u32 ev, u8 reason, u64 now)
 {
 	struct mrc_paths *p = &c->paths;
@@ -234,6 +258,7 @@ void mrc_path_on_loss(struct mrc_conn *c, u32 ev, u8 reason, u64 now)
 	e = &p->ev[ev];
 	if (e->losses < 0xffff)
 		e->losses++;
+	e->acks_clean = 0;
 	if (e->state != MRC_EV_GOOD)
 		return;
 	if (mrc_path_usable(p, e) && p->n_usable <= c->cfg.ev_min_active) {
@@ -384,7 +409,6 @@ void mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt,
 		return;
 	c->st.probes_ok++;
 	e->cnt.probes_ok++;
-	e->losses /= 2;
 	path_set_state(c, pr->ev, MRC_EV_GOOD, MRC_EVR_PROBE_OK,
 		       (u32)now - pr->ts_echo, now);
 	path_probe_deadline(p);

@@ -466,6 +466,7 @@ void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 		e = &c->paths.ev[a->echo_ev];
 		e->cnt.acks++;
 		e->cnt.ecn_marks += ecn;
+		mrc_path_on_ack(c, a->echo_ev);
 	}
 	tx_rtt_sample(c, a->echo_ev, a->ts_echo, a->svc_time, now);
 	if (ecn) {

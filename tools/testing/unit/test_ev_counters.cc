@@ -280,7 +280,9 @@ TEST(EngineEvCounters, ProbesSentAndAnsweredCountOnTheProbedEv)
 	EXPECT_EQ(i.state, MRC_EV_GOOD);
 	EXPECT_EQ(i.probes_ok, 1u);
 	EXPECT_EQ(i.state_since, s.now);
-	EXPECT_EQ(i.loss_score, 0);	// 1 halved
+	// A probe proves the path is not dead, not that it stopped
+	// losing: only clean ACKs work the score off.
+	EXPECT_EQ(i.loss_score, 1);
 	for (uint32_t ev = 0; ev < 3; ev++)
 		EXPECT_EQ(info(s.c, ev).probes_tx, 0u) << ev;
 	expect_sums_match(s.c);
@@ -350,4 +352,36 @@ TEST(EngineEvCounters, ReinstallingTheEvSetStartsAfresh)
 	EXPECT_EQ(info(s.c, 2).state, MRC_EV_DENIED);
 	EXPECT_EQ(info(s.c, 2).state_since, s.now);
 	EXPECT_EQ(info(s.c, 1).state_since, s.now - 1000);
+}
+
+// A path that keeps losing (5% of its data, probes mostly answered) must
+// carry clearly less than its share: each new loss keeps it out longer
+// (its first probe waits probe_interval << (score - 1)), and only clean
+// ACKs work the score off.  A path that lost once is back at once.
+TEST(EngineEvCounters, PersistentlyLossyPathCarriesLess)
+{
+	auto cfg = cfg_counters();
+	std::vector<PathModel> paths(4);
+
+	paths[1].loss = 0.05;
+	Harness h(13, &cfg, paths);
+
+	two_planes(h);
+	for (int m = 0; m < 200; m++)
+		h.send(0, 20000);
+	ASSERT_TRUE(h.run_until_idle(h.now + 60000000000ull)) << h.failure;
+	ASSERT_TRUE(h.failure.empty()) << h.failure;
+
+	const struct mrc_conn *c = h.ep[0].c;
+	uint64_t total = sum(c, [](auto i) { return i.tx_pkts; });
+	uint64_t lossy = info(c, 1).tx_pkts;
+
+	ASSERT_GT(h.data_dropped, 0u);
+	RecordProperty("lossy_share_permille", (int)(lossy * 1000 / total));
+	// Even share: a quarter.  The lossy path must stay under 80% of it.
+	EXPECT_LT(lossy * 4 * 100, total * 80)
+		<< "lossy EV carried " << lossy << " of " << total;
+	for (uint32_t ev : {0u, 2u, 3u})
+		EXPECT_EQ(info(c, ev).lost_pkts, 0u) << ev;
+	expect_sums_match(c);
 }

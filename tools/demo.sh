@@ -3,8 +3,10 @@
 #
 # "make demo": install what is missing, make sure the module and mrcctl are
 # built, then boot the test VM and run the narrated demo in it
-# (selftests/mrc/demo.sh: a four-plane fabric, plane failures and events),
-# then run traffic through a plane failure on the simulator (tools/demo-sim.sh).
+# (selftests/mrc/demo.sh: two planes of leaf-spine routers, a verified
+# transfer sprayed over them, a link cut and a plane down mid-transfer,
+# with mrcctl's events), then the same engine at cluster scale on the
+# simulator (tools/demo-sim.sh).
 # On a real machine that can load modules, run selftests/mrc/demo.sh as
 # root directly instead.
 set -euo pipefail
@@ -19,8 +21,7 @@ echo "demo: booting the VM (Debian's kernel under QEMU; the first boot"
 echo "      also prepares a cached kernel image and initramfs)"
 tools/vm/run --timeout "${MRC_DEMO_TIMEOUT:-900}" -- selftests/mrc/demo.sh
 
-# mrc.ko's data path runs on plane 1 so far (spraying over planes in the
-# kernel is the next step): multi-plane failover at cluster scale is shown
-# on the simulator, which runs the same protocol engine that mrc.ko links.
+# The simulator runs the protocol engine mrc.ko links on a cluster-sized
+# fabric: spraying and failover at a scale a VM cannot host.
 echo
 tools/demo-sim.sh

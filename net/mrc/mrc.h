@@ -305,6 +305,8 @@ u16 mrc_plane_up_mask(struct mrc_dev *mdev);
  */
 void mrc_qp_plane_changed(struct mrc_dev *mdev, u32 id, int ifindex,
 			  bool up);
+u32 mrc_qp_ev_changed(struct mrc_dev *mdev, u32 profile, u32 qpn, u16 idx,
+		      const struct mrc_ev *ev, int deny);
 
 /* netdev.c */
 int mrc_netdev_init(void);

@@ -107,7 +107,6 @@ static const struct genl_multicast_group mrc_genl_mcgrps[] = {
 	{ .name = MRC_GENL_MCGRP_EVENTS },
 };
 
-
 static int mrc_nl_put_stat(struct sk_buff *skb, int type,
 			   const atomic64_t *v)
 {

@@ -148,7 +148,11 @@ static int mrc_nl_put_conn_planes(struct sk_buff *skb,
 	for (p = 1; p <= MRC_MAX_PLANES; p++) {
 		if (!(s->planes_up & BIT(p - 1)))
 			continue;
-		pkts = bytes = retx = lost = ecn = 0;
+		pkts = 0;
+		bytes = 0;
+		retx = 0;
+		lost = 0;
+		ecn = 0;
 		usable = 0;
 		for (i = 0; i < s->n_evs; i++) {
 			const struct mrc_ev_info *e = &s->ev[i];

@@ -521,7 +521,20 @@ static int mrc_nl_ev_profile_set_ev(struct genl_info *info,
 			return err;
 		evp = &ev;
 	}
-	return mrc_ev_prof_ev_change(mdev, id, idx, evp, deny, info->extack);
+	/* One connection's copy: the profile stays as it is. */
+	if (attrs[MRC_A_QPN]) {
+		if (!mrc_qp_ev_changed(mdev, id, nla_get_u32(attrs[MRC_A_QPN]),
+				       idx, evp, deny)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attrs[MRC_A_QPN],
+					    "no live QP with that number uses this profile and EV (a replacement must stay on the EV's plane)");
+			return -ENOENT;
+		}
+		return 0;
+	}
+	err = mrc_ev_prof_ev_change(mdev, id, idx, evp, deny, info->extack);
+	if (!err)
+		mrc_qp_ev_changed(mdev, id, 0, idx, evp, deny);
+	return err;
 }
 
 int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)

@@ -369,14 +369,22 @@ int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_unlock(&mrc_cfg_lock);
 
-	err = mrc_paths_prepare(mdev, (struct sockaddr *)&peer, 0, &run->prep);
+	err = mrc_paths_prepare(mdev, (struct sockaddr *)&peer, 0,
+				info->attrs[MRC_A_ROUTE_EV_PROFILE] ?
+				nla_get_u32(info->attrs[MRC_A_ROUTE_EV_PROFILE]) :
+				MRC_PATHS_ROUTE_PROFILE, &run->prep);
 	if (!err)
 		err = mrc_probe_one_ev(info, &run->prep);
 	if (err) {
 		ib_device_put(&mdev->ibdev);
-		if (!info->extack->_msg)
+		if (err == -ENOENT)
+			NL_SET_ERR_MSG(info->extack, "no such EV profile");
+		else if (err == -EAFNOSUPPORT)
 			NL_SET_ERR_MSG(info->extack,
-				       "cannot build the paths to this peer");
+				       "STEV and SRV6 EVs need an IPv6 peer");
+		else if (!info->extack->_msg)
+			NL_SET_ERR_MSG(info->extack,
+				       "EV profile not online, or no paths to this peer");
 		goto out;
 	}
 	mrc_probe_paths(run, (struct sockaddr *)&peer);

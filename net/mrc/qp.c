@@ -375,8 +375,8 @@ static int mrc_qp_to_rtr(struct mrc_qp *qp,
 	cfg.retry_cnt = retry;
 	cfg.rnr_retry = rnr;
 	cfg.rnr_timeout = mrc_rnr_timer_ns(qp->attr.min_rnr_timer);
-	/* The built-in CC profile 0 (cc_profile_cfg.c). */
-	mrc_cc_profile_default(&cfg.cc);
+	/* The route's CC profile (the built-in one without a route). */
+	cfg.cc = prep->cc;
 	/* Scheduling noise of a software path is not reordering evidence. */
 	cfg.reo_min = 500000;
 	cfg.ev_min_active = prep->min_active;

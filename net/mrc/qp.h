@@ -151,9 +151,13 @@ struct mrc_qp_path_prep {
 	int oif[MRC_MAX_PLANES + 1];	/* plane netdevs, 0 if detached */
 	bool plane_up[MRC_MAX_PLANES + 1];
 	u16 up_mask;			/* bit p - 1: plane p is up */
+	struct mrc_nscc_params cc;	/* the route's CC profile */
 	struct mrc_ev evs[MRC_MAX_EVS];
 	struct mrc_ev_cfg cfg[MRC_MAX_EVS];
 };
+
+/* mrc_paths_prepare(): no EV profile override, the route's. */
+#define MRC_PATHS_ROUTE_PROFILE		U32_MAX
 
 struct mrc_qp {
 	struct ib_qp ibqp;
@@ -286,7 +290,7 @@ void mrc_resp_release(struct mrc_qp *qp);
 int mrc_qp_paths_alloc(struct mrc_qp *qp);
 void mrc_qp_paths_free(struct mrc_qp *qp);
 int mrc_paths_prepare(struct mrc_dev *mdev, const struct sockaddr *peer,
-		      u32 qpn, struct mrc_qp_path_prep *prep);
+		      u32 qpn, u32 ev_profile, struct mrc_qp_path_prep *prep);
 /* How EV @ev of @format appears in the outer headers of QP @qpn's
  * packets.
  */

@@ -90,46 +90,62 @@ static u16 mrc_qp_route_planes(const struct mrc_route_info *route)
 	return mask;
 }
 
-/* The EV set: AUTO over the route's planes, or the route's profile. */
-static int mrc_prep_evs(u32 qpn, struct mrc_qp_path_prep *prep, bool ipv6)
+/* The EV set: profile @id's (0: AUTO over the route's planes, or plane 1
+ * alone without a route).
+ */
+static int mrc_prep_evs(struct mrc_dev *mdev, u32 qpn, u32 id,
+			struct mrc_qp_path_prep *prep, bool ipv6)
 {
 	u16 mask = 0x1, count = 1;
 	int n, i;
 
-	prep->format = MRC_EV_FMT_UDP;
-	prep->min_active = 1;
-	prep->event_mask = MRC_EV_EVT_ALL;
-	if (prep->has_route) {
-		mask = mrc_qp_route_planes(&prep->route);
-		count = min_t(u16, MRC_MAX_EVS, hweight16(mask) *
-			      MRC_QP_AUTO_EVS_PER_PLANE);
-		prep->ev_profile = prep->route.ev_profile;
+	prep->ev_profile = id;
+	if (id) {
+		n = mrc_ev_profile_conn_get(mdev, id, qpn, prep->evs,
+					    prep->cfg, MRC_MAX_EVS,
+					    &prep->format, &prep->min_active,
+					    &prep->event_mask);
+		if (n < 0)
+			return n;
+	} else {
+		prep->format = MRC_EV_FMT_UDP;
+		prep->min_active = 1;
+		prep->event_mask = MRC_EV_EVT_ALL;
+		if (prep->has_route) {
+			mask = mrc_qp_route_planes(&prep->route);
+			count = min_t(u16, MRC_MAX_EVS, hweight16(mask) *
+				      MRC_QP_AUTO_EVS_PER_PLANE);
+		}
+		n = mrc_ev_auto_expand(prep->format, count, mask, qpn,
+				       prep->evs, MRC_MAX_EVS);
+		if (n < 0)
+			return -EINVAL;
+		for (i = 0; i < n; i++) {
+			prep->cfg[i].plane = prep->evs[i].plane;
+			prep->cfg[i].denied = 0;
+		}
 	}
-	n = mrc_ev_auto_expand(prep->format, count, mask, qpn, prep->evs,
-			       MRC_MAX_EVS);
-	if (n < 0)
-		return -EINVAL;
 	if (!ipv6 && prep->format != MRC_EV_FMT_UDP)
-		return -EINVAL;	/* STEV and SRV6 live in IPv6 headers */
-	for (i = 0; i < n; i++) {
-		prep->cfg[i].plane = prep->evs[i].plane;
-		prep->cfg[i].denied = prep->evs[i].state == MRC_EV_DENIED;
-	}
+		return -EAFNOSUPPORT;	/* STEV and SRV6 live in IPv6 */
 	prep->n_evs = n;
 	return 0;
 }
 
 /**
- * mrc_paths_prepare - the planes and EVs toward a peer
+ * mrc_paths_prepare - the planes, EVs and CC parameters toward a peer
  * @mdev: the instance
  * @peer: the peer's (plane-1) address, as a QP's address vector names it
  * @qpn: the QP (AUTO EVs derive from it; 0 for probes)
+ * @ev_profile: the EV profile to use, or MRC_PATHS_ROUTE_PROFILE for the
+ *	route's (0 without a route)
  * @prep: filled in
  *
- * Process context (takes mrc_cfg_lock).  Return: 0 or -errno.
+ * Process context (takes mrc_cfg_lock).  Return: 0 or -errno: -ENOENT
+ * for a profile that is gone, -EINVAL for one that is not online,
+ * -EAFNOSUPPORT for an STEV or SRV6 profile toward an IPv4 peer.
  */
 int mrc_paths_prepare(struct mrc_dev *mdev, const struct sockaddr *peer,
-		      u32 qpn, struct mrc_qp_path_prep *prep)
+		      u32 qpn, u32 ev_profile, struct mrc_qp_path_prep *prep)
 {
 	int err;
 
@@ -138,7 +154,14 @@ int mrc_paths_prepare(struct mrc_dev *mdev, const struct sockaddr *peer,
 		return err;
 	prep->has_route = !err;
 	mrc_qp_prep_planes(mdev, prep);
-	return mrc_prep_evs(qpn, prep, peer->sa_family == AF_INET6);
+	err = mrc_cc_profile_get(mdev, prep->has_route ?
+				 prep->route.cc_profile : 0, &prep->cc);
+	if (err)
+		return err;
+	if (ev_profile == MRC_PATHS_ROUTE_PROFILE)
+		ev_profile = prep->has_route ? prep->route.ev_profile : 0;
+	return mrc_prep_evs(mdev, qpn, ev_profile, prep,
+			    peer->sa_family == AF_INET6);
 }
 
 int mrc_qp_paths_prepare(struct mrc_qp *qp, const struct rdma_ah_attr *ah,
@@ -151,7 +174,7 @@ int mrc_qp_paths_prepare(struct mrc_qp *qp, const struct rdma_ah_attr *ah,
 		return -EINVAL;
 	rdma_gid2ip((struct sockaddr *)&d, &grh->dgid);
 	return mrc_paths_prepare(qp->mdev, (struct sockaddr *)&d, mrc_qpn(qp),
-				 prep);
+				 MRC_PATHS_ROUTE_PROFILE, prep);
 }
 
 /* Plane @p from the route's hop (the AV's addresses for plane 1 without
@@ -307,4 +330,70 @@ void mrc_qp_plane_changed(struct mrc_dev *mdev, u32 id, int ifindex,
 	c.up_mask = mrc_plane_up_mask(mdev);
 	c.seq = atomic_inc_return(&mdev->port_seq);
 	mrc_qp_for_each(mdev, mrc_qp_plane_apply, &c);
+}
+
+struct mrc_qp_ev_change {
+	u32 profile;
+	u32 qpn;			/* 0: every QP of the profile */
+	u16 idx;
+	const struct mrc_ev *ev;	/* replace, or NULL: deny/allow */
+	int deny;
+	u32 applied;
+};
+
+static void mrc_qp_ev_apply(struct mrc_qp *qp, void *arg)
+{
+	struct mrc_qp_ev_change *c = arg;
+	struct mrc_qp_paths *paths = qp->paths;
+	struct mrc_qp_ev outer;
+
+	if (c->qpn && mrc_qpn(qp) != c->qpn)
+		return;
+	spin_lock_bh(&qp->lock);
+	if (!qp->conn_ready || qp->state == IB_QPS_ERR ||
+	    paths->ev_profile != c->profile || c->idx >= paths->n_evs)
+		goto out;
+	if (c->ev) {
+		struct mrc_ev_info info;
+
+		/* The engine keeps an EV's plane for the connection's life:
+		 * a live copy changes its headers only.
+		 */
+		if (mrc_conn_get_ev_info(qp->conn, c->idx, &info) ||
+		    info.plane != c->ev->plane)
+			goto out;
+		mrc_path_ev_outer(mrc_qpn(qp), paths->format, c->ev, &outer);
+		paths->ev[c->idx] = outer;
+	} else {
+		mrc_conn_ev_deny(qp->conn, c->idx, c->deny, mrc_now());
+		mrc_qp_kick(qp);
+	}
+	c->applied++;
+out:
+	mrc_qp_unlock_xmit(qp);
+}
+
+/**
+ * mrc_qp_ev_changed - apply an EV change of profile @profile to live QPs
+ * @mdev: the instance
+ * @profile: the EV profile the QPs' EV sets came from
+ * @qpn: only this QP, or 0 for all of them
+ * @idx: the EV's index
+ * @ev: the replacement, or NULL to deny/allow; a QP whose EV is on
+ *	another plane than @ev's keeps its copy
+ * @deny: without @ev: 1 deny, 0 allow
+ *
+ * Caller holds mrc_cfg_lock.  Return: how many QPs changed.
+ */
+u32 mrc_qp_ev_changed(struct mrc_dev *mdev, u32 profile, u32 qpn, u16 idx,
+		      const struct mrc_ev *ev, int deny)
+{
+	struct mrc_qp_ev_change c = {
+		.profile = profile, .qpn = qpn, .idx = idx, .ev = ev,
+		.deny = deny,
+	};
+
+	lockdep_assert_held(&mrc_cfg_lock);
+	mrc_qp_for_each(mdev, mrc_qp_ev_apply, &c);
+	return c.applied;
 }

@@ -7,7 +7,7 @@
 //              [mask K]]... [shift S] [base HEX]
 //   ev-profile set dev NAME id ID [state STATE] [min-active N] [events MASK]
 //   ev-profile ev { replace | deny | allow } dev NAME profile ID index I
-//              [plane P value V]
+//              [plane P value V] [qpn N]
 //   ev-profile del dev NAME id ID
 //   ev-profile show [dev NAME [id ID]]
 //   ev show dev NAME profile ID
@@ -32,7 +32,7 @@ constexpr std::size_t kIbNameMax = 63;	// IB_DEVICE_NAME_MAX - 1
 enum Key {
 	K_DEV, K_ID, K_PROFILE, K_MODE, K_FORMAT, K_MIN_ACTIVE, K_EVENTS,
 	K_COUNT, K_PLANES, K_EV, K_FIELD, K_SHIFT, K_BASE, K_STATE, K_INDEX,
-	K_PLANE, K_VALUE, K_ALGO, K_HELP, K_CC_FIRST = 100,
+	K_PLANE, K_VALUE, K_ALGO, K_QPN, K_HELP, K_CC_FIRST = 100,
 };
 
 constexpr Keyword kKeys[] = {
@@ -42,6 +42,7 @@ constexpr Keyword kKeys[] = {
 	{"ev", K_EV}, {"field", K_FIELD}, {"shift", K_SHIFT},
 	{"base", K_BASE}, {"state", K_STATE}, {"index", K_INDEX},
 	{"plane", K_PLANE}, {"value", K_VALUE}, {"algo", K_ALGO},
+	{"qpn", K_QPN},
 };
 
 class Args {
@@ -256,6 +257,10 @@ bool parse_keys(Args &a, Request &r, std::initializer_list<int> allowed,
 			once(a, p.index, "index");
 			p.index = a.number("index", 0xffff);
 			break;
+		case K_QPN:
+			once(a, p.qpn, "qpn");
+			p.qpn = a.number("qpn", 0xffffff);
+			break;
 		case K_PLANE:
 			once(a, p.ev_plane, "plane");
 			p.ev_plane = a.number("plane", 255);
@@ -367,13 +372,14 @@ Request parse_ev_change(std::span<const std::string_view> args)
 	if (act == E_REPLACE) {
 		r.cmd = Cmd::EvReplace;
 		if (!parse_keys(a, r, {K_DEV, K_PROFILE, K_INDEX, K_PLANE,
-				       K_VALUE}, false))
+				       K_VALUE, K_QPN}, false))
 			return r;
 		require(a, r.prof.ev_plane.has_value(), "'plane P'");
 		require(a, r.prof.ev_value.has_value(), "'value V'");
 	} else {
 		r.cmd = act == E_DENY ? Cmd::EvDeny : Cmd::EvAllow;
-		if (!parse_keys(a, r, {K_DEV, K_PROFILE, K_INDEX}, false))
+		if (!parse_keys(a, r, {K_DEV, K_PROFILE, K_INDEX, K_QPN},
+				false))
 			return r;
 	}
 	require(a, r.dev.has_value(), "'dev NAME'");

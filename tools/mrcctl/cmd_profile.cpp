@@ -86,6 +86,8 @@ int ev_change(const Request &r)
 	nl_msg *m = req.get();
 	check(nla_put_u32(m, MRC_A_EV_PROFILE_ID, *p.id));
 	check(nla_put_u16(m, MRC_A_EV_INDEX, static_cast<std::uint16_t>(*p.index)));
+	if (p.qpn)
+		check(nla_put_u32(m, MRC_A_QPN, *p.qpn));
 	if (value) {
 		check(nla_put_u8(m, MRC_A_EV_PLANE,
 				 static_cast<std::uint8_t>(*p.ev_plane)));

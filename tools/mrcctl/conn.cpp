@@ -331,6 +331,8 @@ void conn_json(JsonWriter &w, const Conn &c)
 	for (const auto &[k, v] : c.fields) {
 		if (k == "state" || k == "status")
 			w.field(k, named(k, v));
+		else if (k == "evs")	// "evs" is the array below
+			w.field("evs_total", v);
 		else
 			w.field(is_time(k) ? k + "_ns" : k, v);
 	}

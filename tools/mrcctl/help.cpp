@@ -125,8 +125,9 @@ constexpr std::string_view kEvProfile =
 	"       mrcctl ev-profile set dev NAME id ID [ state { offline | online } ]\n"
 	"              [ min-active N ] [ events MASK ]\n"
 	"       mrcctl ev-profile ev replace dev NAME profile ID index I plane P\n"
-	"              value V\n"
+	"              value V [ qpn N ]\n"
 	"       mrcctl ev-profile ev { deny | allow } dev NAME profile ID index I\n"
+	"              [ qpn N ]\n"
 	"       mrcctl ev-profile del dev NAME id ID\n"
 	"       mrcctl ev-profile show [ dev NAME [ id ID ] ]\n"
 	"where  MASK := { all | none | LIST of unknown, good, assumed-bad, denied,\n"
@@ -138,8 +139,11 @@ constexpr std::string_view kEvProfile =
 	"with 16 EVs per plane of the route). A new profile is in state init;\n"
 	"set it offline, then online (validated; routes may use it then). EV\n"
 	"values: udp a port, stev a 32-bit number (decimal or 0x hex), srv6 an\n"
-	"IPv6 address or SID,SEGMENT. A replaced or denied EV applies to the\n"
-	"connections set up afterwards. Changes need CAP_NET_ADMIN.\n";
+	"IPv6 address or SID,SEGMENT. A replaced, denied or allowed EV applies\n"
+	"to the profile (connections set up afterwards) and at once to every\n"
+	"live connection using the profile (a replacement on another plane:\n"
+	"to new connections only); with qpn N, only to that connection's copy\n"
+	"and not to the profile. Changes need CAP_NET_ADMIN.\n";
 
 constexpr std::string_view kEv =
 	"Usage: mrcctl ev show dev NAME profile ID\n"

@@ -65,6 +65,7 @@ struct ProfileRequest {
 	std::optional<std::uint32_t> id;		// id / profile
 	std::optional<std::uint8_t> mode, format, state;
 	std::optional<std::uint32_t> min_active, count, index, shift;
+	std::optional<std::uint32_t> qpn;	// ev change: one QP's copy
 	std::optional<std::uint32_t> event_mask;
 	std::optional<std::uint16_t> plane_mask;
 	std::vector<std::pair<std::uint32_t, std::string>> evs; // plane, value

@@ -1,0 +1,253 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# selftest-timeout: 900
+#
+# Live connections and probes on two hosts joined directly by 3 planes
+# (veth pairs), a route over all three on both hosts:
+#   - mrcctl conn show (text, -j, -s per plane and per EV, one QP by qpn)
+#     during a verified transfer: the default EV set (16 per plane), its
+#     packets spread over the planes;
+#   - a blackholed plane: its EVs turn assumed_bad ("ev state" events in
+#     mrcctl monitor), the transfer completes without error, and after
+#     the blackhole goes the probes bring them back to good;
+#   - a plane whose carrier goes down: "plane down" event, its EVs unused;
+#   - an EXP EV profile: the QP's EVs carry its UDP ports, denying one EV
+#     for one live QP (qpn) or for all (profile) shows it denied;
+#   - mrcctl probe: every EV of the route, one explicit EV, a profile's
+#     EVs, the blackholed plane timing out (exit 1 when nothing answers);
+#   - every bad request of CONN_GET, PROBE and the per-QP EV change.
+. "$(dirname "$0")/lib.sh"
+
+M1() { "$MRCCTL" -n h1 "$@"; }
+M2() { "$MRCCTL" -n h2 "$@"; }
+
+tmp=$(mktemp -d) || exit 1
+trap '_mrc_cleanup; rm -rf "$tmp"' EXIT
+mon=$tmp/monitor.txt
+
+wait_line() {
+	local i
+	for i in $(seq 300); do
+		grep -Eq -- "$2" "$1" && return 0
+		sleep 0.1
+	done
+	echo "no line /$2/ in:"
+	tail -n 20 "$1"
+	return 1
+}
+
+# blackhole NS DEV on|off: drop every IPv4 packet DEV sends.
+blackhole() {
+	if [ "$3" = on ]; then
+		ip -n "$1" link set "$2" up &&
+		tc -n "$1" qdisc add dev "$2" root handle 1: prio &&
+		tc -n "$1" filter add dev "$2" parent 1: protocol ip u32 \
+			match u32 0 0 action drop
+	else
+		tc -n "$1" qdisc del dev "$2" root
+	fi
+}
+
+# conn_json: the QPs of h2's mrc2, with per-plane and per-EV detail.
+conn_json() { M2 -s -j conn show dev mrc2; }
+py() { python3 -c "$1"; }
+
+# plane_share PLANE: that plane's share (percent) of mrc2's tx_bytes.
+plane_share() {
+	conn_json | py "
+import json,sys
+c=json.load(sys.stdin)[0]
+tot=sum(p['tx_bytes'] for p in c['planes'])
+print(next(100*p['tx_bytes']//max(tot,1) for p in c['planes'] if p['plane']==$1))"
+}
+
+mrc_load || exit 1
+check "two hosts h1/h2 with mrc1/mrc2 on e0 (plane 1)" mrc_two_hosts || exit 1
+check "plane 2: veth e1 10.1.0.1 <-> 10.1.0.2" \
+	veth_pair h1 e1 10.1.0.1/24 h2 e1 10.1.0.2/24
+check "plane 3: veth e2 10.2.0.1 <-> 10.2.0.2" \
+	veth_pair h1 e2 10.2.0.1/24 h2 e2 10.2.0.2/24
+for h in 1 2; do
+	check "h$h: planes 2 and 3 attached" eval \
+		"\"$MRCCTL\" -n h$h plane add dev mrc$h netdev e1 id 2 &&
+		 \"$MRCCTL\" -n h$h plane add dev mrc$h netdev e2 id 3"
+done
+check_output "probe without a route: plane 1 alone, one EV" \
+	'^ev 0 plane 1 sport [0-9]+ via 10\.0\.0\.2 rtt [0-9]+(ns|us|ms)$' \
+	M1 probe dev mrc1 to 10.0.0.2
+check "h1: route to 10.0.0.2 over 3 planes" M1 route add 10.0.0.2 dev mrc1 \
+	plane 1 via 10.0.0.2 plane 2 via 10.1.0.2 plane 3 via 10.2.0.2
+check "h2: route to 10.0.0.1 over 3 planes" M2 route add 10.0.0.1 dev mrc2 \
+	plane 1 via 10.0.0.1 plane 2 via 10.1.0.1 plane 3 via 10.2.0.1
+
+check_output "conn show: no QPs yet, no output" '^$' M1 conn show
+
+# --- probes before any QP ---------------------------------------------
+check_output "probe: 48 paths of the route answer (16 per plane)" \
+	'^48$' eval "\"$MRCCTL\" -n h1 probe dev mrc1 to 10.0.0.2 | grep -c ' rtt '"
+check_output "probe: plane 2's EVs go via 10.1.0.2" \
+	'^ev 1 plane 2 sport [0-9]+ via 10\.1\.0\.2 rtt [0-9]+(ns|us|ms)$' \
+	M1 probe dev mrc1 to 10.0.0.2
+check_output "probe: one explicit EV (-j)" \
+	'^\[\{"ev":0,"plane":3,"sport":50000,"via":"10\.2\.0\.2","rtt_ns":[0-9]+\}\]$' \
+	M1 -j probe dev mrc1 to 10.0.0.2 ev 50000 plane 3
+blackhole h1 e1 on
+check_output "probe: a blackholed plane times out" \
+	'^ev 0 plane 2 sport 50000 via 10\.1\.0\.2 timeout$' \
+	eval "\"$MRCCTL\" -n h1 probe dev mrc1 to 10.0.0.2 ev 50000 plane 2 timeout 200; true"
+check_fail "probe: exit 1 when no path answered" \
+	M1 probe dev mrc1 to 10.0.0.2 ev 50000 plane 2 timeout 200
+check_output "probe: the other planes still answer" '^32$' \
+	eval "\"$MRCCTL\" -n h1 probe dev mrc1 to 10.0.0.2 timeout 300 | grep -c ' rtt '"
+blackhole h1 e1 off
+
+# --- bad requests ------------------------------------------------------
+check_output_fail "probe: plane 17 refused" 'plane out of range \(1\.\.16\)' \
+	M1 probe dev mrc1 to 10.0.0.2 ev 5 plane 17
+check_output_fail "probe: timeout 0 refused" 'timeout out of range' \
+	M1 probe dev mrc1 to 10.0.0.2 timeout 0
+check_output_fail "probe: timeout over 60 s refused" 'timeout out of range' \
+	M1 probe dev mrc1 to 10.0.0.2 timeout 60001
+check_output_fail "probe: unknown device" 'no such MRC device' \
+	M1 probe dev nosuch to 10.0.0.2
+check_output_fail "probe: unknown EV profile" 'no such EV profile' \
+	M1 probe dev mrc1 to 10.0.0.2 ev-profile 99
+check_output_fail "probe: STEV/SRV6 need IPv6 (profile 5 is stev)" \
+	'need an IPv6 peer' eval "\"$MRCCTL\" -n h1 ev-profile add dev mrc1 id 5 \
+	mode auto format stev count 4 planes 1 && \"$MRCCTL\" -n h1 ev-profile \
+	set dev mrc1 id 5 state offline && \"$MRCCTL\" -n h1 ev-profile set \
+	dev mrc1 id 5 state online && \"$MRCCTL\" -n h1 probe dev mrc1 to \
+	10.0.0.2 ev-profile 5"
+check_output_fail "probe: 'ev' without 'plane' is a usage error" \
+	"'ev PORT' and 'plane N' go together" M1 probe dev mrc1 to 10.0.0.2 ev 5
+check_output_fail "probe: port 0 is a usage error" 'UDP source port' \
+	M1 probe dev mrc1 to 10.0.0.2 ev 0 plane 1
+check_output_fail "conn show: unknown QP" 'no such QP' M1 conn show qpn 12345
+check_output_fail "conn show: unknown device" 'no such MRC device' \
+	M1 conn show dev nosuch
+check_output_fail "conn show qpn: not a number" 'invalid qpn' \
+	M1 conn show qpn x
+
+# --- a transfer: conn show, spreading, events ---------------------------
+ns_bg h2 "$MRCCTL" monitor >"$mon" 2>&1
+# About a minute of traffic under TCG: long enough for every fault below.
+ns_bg h1 timeout 320 "$VERBS_BIN/mrc_verify" -d mrc1 -g 1 --timeout=300 \
+	>"$tmp/server.txt" 2>&1
+srv=$BG_PID
+sleep 1
+ns_bg h2 timeout 320 "$VERBS_BIN/mrc_verify" -d mrc2 -g 1 --timeout=300 \
+	--count=1200 --min-size=256K --max-size=1M 10.0.0.1 \
+	>"$tmp/client.txt" 2>&1
+cli=$BG_PID
+
+check "a QP appears in conn show" wait_for 30 eval \
+	"\"$MRCCTL\" -n h2 conn show dev mrc2 | grep -q 'state RTS'"
+check_output "conn show: the QP line" \
+	'^dev mrc2 qpn [0-9]+ peer 10\.0\.0\.1 dest_qpn [0-9]+ state RTS ev_profile 0 status ok snd_una [0-9]+ snd_nxt [0-9]+ rcv_nxt [0-9]+ inflight [0-9]+ cwnd [0-9]+ srtt [0-9]+(ns|us|ms) rto [0-9]+(ns|us|ms) evs 48 evs_usable [0-9]+ evs_bad [0-9]+ evs_denied 0$' \
+	M2 conn show dev mrc2
+check_output "conn show -s: 3 planes of 16 EVs" '^3 48$' eval \
+	"\"$MRCCTL\" -n h2 -s -j conn show dev mrc2 | python3 -c 'import json,sys; c=json.load(sys.stdin)[0]; print(len(c[\"planes\"]), len(c[\"evs\"]))'"
+check_output "conn show -s: an EV line" \
+	'^    ev 0 plane 1 sport [0-9]+ state (good|assumed_bad) rtt [0-9]+(ns|us|ms) tx_pkts [0-9]+ tx_bytes [0-9]+ retx_pkts [0-9]+ lost_pkts [0-9]+ ecn_marks [0-9]+$' \
+	M2 -s conn show dev mrc2
+qpn=$(conn_json | py 'import json,sys; print(json.load(sys.stdin)[0]["qpn"])')
+check_output "conn show qpn $qpn: that QP alone" "^dev mrc2 qpn $qpn " \
+	M2 conn show dev mrc2 qpn "$qpn"
+sleep 3
+for p in 1 2 3; do
+	check_output "plane $p carries 20..47% of the bytes" '^(2[0-9]|3[0-9]|4[0-7])$' \
+		plane_share $p
+done
+
+# plane_tx P: packets mrc2's QP sent on plane P so far.
+plane_tx() {
+	conn_json | py "import json,sys; c=json.load(sys.stdin)[0]; print(next(p['tx_pkts'] for p in c['planes'] if p['plane']==$1))"
+}
+check "plane 3 carrier down on h2" ip -n h2 link set e2 down
+check "monitor: plane down event" wait_line "$mon" '^plane down dev mrc2 id 3 '
+sleep 2
+b3=$(plane_tx 3) b1=$(plane_tx 1)
+sleep 2
+a3=$(plane_tx 3) a1=$(plane_tx 1)
+check "a down plane carries nothing ($b3 -> $a3 packets)" test "$b3" -eq "$a3"
+check "... while plane 1 does ($b1 -> $a1 packets)" test "$a1" -gt "$b1"
+check "plane 3 carrier up" ip -n h2 link set e2 up
+check "monitor: plane up event" wait_line "$mon" '^plane up dev mrc2 id 3 '
+
+blackhole h2 e1 on
+check "blackholed plane 2: its EVs turn assumed_bad (monitor)" \
+	wait_line "$mon" '^ev state dev mrc2 qpn [0-9]+ peer 10\.0\.0\.1 ev [0-9]+ plane 2 good -> assumed_bad reason (loss|timeout)$'
+sleep 3
+check_output "conn show: plane 2 has no usable EV" '^0$' eval \
+	"\"$MRCCTL\" -n h2 -s -j conn show dev mrc2 | python3 -c 'import json,sys; c=json.load(sys.stdin)[0]; print(sum(1 for e in c[\"evs\"] if e[\"plane\"]==2 and e[\"state\"]==\"good\"))'"
+blackhole h2 e1 off
+check "blackhole gone: probes bring plane 2's EVs back to good" \
+	wait_line "$mon" '^ev state dev mrc2 .* plane 2 assumed_bad -> good reason probe_ok rtt [0-9]+(ns|us|ms)$'
+
+wait "$cli"
+check "the transfer completes (client)" test $? -eq 0
+wait "$srv"
+check "... (server)" test $? -eq 0
+check_output "... verified: no failed completion, no corrupted byte" \
+	"$VERIFY_CLEAN_RE" cat "$tmp/client.txt"
+
+# --- an EXP profile: explicit ports, live deny/allow ---------------------
+for h in 1 2; do
+	check "h$h: EXP profile 7: ports 50001..50006 on planes 1..3" eval \
+		"\"$MRCCTL\" -n h$h ev-profile add dev mrc$h id 7 mode exp format udp \
+		 ev plane 1 value 50001 ev plane 2 value 50002 ev plane 3 value 50003 \
+		 ev plane 1 value 50004 ev plane 2 value 50005 ev plane 3 value 50006 &&
+		 \"$MRCCTL\" -n h$h ev-profile set dev mrc$h id 7 state offline &&
+		 \"$MRCCTL\" -n h$h ev-profile set dev mrc$h id 7 state online"
+done
+check "h1: route uses profile 7" M1 route set 10.0.0.2 dev mrc1 \
+	plane 1 via 10.0.0.2 plane 2 via 10.1.0.2 plane 3 via 10.2.0.2 ev-profile 7
+check "h2: route uses profile 7" M2 route set 10.0.0.1 dev mrc2 \
+	plane 1 via 10.0.0.1 plane 2 via 10.1.0.1 plane 3 via 10.2.0.1 ev-profile 7
+check_output "probe: the profile's 6 EVs answer" '^6$' eval \
+	"\"$MRCCTL\" -n h1 probe dev mrc1 to 10.0.0.2 | grep -c ' rtt '"
+check_output "probe ev-profile 0: the default 48" '^48$' eval \
+	"\"$MRCCTL\" -n h1 probe dev mrc1 to 10.0.0.2 ev-profile 0 | grep -c ' rtt '"
+
+ns_bg h1 timeout 200 "$VERBS_BIN/mrc_verify" -d mrc1 -g 1 --timeout=180 \
+	>"$tmp/server2.txt" 2>&1
+srv=$BG_PID
+sleep 1
+ns_bg h2 timeout 200 "$VERBS_BIN/mrc_verify" -d mrc2 -g 1 --timeout=180 \
+	--count=400 --min-size=128K --max-size=512K 10.0.0.1 \
+	>"$tmp/client2.txt" 2>&1
+cli=$BG_PID
+check "a QP of profile 7 appears" wait_for 30 eval \
+	"\"$MRCCTL\" -n h2 conn show dev mrc2 | grep -q 'state RTS ev_profile 7'"
+check_output "its EVs carry the profile's ports" \
+	'^    ev 5 plane 3 sport 50006 state ' M2 -s conn show dev mrc2
+qpn=$(conn_json | py 'import json,sys; print(json.load(sys.stdin)[0]["qpn"])')
+check "deny EV 1 of QP $qpn only" M2 ev-profile ev deny dev mrc2 profile 7 \
+	index 1 qpn "$qpn"
+check_output "... that QP shows it denied" '^    ev 1 plane 2 sport 50002 state denied ' \
+	M2 -s conn show dev mrc2
+check_output "... the profile does not" '^ *index 1 plane 2 value 50002 state unknown$' \
+	M2 ev show dev mrc2 profile 7
+check "allow it again" M2 ev-profile ev allow dev mrc2 profile 7 index 1 qpn "$qpn"
+check_output "... good again" '^    ev 1 plane 2 sport 50002 state good ' \
+	M2 -s conn show dev mrc2
+check "deny EV 2 in the profile (and its live copies)" \
+	M2 ev-profile ev deny dev mrc2 profile 7 index 2
+check_output "... the live QP shows it denied" '^    ev 2 plane 3 sport 50003 state denied ' \
+	M2 -s conn show dev mrc2
+check_output_fail "per-QP change of an unknown QP" 'no live QP' \
+	M2 ev-profile ev deny dev mrc2 profile 7 index 1 qpn 999
+check_output_fail "per-QP replace onto another plane" 'no live QP' \
+	M2 ev-profile ev replace dev mrc2 profile 7 index 1 plane 1 value 50100 qpn "$qpn"
+check "per-QP replace on the EV's plane" \
+	M2 ev-profile ev replace dev mrc2 profile 7 index 1 plane 2 value 50100 qpn "$qpn"
+check_output "... the QP's EV 1 uses port 50100" '^    ev 1 plane 2 sport 50100 ' \
+	M2 -s conn show dev mrc2
+wait "$cli"
+check "the transfer with profile 7 completes" test $? -eq 0
+check_output "... verified" "$VERIFY_CLEAN_RE" cat "$tmp/client2.txt"
+wait "$srv"
+check "... (server)" test $? -eq 0
+
+done_testing

@@ -56,6 +56,7 @@ window_bytes() {
 # NS's IF (the repaired path's last hop toward h1) must carry traffic
 # again within 12 s while the same ib_write_bw runs.  Then mrc_verify with
 # the same fault 3 s in, repaired DOWN_SECS later: a clean transfer.
+# shellcheck disable=SC2086 # $down and $up are commands with arguments
 fault() {
 	local desc=$1 down=$2 up=$3 ns=$4 ifc=$5 b i
 	fab_bw_start || diag "$desc: ib_write_bw did not start moving data"

@@ -65,6 +65,8 @@ if blackhole_ev "ib_write_bw"; then
 	check "plane 1 carried traffic in the window ($plane bytes)" test "$plane" -gt 500000
 	check "the blackholed EV carries < 1/4 of an even share ($drops < $((plane / 64)) bytes)" \
 		test $((drops * 64)) -lt "$plane"
+	diag "h2's view of that EV (mrcctl -s conn show): $(ns_exec h2 "$MRCCTL" -s conn show \
+		dev "$H2_DEV" 2>&1 | grep -E "sport $sport( |\$)" | head -n 1)"
 fi
 fab_bw_stop "one EV blackholed"
 check "remove the blackhole" fab_blackhole_off p1l2 eh
@@ -93,6 +95,8 @@ b2=$(plane_tx 2)
 t1=$((b1 - a1))
 t2=$((b2 - a2))
 diag "window of $WINDOW s: h2 sent $t1 bytes on plane 1, $t2 on plane 2 (the lossy one)"
+diag "h2's connection (mrcctl -s conn show, first lines):"
+diag "$(ns_exec h2 "$MRCCTL" -s conn show dev "$H2_DEV" 2>&1 | head -n 5)"
 check "h2 sent on plane 1 in the window" test "$t1" -gt 1000000
 check "the lossy plane carries < 80% of an even share ($t2 of $((t1 + t2)) bytes)" \
 	test $((t2 * 100 * 2)) -lt $(((t1 + t2) * 80))

@@ -455,23 +455,23 @@ four_r=$(awk -v r="$rate_bps" 'BEGIN { printf "%.2f", 4 * r / 8 / 1e6 }')	# MB/s
 ack_ms=$(awk -v t="$qpt" 'BEGIN { printf "%.1f", 4.096e-3 * 2 ^ t }')
 say ""
 say "== results ($(elapsed) in all); MB/s = 10^6 bytes/s of written payload; 4R = 4 x $rate = $four_r MB/s"
-printf '%-46s %12s  %s\n' metric value ratio
-printf '%-46s %12s  %s\n' "mrc, route over 4 planes, MB/s" "$(val mrc_4)" \
+printf '%-52s %8s  %s\n' metric value ratio
+printf '%-52s %8s  %s\n' "mrc, route over 4 planes, MB/s" "$(val mrc_4)" \
 	"$(ratio "$(val mrc_4)" "$four_r") of 4R"
-printf '%-46s %12s  %s\n' "mrc, no route (plane 1), MB/s" "$(val mrc_1)" \
+printf '%-52s %8s  %s\n' "mrc, no route (plane 1), MB/s" "$(val mrc_1)" \
 	"$(ratio "$(val mrc_1)" "$four_r") of 4R"
-printf '%-46s %12s  %s\n' "rxe, one plane, MB/s" "$(val rxe_1)" \
+printf '%-52s %8s  %s\n' "rxe, one plane, MB/s" "$(val rxe_1)" \
 	"$(ratio "$(val rxe_1)" "$four_r") of 4R"
-printf '%-46s %12s  %s\n' "mrc, 4 planes, 1% loss each, MB/s" "$(val mrc_4_loss)" \
+printf '%-52s %8s  %s\n' "mrc, 4 planes, 1% loss each, MB/s" "$(val mrc_4_loss)" \
 	"$(ratio "$(val mrc_4_loss)" "$(val mrc_4)") of lossless"
-printf '%-46s %12s  %s\n' "rxe, one plane, 1% loss, MB/s" "$(val rxe_1_loss)" \
+printf '%-52s %8s  %s\n' "rxe, one plane, 1% loss, MB/s" "$(val rxe_1_loss)" \
 	"$(ratio "$(val rxe_1_loss)" "$(val rxe_1)") of lossless"
 for k in fail_down fail_silent; do
 	case $k in
 	fail_down) what="plane 2 netdev down" ;;
 	fail_silent) what="plane 2 silently dropped" ;;
 	esac
-	printf '%-46s %12s  %s\n' "failover, $what: longest pause, ms" "$(val $k)" \
+	printf '%-52s %8s  %s\n' "failover, $what: longest pause, ms" "$(val $k)" \
 		"$(ratio "$(val $k)" "$ack_ms") x ACK timeout ($ack_ms ms); before: ${note[$k]:--} ms"
 done
 oops=$(dmesg 2>/dev/null | awk -v m="$dmesg_mark" 'index($0, m) { f = 1; next } f' |

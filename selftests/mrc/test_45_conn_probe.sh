@@ -55,11 +55,11 @@ blackhole() {
 start_verify() {
 	local sfx=$1
 	shift
-	ns_bg h1 timeout 320 "$VERBS_BIN/mrc_verify" -d mrc1 -g 1 --timeout=300 \
+	ns_bg h1 timeout 620 "$VERBS_BIN/mrc_verify" -d mrc1 -g 1 --timeout=600 \
 		>"$tmp/server$sfx.txt" 2>&1
 	srv=$BG_PID
 	sleep 1
-	ns_bg h2 timeout 320 "$VERBS_BIN/mrc_verify" -d mrc2 -g 1 --timeout=300 \
+	ns_bg h2 timeout 620 "$VERBS_BIN/mrc_verify" -d mrc2 -g 1 --timeout=600 \
 		"$@" 10.0.0.1 >"$tmp/client$sfx.txt" 2>&1
 	cli=$BG_PID
 }
@@ -146,8 +146,9 @@ check_output_fail "conn show qpn: not a number" 'invalid qpn' \
 
 # --- a transfer: conn show, spreading, events ---------------------------
 ns_bg h2 "$MRCCTL" monitor >"$mon" 2>&1
-# About a minute of traffic under TCG: long enough for every fault below.
-start_verify "" --count=1200 --min-size=256K --max-size=1M
+# 1.5 GB: long enough for every fault below even on an idle host (1200
+# messages ended before the last one once), a few minutes on a loaded one.
+start_verify "" --count=2400 --min-size=256K --max-size=1M
 
 check "a QP appears in conn show" wait_for 30 eval \
 	"\"$MRCCTL\" -n h2 conn show dev mrc2 | grep -q 'state RTS'"

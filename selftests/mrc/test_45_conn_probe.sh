@@ -243,7 +243,7 @@ check_output "probe: the profile's 6 EVs answer" '^6$' eval \
 check_output "probe ev-profile 0: the default 48" '^48$' eval \
 	"\"$MRCCTL\" -n h1 probe dev mrc1 to 10.0.0.2 ev-profile 0 | grep -c ' rtt '"
 
-start_verify 2 --count=400 --min-size=128K --max-size=512K
+start_verify 2 --count=1000 --min-size=128K --max-size=512K
 check "a QP of profile 7 appears" wait_for 30 eval \
 	"\"$MRCCTL\" -n h2 conn show dev mrc2 | grep -q 'state RTS ev_profile 7'"
 check_output "its EVs carry the profile's ports" \

@@ -8,7 +8,8 @@
 #                             [--budget S] [--no-vm]
 #
 # Four direct planes (selftests/mrc/lib_fabric.sh fabric_direct 4: h1:eP <->
-# h2:eP), every veth end shaped by tbf to the same rate R, ib_write_bw
+# h2:eP), every veth end a bottleneck of the same rate R (tbf; for mrc with
+# ECN marking, as the ports of an MRC fabric; see shape()), ib_write_bw
 # (h2 writes to h1, S seconds measured after the first 2) on:
 #   mrc, route over the 4 planes   (aggregate, as a ratio to 4R)
 #   mrc, no route (plane 1 only)    (ratio to 4R)
@@ -17,7 +18,7 @@
 #                                    there, as tools/bench/verbs-vs-rxe.sh)
 # then 1% netem loss on every plane (goodput as a ratio of the lossless
 # figure of the same stack), then failover: the longest pause in receive
-# progress (h1's received bytes over all planes, sampled every 10 ms) when
+# progress (the bytes h1's mrc instance received, sampled every 10 ms) when
 # plane 2 fails in the middle of a transfer, as a multiple of the ACK
 # timeout (4.096 us x 2^T, the QP's timeout attribute), once with h1's
 # netdev of plane 2 set down (h1 sees it and tells h2) and once silently
@@ -82,6 +83,8 @@ rate_bps=$(awk -v r="$rate" 'BEGIN {
 	if (!(u in m)) exit 1
 	printf "%.0f", n * m[u] }') ||
 	{ echo "planes-tbf: --rate takes NUMBER{bit,kbit,mbit,gbit}, not '$rate'" >&2; exit 2; }
+rate_Bms=$((rate_bps / 8000))	# bytes per ms at the rate, for RED's thresholds
+[ "$rate_Bms" -ge 400 ] || { echo "planes-tbf: --rate must be at least 3200kbit" >&2; exit 2; }
 
 # The host side: one guest for the whole run (MRC_VM=1 inside).
 if [ "$vm" = 1 ] && [ "${MRC_VM:-}" != 1 ]; then
@@ -130,15 +133,32 @@ elapsed() { echo "$((SECONDS - started)) s"; }
 declare -A result	# result[KEY] = number or FAILED
 declare -A note
 
-# shape NS DEV [NETEM...]: tbf at the rate on DEV's egress, netem (loss)
-# under it when asked.  tbf's queue holds 50 ms at the rate.
+# shape NS DEV AQM [NETEM...]: DEV's egress becomes a bottleneck of the
+# rate: tbf, its queue 50 ms at the rate at most.  AQM "red": the queue is
+# managed as a switch port of an MRC fabric is (WRED with ECN): packets
+# that are ECN-capable (ECT, as mrc sends them) are marked from 3 ms of
+# queue on and all of them from 12 ms; without marks a delay-based sender
+# learns of the queue only from tail drops, and mrc takes a loss for a
+# failing path.  AQM "tail": a plain drop-tail queue, for rxe (no ECT, no
+# congestion control: RED would drop its packets early, a drop-tail queue
+# is its best case).  With NETEM words (loss), netem is the root and the
+# tbf its child: the loss happens before the bottleneck.
 shape() {
-	local ns=$1 dev=$2
-	shift 2
-	ns_exec "$ns" tc qdisc replace dev "$dev" root handle 1: tbf rate "$rate" \
+	local ns=$1 dev=$2 aqm=$3 tbf=1: parent=root
+	shift 3
+	ns_exec "$ns" tc qdisc del dev "$dev" root 2>/dev/null
+	if [ $# -gt 0 ]; then
+		ns_exec "$ns" tc qdisc add dev "$dev" root handle 1: netem "$@" || return 1
+		tbf=10: parent="parent 1:1"
+	fi
+	# shellcheck disable=SC2086 # parent is one or two words
+	ns_exec "$ns" tc qdisc add dev "$dev" $parent handle "$tbf" tbf rate "$rate" \
 		burst 32kb latency 50ms || return 1
-	[ $# -eq 0 ] && return 0
-	ns_exec "$ns" tc qdisc replace dev "$dev" parent 1:1 handle 10: netem "$@"
+	[ "$aqm" = red ] || return 0
+	ns_exec "$ns" tc qdisc add dev "$dev" parent "${tbf%:}:1" handle 20: red \
+		limit $((rate_Bms * 50)) min $((rate_Bms * 3)) max $((rate_Bms * 12)) \
+		avpkt 1100 burst $((rate_Bms * 18 / 3300 + 1)) probability 0.25 \
+		bandwidth "$rate" ecn
 }
 
 # --- rdma_rxe on one plane, initial namespace ------------------------------
@@ -293,9 +313,9 @@ elif ! out=$( { rdma link add rxe0 type rxe netdev a && rdma link add rxe1 type 
 elif ! ga=$(sysfs_gid rxe0 10.0.0.1) || ! gb=$(sysfs_gid rxe1 10.0.0.2); then
 	say "FAILED: rxe: no IPv4 GID on rxe0/rxe1"
 else
-	shape - a && shape - b && bw rxe_1 - rxe0 "$ga" - rxe1 "$gb" 10.0.0.1
+	shape - a tail && shape - b tail && bw rxe_1 - rxe0 "$ga" - rxe1 "$gb" 10.0.0.1
 	say "== rxe, one plane of $rate, 1% loss ($(elapsed))"
-	shape - a loss 1% && shape - b loss 1% && bw rxe_1_loss - rxe0 "$ga" - rxe1 "$gb" 10.0.0.1
+	shape - a tail loss 1% && shape - b tail loss 1% && bw rxe_1_loss - rxe0 "$ga" - rxe1 "$gb" 10.0.0.1
 fi
 for d in rxe0 rxe1; do
 	[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
@@ -310,7 +330,7 @@ shape_planes() {
 	local p h
 	for p in 1 2 3 4; do
 		for h in 1 2; do
-			shape "h$h" "e$p" "$@" || return 1
+			shape "h$h" "e$p" red "$@" || return 1
 		done
 	done
 }
@@ -325,43 +345,43 @@ mbw() {
 	mbw_start "$1" && bw_finish
 }
 
-# Failover: the sampler runs in h1, reads the received bytes of e1..e4
-# from /proc/net/dev every 10 ms, runs the fault command at FAULT s and the
-# repair at REPAIR s, and prints "fault T", "repair T" and "S BYTES" lines
-# (times in seconds from its start).
+# Failover: the sampler reads the bytes h1's mrc instance received (its
+# rx_bytes hardware counter: packets delivered to a QP; a packet dropped on
+# the way, even by h1's own ingress filter, does not count) every 10 ms,
+# runs the fault command at FAULT s and the repair at REPAIR s, and prints
+# "fault T", "repair T" and "S BYTES" lines (times in seconds from its
+# start).
 SAMPLER_PY='
-import ctypes, os, subprocess, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-fd = os.open("/var/run/netns/h1", os.O_RDONLY)
-if libc.setns(fd, 0x40000000) != 0:
-    sys.exit("setns h1: " + os.strerror(ctypes.get_errno()))
+import subprocess, sys, time
 dur, t_fault, t_rep = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
-fault, repair = sys.argv[4], sys.argv[5]
+fault, repair, counter = sys.argv[4], sys.argv[5], sys.argv[6]
 def rx():
-    n = 0
-    with open("/proc/self/net/dev") as f:
-        for line in f.readlines()[2:]:
-            name, rest = line.split(":", 1)
-            if name.strip() in ("e1", "e2", "e3", "e4"):
-                n += int(rest.split()[0])
-    return n
+    with open(counter) as f:
+        return int(f.read())
 t0 = time.monotonic()
 out = []
+procs = []
 done_fault = done_rep = False
 while True:
     t = time.monotonic() - t0
     if t >= dur:
         break
+    # The commands run beside the sampling: a fork, a tc or a module load
+    # take a noticeable time in a TCG guest, which must not count as a
+    # pause of the transfer.  "fault T" is when the command started.
     if not done_fault and t >= t_fault:
-        subprocess.run(fault, shell=True)
         out.append("fault %.4f" % (time.monotonic() - t0))
+        procs.append(subprocess.Popen(fault, shell=True))
         done_fault = True
     if not done_rep and t >= t_rep:
-        subprocess.run(repair, shell=True)
         out.append("repair %.4f" % (time.monotonic() - t0))
+        procs.append(subprocess.Popen(repair, shell=True))
         done_rep = True
     out.append("%.4f %d" % (time.monotonic() - t0, rx()))
     time.sleep(0.01)
+for p in procs:
+    if p.wait() != 0:
+        out.append("command failed: exit %d" % p.returncode)
 print("\n".join(out))
 '
 
@@ -381,7 +401,8 @@ failover() {
 		say "FAILED: $key: ib_write_bw did not start"
 		return 1
 	fi
-	"$FAB_PY" -S -c "$SAMPLER_PY" $((tr + 2)) "$tf" "$tr" "$fault" "$repair" >"$log" 2>&1 &
+	"$FAB_PY" -S -c "$SAMPLER_PY" $((tr + 2)) "$tf" "$tr" "$fault" "$repair" \
+		"/sys/class/infiniband/$H1_DEV/ports/1/hw_counters/rx_bytes" >"$log" 2>&1 &
 	spl=$!
 	pids+=("$spl")
 	wait "$spl"
@@ -390,9 +411,10 @@ failover() {
 	read -r pause base <<<"$(awk '
 		$1 == "fault" { tf = $2; next }
 		$1 == "repair" { tr = $2; next }
+		$1 == "command" { bad = 1; next }
 		NF == 2 { t[n] = $1; b[n] = $2; n++ }
 		END {
-			if (!tf || !tr) { print "- -"; exit }
+			if (!tf || !tr || bad) { print "- -"; exit }
 			last = -1
 			for (i = 1; i < n; i++) {
 				if (b[i] - b[i - 1] < 1000) continue

@@ -25,6 +25,17 @@ void mrc_nscc_params_default(struct mrc_nscc_params *p)
 	p->disable_qa = 0;
 }
 
+/* The round trip the connection sees: base_rtt plus the smoothed queueing
+ * delay.  A window's worth of ACKs, and with it the effect of a change of
+ * the window, takes that long.  On a path slower than base_rtt assumes (a
+ * software path, a VM) it is much longer than base_rtt, and the periods
+ * below would otherwise act several times on the same evidence.
+ */
+static u64 nscc_rtt(const struct mrc_nscc *cc)
+{
+	return (u64)cc->p.base_rtt + cc->avg_delay;
+}
+
 static u32 nscc_floor(const struct mrc_nscc *cc)
 {
 	return cc->p.min_cwnd > cc->mtu ? cc->p.min_cwnd : cc->mtu;
@@ -55,11 +66,20 @@ void mrc_nscc_init(struct mrc_nscc *cc, const struct mrc_nscc_params *p,
 	cc->qa_end = now + (u64)p->base_rtt + p->target_delay;
 }
 
-/* Quick adapt: at the end of each period (base_rtt + target_delay), if a
- * trigger was seen and the period acknowledged less than cwnd >> qa_gate,
- * the window drops to what was acknowledged: the path can evidently carry
- * no more.  The period's count restarts either way.
+/* Quick adapt: at the end of each period (base_rtt + target_delay, or the
+ * connection's round trip if longer: a shorter period acknowledges only
+ * part of a window even when nothing is wrong), if a trigger was seen and
+ * the period acknowledged less than cwnd >> qa_gate, the window drops to
+ * what was acknowledged: the path can evidently carry no more.  The
+ * period's count restarts either way.
  */
+static u64 nscc_qa_period(const struct mrc_nscc *cc)
+{
+	u64 min = (u64)cc->p.base_rtt + cc->p.target_delay;
+
+	return nscc_rtt(cc) > min ? nscc_rtt(cc) : min;
+}
+
 static bool nscc_quick_adapt(struct mrc_nscc *cc, u64 now)
 {
 	bool fired = false;
@@ -76,7 +96,7 @@ static bool nscc_quick_adapt(struct mrc_nscc *cc, u64 now)
 	}
 	cc->qa_pending = 0;
 	cc->achieved = 0;
-	cc->qa_end = now + (u64)cc->p.base_rtt + cc->p.target_delay;
+	cc->qa_end = now + nscc_qa_period(cc);
 	return fired;
 }
 
@@ -116,8 +136,10 @@ static void nscc_md(struct mrc_nscc *cc, u64 now)
 	u32 qdelay = cc->avg_delay;
 	u64 dec, cap;
 
-	/* One decrease per base RTT: later ACKs reflect the same queue. */
-	if (now - cc->last_md < cc->p.base_rtt ||
+	/* One decrease per round trip: the ACKs of the next round trip
+	 * still reflect the queue before the decrease.
+	 */
+	if ((cc->stat_md && now - cc->last_md < nscc_rtt(cc)) ||
 	    qdelay <= cc->p.target_delay)
 		return;
 	dec = mrc_div64_u64((u64)cc->cwnd * cc->p.gamma *

@@ -83,7 +83,7 @@ TEST(Nscc, EcnWithShortQueueHolds)
 	EXPECT_EQ(cc.cwnd, p.init_cwnd);
 }
 
-TEST(Nscc, MultiplicativeDecreaseProportionalOncePerBaseRtt)
+TEST(Nscc, MultiplicativeDecreaseProportionalOncePerRoundTrip)
 {
 	auto p = params();
 	auto cc = make(p);
@@ -96,11 +96,16 @@ TEST(Nscc, MultiplicativeDecreaseProportionalOncePerBaseRtt)
 	EXPECT_NEAR((double)cc.cwnd, (double)want, 2.0);
 	uint32_t after = cc.cwnd;
 
-	// Within the same base RTT the queue is the same queue: no cut.
-	EXPECT_EQ(mrc_nscc_on_ack(&cc, 1000, true, 8000, t + p.base_rtt - 1),
+	// Within the round trip (base RTT + the smoothed 8000 ns of queue)
+	// the ACKs still show the queue before the cut: no second cut.
+	uint64_t rtt = p.base_rtt + 8000;
+
+	EXPECT_EQ(mrc_nscc_on_ack(&cc, 1000, true, 8000, t + p.base_rtt),
+		  MRC_NSCC_MD);
+	EXPECT_EQ(mrc_nscc_on_ack(&cc, 1000, true, 8000, t + rtt - 1),
 		  MRC_NSCC_MD);
 	EXPECT_EQ(cc.cwnd, after);
-	mrc_nscc_on_ack(&cc, 1000, true, 8000, t + p.base_rtt);
+	mrc_nscc_on_ack(&cc, 1000, true, 8000, t + rtt);
 	EXPECT_LT(cc.cwnd, after);
 	EXPECT_EQ(cc.stat_md, 2u);
 }
@@ -173,6 +178,43 @@ TEST(Nscc, QuickAdaptOnHighDelay)
 	EXPECT_EQ(cc.cwnd, 10000u);
 }
 
+// A path slower than base_rtt assumes (a software path: 30 us of queue
+// here, round trip 40 us): the period runs a whole round trip, so that a
+// window's ACKs fit in it and a healthy connection is not cut.
+TEST(Nscc, QuickAdaptPeriodCoversTheRoundTrip)
+{
+	auto p = params();
+	auto cc = make(p);
+	uint64_t rtt = p.base_rtt + 30000;
+
+	// The first ACK shows the 30 us queue; the period then in progress
+	// was armed at init and ends at base_rtt + target_delay.
+	mrc_nscc_on_ack(&cc, 1000, false, 30000, kT0 + 1);
+	mrc_nscc_on_ack(&cc, 0, false, 30000, kT0 + p.base_rtt + p.target_delay);
+	uint32_t w = cc.cwnd;
+	uint64_t start = kT0 + p.base_rtt + p.target_delay;
+
+	// A loss, then the window's ACKs spread over the round trip.
+	mrc_nscc_on_loss(&cc, start + 1);
+	for (int i = 1; i <= 8; i++)
+		EXPECT_NE(mrc_nscc_on_ack(&cc, w / 8, false, 30000,
+					  start + rtt * i / 8 - 1),
+			  MRC_NSCC_QA);
+	EXPECT_GE(cc.cwnd, w);
+	EXPECT_EQ(cc.stat_qa, 0u);
+	// The next loss ends that period (uncut: the window was acked) and
+	// opens another; in it only a quarter of the window is acked: cut.
+	uint64_t next = start + rtt + 1;
+
+	EXPECT_FALSE(mrc_nscc_on_loss(&cc, next));
+	EXPECT_EQ(cc.stat_qa, 0u);
+	mrc_nscc_on_loss(&cc, next + 1);
+	mrc_nscc_on_ack(&cc, w / 4, false, 30000, next + 2);
+	EXPECT_EQ(mrc_nscc_on_ack(&cc, 0, false, 30000, next + rtt),
+		  MRC_NSCC_QA);
+	EXPECT_EQ(cc.cwnd, w / 4);
+}
+
 TEST(Nscc, QuickAdaptGateAndDisable)
 {
 	auto p = params();
@@ -208,8 +250,10 @@ TEST(Nscc, WindowStaysWithinBounds)
 	for (int i = 0; i < 20000; i++)
 		mrc_nscc_on_ack(&cc, 64000, false, 0, t += 10);
 	EXPECT_EQ(cc.cwnd, p.max_cwnd);
+	// One round trip (base RTT + 1 ms of queue) between the marks.
 	for (int i = 0; i < 200; i++)
-		mrc_nscc_on_ack(&cc, 1000, true, 1000000, t += p.base_rtt);
+		mrc_nscc_on_ack(&cc, 1000, true, 1000000,
+				t += p.base_rtt + 1000000);
 	EXPECT_EQ(cc.cwnd, kMtu);	// never below one MTU
 }
 

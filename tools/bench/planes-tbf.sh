@@ -39,6 +39,9 @@ usage: tools/bench/planes-tbf.sh [options]
                   of it are below what TCG moves, about 40-60 mbit)
   --secs S        seconds measured per ib_write_bw run (default 10)
   --size B        message size (default 65536)
+  --mtu M         MTU of every veth (default 9000: jumbo frames, as RDMA
+                  fabrics run, and a 4096-byte RDMA path MTU; 1500 gives
+                  1024, where the headers take 8% of the wire)
   --qp-timeout T  QP timeout exponent of the runs (-u, default 14:
                   ACK timeout 4.096 us x 2^14 = 67 ms)
   --budget S      limit of the whole run in the guest (default 540)
@@ -48,6 +51,7 @@ USAGE
 }
 
 rate=8mbit
+mtu=9000
 secs=10
 size=65536
 qpt=14
@@ -61,6 +65,8 @@ while [ $# -gt 0 ]; do
 	--secs=*) secs=${1#*=}; shift ;;
 	--size) size=${2:?--size needs a value}; shift 2 ;;
 	--size=*) size=${1#*=}; shift ;;
+	--mtu) mtu=${2:?--mtu needs a value}; shift 2 ;;
+	--mtu=*) mtu=${1#*=}; shift ;;
 	--qp-timeout) qpt=${2:?--qp-timeout needs a value}; shift 2 ;;
 	--qp-timeout=*) qpt=${1#*=}; shift ;;
 	--budget) budget=${2:?--budget needs a value}; shift 2 ;;
@@ -70,7 +76,7 @@ while [ $# -gt 0 ]; do
 	*) echo "planes-tbf: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
-for n in "$secs" "$size" "$budget"; do
+for n in "$secs" "$size" "$budget" "$mtu"; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "planes-tbf: not a positive integer: '$n'" >&2; exit 2; }
 done
 [[ $qpt =~ ^[0-9]+$ ]] && [ "$qpt" -le 31 ] ||
@@ -139,7 +145,7 @@ declare -A note
 # that are ECN-capable (ECT, as mrc sends them) are marked from 3 ms of
 # queue on and all of them from 12 ms; without marks a delay-based sender
 # learns of the queue only from tail drops, and mrc takes a loss for a
-# failing path.  AQM "tail": a plain drop-tail queue, for rxe (no ECT, no
+# failing path.  (Never fewer than 2 packets to the first mark.)  AQM "tail": a plain drop-tail queue, for rxe (no ECT, no
 # congestion control: RED would drop its packets early, a drop-tail queue
 # is its best case).  With NETEM words (loss), netem is the root and the
 # tbf its child: the loss happens before the bottleneck.
@@ -155,10 +161,14 @@ shape() {
 	ns_exec "$ns" tc qdisc add dev "$dev" $parent handle "$tbf" tbf rate "$rate" \
 		burst 32kb latency 50ms || return 1
 	[ "$aqm" = red ] || return 0
+	# Thresholds in time at the rate, but never below a few packets.
+	local pkt=$((mtu > 4200 ? 4200 : mtu)) min max
+	min=$((rate_Bms * 3 > 2 * pkt ? rate_Bms * 3 : 2 * pkt))
+	max=$((rate_Bms * 12 > 4 * min ? rate_Bms * 12 : 4 * min))
 	ns_exec "$ns" tc qdisc add dev "$dev" parent "${tbf%:}:1" handle 20: red \
-		limit $((rate_Bms * 50)) min $((rate_Bms * 3)) max $((rate_Bms * 12)) \
-		avpkt 1100 burst $((rate_Bms * 18 / 3300 + 1)) probability 0.25 \
-		bandwidth "$rate" ecn
+		limit $((rate_Bms * 50 > 2 * max ? rate_Bms * 50 : 2 * max)) \
+		min "$min" max "$max" avpkt "$pkt" burst $(((2 * min + max) / (3 * pkt) + 1)) \
+		probability 0.25 bandwidth "$rate" ecn
 }
 
 # --- rdma_rxe on one plane, initial namespace ------------------------------
@@ -170,6 +180,7 @@ rxe_veth_up() {
 	local d
 	ip link add name a type veth peer name b &&
 		ip addr add 10.0.0.1/24 dev a && ip addr add 10.0.0.2/24 dev b &&
+		ip link set dev a mtu "$mtu" && ip link set dev b mtu "$mtu" &&
 		ip link set dev a up && ip link set dev b up || return 1
 	for d in a b; do
 		sysctl -qw "net.ipv4.conf.$d.accept_local=1" "net.ipv4.conf.$d.rp_filter=0" || return 1
@@ -297,7 +308,7 @@ bw() {
 }
 
 say "planes-tbf: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
-	"4 planes of $rate, ib_write_bw -s $size -u $qpt for $secs s, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
+	"4 planes of $rate, MTU $mtu, ib_write_bw -s $size -u $qpt for $secs s, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
 dmesg_mark="planes-tbf: begin $$-$RANDOM"
 echo "$dmesg_mark" >/dev/kmsg 2>/dev/null
 
@@ -331,6 +342,17 @@ shape_planes() {
 	for p in 1 2 3 4; do
 		for h in 1 2; do
 			shape "h$h" "e$p" red "$@" || return 1
+		done
+	done
+}
+
+# set_mtu_planes: MTU $mtu on every plane, both ends (the RDMA path MTU
+# follows the netdev's: the largest of 256..4096 the MTU holds).
+set_mtu_planes() {
+	local p h
+	for p in 1 2 3 4; do
+		for h in 1 2; do
+			ns_exec "h$h" ip link set dev "e$p" mtu "$mtu" || return 1
 		done
 	done
 }
@@ -374,6 +396,7 @@ while True:
         procs.append(subprocess.Popen(fault, shell=True))
         done_fault = True
     if not done_rep and t >= t_rep:
+        procs[0].wait()		# a repair must not overtake its fault
         out.append("repair %.4f" % (time.monotonic() - t0))
         procs.append(subprocess.Popen(repair, shell=True))
         done_rep = True
@@ -442,6 +465,8 @@ if ! mrc_load >"$work/load" 2>&1; then
 	say "FAILED: mrc: cannot load $MRC_KO (run make): $(cat "$work/load")"
 elif ! fabric_direct 4 >"$work/fabric" 2>&1; then
 	say "FAILED: mrc: the 4-plane fabric: $(cat "$work/fabric")"
+elif ! set_mtu_planes; then
+	say "FAILED: mrc: MTU $mtu on the planes"
 elif ! shape_planes; then
 	say "FAILED: mrc: tbf on the planes"
 else
@@ -455,9 +480,18 @@ else
 		say "== mrc, failover of plane 2 ($(elapsed))"
 		failover fail_down "ip -n h1 link set e2 down" "ip -n h1 link set e2 up"
 		# The silent failure: everything plane 2 brings to h1 dropped.
-		failover fail_silent \
-			"tc -n h1 qdisc add dev e2 clsact && tc -n h1 filter add dev e2 ingress pref 1 matchall action drop" \
-			"tc -n h1 qdisc del dev e2 clsact"
+		# The clsact qdisc and the classifier's modules are there
+		# before: the fault is one filter.
+		if tc -n h1 qdisc add dev e2 clsact &&
+			tc -n h1 filter add dev e2 ingress pref 1 matchall action pass &&
+			tc -n h1 filter del dev e2 ingress pref 1; then
+			failover fail_silent \
+				"tc -n h1 filter add dev e2 ingress pref 1 matchall action drop" \
+				"tc -n h1 filter del dev e2 ingress pref 1"
+			tc -n h1 qdisc del dev e2 clsact
+		else
+			say "FAILED: fail_silent: cannot add a tc filter on h1's e2"
+		fi
 	else
 		say "FAILED: mrc: route over the 4 planes: $out"
 	fi

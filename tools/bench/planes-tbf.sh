@@ -12,7 +12,7 @@
 # ECN marking, as the ports of an MRC fabric; see shape()), ib_write_bw
 # (h2 writes to h1, S seconds measured after the first 2) on:
 #   mrc, route over the 4 planes   (aggregate, as a ratio to 4R)
-#   mrc, no route (plane 1 only)    (ratio to 4R)
+#   mrc, route over plane 1 only    (ratio to 4R)
 #   rdma_rxe on one plane of rate R (ratio to 4R; 6.1's rxe works only in
 #                                    the initial namespace: a veth pair a/b
 #                                    there, as tools/bench/verbs-vs-rxe.sh)
@@ -91,6 +91,11 @@ rate_bps=$(awk -v r="$rate" 'BEGIN {
 	{ echo "planes-tbf: --rate takes NUMBER{bit,kbit,mbit,gbit}, not '$rate'" >&2; exit 2; }
 rate_Bms=$((rate_bps / 8000))	# bytes per ms at the rate, for RED's thresholds
 [ "$rate_Bms" -ge 400 ] || { echo "planes-tbf: --rate must be at least 3200kbit" >&2; exit 2; }
+# RED's thresholds (shape()): 3 and 12 ms at the rate, but never below 2
+# and 8 full packets.
+red_pkt=$((mtu > 4200 ? 4200 : mtu))
+red_min=$((rate_Bms * 3 > 2 * red_pkt ? rate_Bms * 3 : 2 * red_pkt))
+red_max=$((rate_Bms * 12 > 4 * red_min ? rate_Bms * 12 : 4 * red_min))
 
 # The host side: one guest for the whole run (MRC_VM=1 inside).
 if [ "$vm" = 1 ] && [ "${MRC_VM:-}" != 1 ]; then
@@ -161,13 +166,10 @@ shape() {
 	ns_exec "$ns" tc qdisc add dev "$dev" $parent handle "$tbf" tbf rate "$rate" \
 		burst 32kb latency 50ms || return 1
 	[ "$aqm" = red ] || return 0
-	# Thresholds in time at the rate, but never below a few packets.
-	local pkt=$((mtu > 4200 ? 4200 : mtu)) min max
-	min=$((rate_Bms * 3 > 2 * pkt ? rate_Bms * 3 : 2 * pkt))
-	max=$((rate_Bms * 12 > 4 * min ? rate_Bms * 12 : 4 * min))
 	ns_exec "$ns" tc qdisc add dev "$dev" parent "${tbf%:}:1" handle 20: red \
-		limit $((rate_Bms * 50 > 2 * max ? rate_Bms * 50 : 2 * max)) \
-		min "$min" max "$max" avpkt "$pkt" burst $(((2 * min + max) / (3 * pkt) + 1)) \
+		limit $((rate_Bms * 50 > 2 * red_max ? rate_Bms * 50 : 2 * red_max)) \
+		min "$red_min" max "$red_max" avpkt "$red_pkt" \
+		burst $(((2 * red_min + red_max) / (3 * red_pkt) + 1)) \
 		probability 0.25 bandwidth "$rate" ecn
 }
 
@@ -357,6 +359,36 @@ set_mtu_planes() {
 	done
 }
 
+# cc_profile: CC profile 1 on both hosts, NSCC's times set to this
+# fabric's, as an operator sets them for a real one (the built-in profile
+# assumes a datacenter: 100 us base RTT, 200 us target; here one full
+# packet takes milliseconds on the wire):
+#   base_rtt      the median RTT of the route's probes (small packets),
+#                 plus one full packet's time at the rate
+#   target_delay  the queue at which RED starts marking (shape())
+#   qa_threshold  the queue from which RED marks everything
+#   adjust_period one base RTT
+# Prints the parameters.
+cc_profile() {
+	local probe_rtt ser h
+	probe_rtt=$(ns_exec h2 "$MRCCTL" -j probe dev "$H2_DEV" to "$(fab_addr4 1 1)" |
+		"$FAB_PY" -c 'import json, sys
+r = sorted(p["rtt_ns"] for p in json.load(sys.stdin) if "rtt_ns" in p)
+print(r[len(r) // 2] if r else "")') || return 1
+	[ -n "$probe_rtt" ] || return 1
+	ser=$((red_pkt * 1000000 / rate_Bms))	# ns
+	cc_base=$((probe_rtt + ser))
+	cc_target=$((red_min * 1000000 / rate_Bms))
+	cc_qa=$((red_max * 1000000 / rate_Bms))
+	for h in 1 2; do
+		ns_exec "h$h" "$MRCCTL" cc-profile add dev "$(fab_dev $h)" id 1 \
+			algo uet-1.0-nscc base-rtt "$cc_base" target-delay "$cc_target" \
+			qa-threshold "$cc_qa" adjust-period "$cc_base" || return 1
+	done
+	say "  CC profile 1: base-rtt $((cc_base / 1000)) us (probes $((probe_rtt / 1000)) us)," \
+		"target-delay $((cc_target / 1000)) us, qa-threshold $((cc_qa / 1000)) us"
+}
+
 # mbw KEY: ib_write_bw between the two instances; mbw_start KEY only
 # starts it (see bw_start).
 mbw_start() {
@@ -471,8 +503,13 @@ elif ! shape_planes; then
 	say "FAILED: mrc: tbf on the planes"
 else
 	mrc_ok=1
-	mbw mrc_1
-	if out=$(fabric_routes 2>&1); then
+	if out=$(fabric_routes 2>&1) && cc_profile && fabric_unroute &&
+		FAB_ROUTE_OPTS=(cc-profile 1) && out=$(fabric_routes 1 2>&1); then
+		mbw mrc_1
+	else
+		say "FAILED: mrc: the CC profile or the route over plane 1: $out"
+	fi
+	if fabric_unroute && out=$(fabric_routes 2>&1); then
 		mbw mrc_4
 		say "== mrc, 4 planes of $rate, 1% loss on each ($(elapsed))"
 		shape_planes loss 1% && mbw mrc_4_loss
@@ -514,7 +551,7 @@ say "== results ($(elapsed) in all); MB/s = 10^6 bytes/s of written payload; 4R 
 printf '%-52s %8s  %s\n' metric value ratio
 printf '%-52s %8s  %s\n' "mrc, route over 4 planes, MB/s" "$(val mrc_4)" \
 	"$(ratio "$(val mrc_4)" "$four_r") of 4R"
-printf '%-52s %8s  %s\n' "mrc, no route (plane 1), MB/s" "$(val mrc_1)" \
+printf '%-52s %8s  %s\n' "mrc, route over plane 1 only, MB/s" "$(val mrc_1)" \
 	"$(ratio "$(val mrc_1)" "$four_r") of 4R"
 printf '%-52s %8s  %s\n' "rxe, one plane, MB/s" "$(val rxe_1)" \
 	"$(ratio "$(val rxe_1)" "$four_r") of 4R"

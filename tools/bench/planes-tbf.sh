@@ -15,7 +15,7 @@
 #   mrc, route over plane 1 only    (ratio to 4R)
 #   rdma_rxe on one plane of rate R (ratio to 4R; 6.1's rxe works only in
 #                                    the initial namespace: a veth pair a/b
-#                                    there, as tools/bench/verbs-vs-rxe.sh)
+#                                    there, tools/bench/lib_veth_pair.sh)
 # then 1% netem loss on every plane (goodput as a ratio of the lossless
 # figure of the same stack), then failover: the longest pause in receive
 # progress (the bytes h1's mrc instance received, sampled every 10 ms) when
@@ -131,7 +131,7 @@ cleanup() {
 	for d in rxe0 rxe1; do
 		[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d" 2>/dev/null
 	done
-	rxe_veth_down
+	veth_down
 	_mrc_cleanup
 	rm -rf "$work"
 }
@@ -174,55 +174,11 @@ shape() {
 }
 
 # --- rdma_rxe on one plane, initial namespace ------------------------------
-# rxe_veth_up: veth a (10.0.0.1) / b (10.0.0.2) in the initial namespace.
-# Both addresses are local there, so policy routing sends a<->b traffic
-# out of the veth instead of "lo" (as tools/bench/verbs-vs-rxe.sh does:
-# rules before the local table for locally generated packets only).
-rxe_veth_up() {
-	local d
-	ip link add name a type veth peer name b &&
-		ip addr add 10.0.0.1/24 dev a && ip addr add 10.0.0.2/24 dev b &&
-		ip link set dev a mtu "$mtu" && ip link set dev b mtu "$mtu" &&
-		ip link set dev a up && ip link set dev b up || return 1
-	for d in a b; do
-		sysctl -qw "net.ipv4.conf.$d.accept_local=1" "net.ipv4.conf.$d.rp_filter=0" || return 1
-	done
-	sysctl -qw net.ipv4.conf.all.rp_filter=0 &&
-		ip route add 10.0.0.1/32 dev b src 10.0.0.2 table 4791 &&
-		ip route add 10.0.0.2/32 dev a src 10.0.0.1 table 4791 &&
-		ip rule add pref 10 iif lo from 10.0.0.2 to 10.0.0.1 table 4791 &&
-		ip rule add pref 11 iif lo from 10.0.0.1 to 10.0.0.2 table 4791 &&
-		ip rule add pref 100 table local &&
-		ip rule del pref 0 table local
-}
-
-rxe_veth_down() {
-	ip link del dev a 2>/dev/null
-	if ! ip rule show pref 0 | grep -q local; then
-		ip rule add pref 0 table local
-		ip rule del pref 100 table local 2>/dev/null
-	fi
-	ip rule del pref 10 table 4791 2>/dev/null
-	ip rule del pref 11 table 4791 2>/dev/null
-	return 0
-}
-
-# sysfs_gid DEV ADDR: the index of DEV's IPv4-mapped GID of ADDR.
-sysfs_gid() {
-	local dev=$1 want f o1 o2 o3 o4
-	IFS=. read -r o1 o2 o3 o4 <<<"$2"
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$o1" "$o2" "$o3" "$o4")
-	for _ in $(seq 50); do
-		for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
-			if [ "$(cat "$f" 2>/dev/null)" = "$want" ]; then
-				echo "${f##*/}"
-				return 0
-			fi
-		done
-		sleep 0.1
-	done
-	return 1
-}
+# The pair a (10.0.0.1) / b (10.0.0.2) of lib_veth_pair.sh, at MTU 1500:
+# rxe's writes at a 4096-byte path MTU over a tbf fail (status 9,
+# IBV_WC_REM_INV_REQ_ERR, in 2 of 2 runs), at 1024 they run.
+# shellcheck source=tools/bench/lib_veth_pair.sh
+. "$here/lib_veth_pair.sh"
 
 tcp_port=18600
 
@@ -319,11 +275,11 @@ if [ -d /sys/module/mrc ]; then
 	say "FAILED: rxe: mrc is loaded (it refuses to coexist with rdma_rxe); rmmod mrc first"
 elif ! out=$(modprobe rdma_rxe 2>&1); then
 	say "FAILED: rxe: modprobe rdma_rxe: $out"
-elif ! rxe_veth_up; then
+elif ! veth_up 1500; then
 	say "FAILED: rxe: cannot create the veth pair a/b"
 elif ! out=$( { rdma link add rxe0 type rxe netdev a && rdma link add rxe1 type rxe netdev b; } 2>&1); then
 	say "FAILED: rxe: rdma link add: $out"
-elif ! ga=$(sysfs_gid rxe0 10.0.0.1) || ! gb=$(sysfs_gid rxe1 10.0.0.2); then
+elif ! ga=$(gid_index rxe0 10.0.0.1) || ! gb=$(gid_index rxe1 10.0.0.2); then
 	say "FAILED: rxe: no IPv4 GID on rxe0/rxe1"
 else
 	shape - a tail && shape - b tail && bw rxe_1 - rxe0 "$ga" - rxe1 "$gb" 10.0.0.1
@@ -333,7 +289,7 @@ fi
 for d in rxe0 rxe1; do
 	[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
 done
-rxe_veth_down
+veth_down
 [ -d /sys/module/rdma_rxe ] && ! out=$(rmmod rdma_rxe 2>&1) &&
 	say "planes-tbf: rmmod rdma_rxe failed ($out): mrc cannot load"
 
@@ -503,8 +459,10 @@ elif ! shape_planes; then
 	say "FAILED: mrc: tbf on the planes"
 else
 	mrc_ok=1
+	# A route for the probes of cc_profile; every route after it uses
+	# CC profile 1 (FAB_ROUTE_OPTS, read by lib_fabric.sh).
 	if out=$(fabric_routes 2>&1) && cc_profile && fabric_unroute &&
-		FAB_ROUTE_OPTS=(cc-profile 1) && out=$(fabric_routes 1 2>&1); then
+		FAB_ROUTE_OPTS+=(cc-profile 1) && out=$(fabric_routes 1 2>&1); then
 		mbw mrc_1
 	else
 		say "FAILED: mrc: the CC profile or the route over plane 1: $out"

@@ -20,6 +20,8 @@ set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=tools/bench/lib_veth_pair.sh
+. "$here/lib_veth_pair.sh"
 orig_args=("$@")
 
 usage() {
@@ -122,66 +124,6 @@ declare -A label=(
 # Throughput: higher is better; latency: lower is better.
 declare -A better=([write_bw]=higher [write_lat_typ]=lower [write_lat_avg]=lower
 	[send_bw]=higher [loss_write_bw]=higher)
-
-# veth_up: the pair a/b in the initial namespace.  Both addresses are
-# local there, so by default 10.0.0.2 -> 10.0.0.1 is routed over "lo":
-# rxe then fails to connect (measured: "Failed to modify QP to RTR") and
-# netem on a/b would see nothing.  Policy routing sends locally generated
-# traffic between the two addresses out of the other veth end instead:
-# rules looked up before the local table, for "iif lo" (output) only, so
-# that the packet arriving on the far end is still delivered locally;
-# accept_local lets a packet with a local source address in.
-veth_up() {
-	local d
-	veth_down
-	ip link add name a type veth peer name b &&
-		ip addr add 10.0.0.1/24 dev a &&
-		ip addr add 10.0.0.2/24 dev b &&
-		ip link set dev a up && ip link set dev b up || return 1
-	for d in a b; do
-		sysctl -qw "net.ipv4.conf.$d.accept_local=1" "net.ipv4.conf.$d.rp_filter=0" || return 1
-	done
-	# rp_filter is the max of "all" and the device's value.
-	sysctl -qw net.ipv4.conf.all.rp_filter=0 &&
-		ip route add 10.0.0.1/32 dev b src 10.0.0.2 table 4791 &&
-		ip route add 10.0.0.2/32 dev a src 10.0.0.1 table 4791 &&
-		ip rule add pref 10 iif lo from 10.0.0.2 to 10.0.0.1 table 4791 &&
-		ip rule add pref 11 iif lo from 10.0.0.1 to 10.0.0.2 table 4791 &&
-		ip rule add pref 100 table local &&
-		ip rule del pref 0 table local
-}
-
-# veth_down: undo veth_up (the routes go with the devices).
-veth_down() {
-	ip link del dev a 2>/dev/null
-	if ! ip rule show pref 0 | grep -q local; then
-		ip rule add pref 0 table local
-		ip rule del pref 100 table local 2>/dev/null
-	fi
-	ip rule del pref 10 table 4791 2>/dev/null
-	ip rule del pref 11 table 4791 2>/dev/null
-	return 0
-}
-
-# gid_index DEV ADDR: the index of the IPv4-mapped GID of ADDR on DEV
-# (sysfs spells it 0000:...:ffff:0a00:0001); waits for the RDMA core's work
-# queue to add it.
-gid_index() {
-	local dev=$1 addr=$2 want f o1 o2 o3 o4
-	IFS=. read -r o1 o2 o3 o4 <<<"$addr"
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$o1" "$o2" "$o3" "$o4")
-	for _ in $(seq 50); do
-		for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
-			[ -r "$f" ] || continue
-			if [ "$(cat "$f" 2>/dev/null)" = "$want" ]; then
-				echo "${f##*/}"
-				return 0
-			fi
-		done
-		sleep 0.1
-	done
-	return 1
-}
 
 # wait_listen PORT: until a TCP socket listens on PORT (perftest's
 # out-of-band exchange; a client that comes first fails to connect).
@@ -304,7 +246,7 @@ loss_off() {
 
 say "verbs-vs-rxe: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
 	"iters $iters, size $size, timeout $run_timeout s per run, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
-veth_up || { say "verbs-vs-rxe: cannot create the veth pair a/b"; exit 1; }
+veth_up 1500 || { say "verbs-vs-rxe: cannot create the veth pair a/b"; exit 1; }
 # Kernel warnings during the run are part of the result (as in
 # selftests/mrc/run.sh): remember where the log stood.
 dmesg_mark="verbs-vs-rxe: begin $$-$RANDOM"

@@ -136,6 +136,8 @@ struct mrc_paths {
 	u32 n_ecn;		/* EVs with ecn_marked */
 	u32 probe_id;
 	u32 port_seq;
+	/* RTT of plane p (index p-1) from the samples of all its EVs, ns */
+	u32 plane_srtt[MRC_MAX_PLANES], plane_rttvar[MRC_MAX_PLANES];
 	u16 planes_up;		/* bit p-1: our plane p is up */
 	u16 peer_planes_up;	/* from the peer's PORT_STATUS */
 	u8 port_seq_valid;

@@ -292,22 +292,32 @@ void mrc_path_on_ecn(struct mrc_conn *c, u32 ev, u64 now)
 	e->ecn_until = now + rtt;
 }
 
-void mrc_path_on_rtt(struct mrc_conn *c, u32 ev, u32 rtt)
+/* One RTT estimator (TCP's gains: 1/8, 1/4). */
+static void path_rtt_update(u32 *srtt, u32 *rttvar, u32 rtt)
 {
-	struct mrc_ev *e;
 	u32 err;
 
-	if (ev >= c->paths.n)
-		return;
-	e = &c->paths.ev[ev];
-	if (!e->srtt) {
-		e->srtt = rtt;
-		e->rttvar = rtt / 2;
+	if (!*srtt) {
+		*srtt = rtt;
+		*rttvar = rtt / 2;
 		return;
 	}
-	err = rtt > e->srtt ? rtt - e->srtt : e->srtt - rtt;
-	e->rttvar = e->rttvar - e->rttvar / 4 + err / 4;
-	e->srtt = e->srtt - e->srtt / 8 + rtt / 8;
+	err = rtt > *srtt ? rtt - *srtt : *srtt - rtt;
+	*rttvar = *rttvar - *rttvar / 4 + err / 4;
+	*srtt = *srtt - *srtt / 8 + rtt / 8;
+}
+
+void mrc_path_on_rtt(struct mrc_conn *c, u32 ev, u32 rtt)
+{
+	struct mrc_paths *p = &c->paths;
+	struct mrc_ev *e;
+
+	if (ev >= p->n)
+		return;
+	e = &p->ev[ev];
+	path_rtt_update(&e->srtt, &e->rttvar, rtt);
+	path_rtt_update(&p->plane_srtt[e->plane - 1],
+			&p->plane_rttvar[e->plane - 1], rtt);
 }
 
 /* How long after sending on @ev an ACK can reasonably take: that path's
@@ -315,19 +325,29 @@ void mrc_path_on_rtt(struct mrc_conn *c, u32 ev, u32 rtt)
  * makes spraying's reordering harmless), plus the reordering allowance.
  * A path without samples yet could be arbitrarily slower than the others:
  * only the ACK timeout is a safe bound for it.
+ *
+ * Never less than the same bound for the EV's plane as a whole: an EV
+ * carries one packet in every few dozen, so its own estimate can date
+ * from before a queue built up on its plane (its egress port, its links),
+ * which the plane's other EVs, sampled all the time, already show.
  */
 u64 mrc_path_expect(const struct mrc_conn *c, u32 ev)
 {
-	const struct mrc_tx *tx = &c->tx;
-	u64 allow = tx->srtt / 4;
+	const struct mrc_paths *p = &c->paths;
+	u64 allow = c->tx.srtt / 4;
 	const struct mrc_ev *e;
+	u64 own, plane;
 
 	if (allow < c->cfg.reo_min)
 		allow = c->cfg.reo_min;
-	if (ev < c->paths.n) {
-		e = &c->paths.ev[ev];
-		if (e->srtt)
-			return (u64)e->srtt + 4 * (u64)e->rttvar + allow;
+	if (ev < p->n) {
+		e = &p->ev[ev];
+		if (e->srtt) {
+			own = (u64)e->srtt + 4 * (u64)e->rttvar;
+			plane = (u64)p->plane_srtt[e->plane - 1] +
+				4 * (u64)p->plane_rttvar[e->plane - 1];
+			return (own > plane ? own : plane) + allow;
+		}
 	}
 	return mrc_ack_timeout_ns(c->cfg.ack_timeout_exp);
 }

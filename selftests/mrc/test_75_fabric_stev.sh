@@ -58,12 +58,17 @@ stev_value() {
 # lab[P.S] the candidate labels of plane P the leaf hashes to spine S, in
 # probe order; spread[P] and pinned[P] the labels of profiles 75 and 76.
 declare -A lab=() spread=() pinned=() pinspine=() nspread=()
+# Both planes at once (separate namespaces and counters): the guest has
+# two CPUs and each probe run is a slow Python process under TCG.
 for p in 1 2; do
 	cands=()
 	for i in $(seq $NCAND); do
 		cands+=("$(printf '0x%05x' $(((p << 16) + i)))")
 	done
-	fab_flow_spines "$p" 2 "$(fab_addr 1 "$p")" $SPORT "${cands[@]}" >"$tmp/probe.$p" 2>&1
+	fab_flow_spines "$p" 2 "$(fab_addr 1 "$p")" $SPORT "${cands[@]}" >"$tmp/probe.$p" 2>&1 &
+done
+wait
+for p in 1 2; do
 	lab[$p.0]='' lab[$p.1]='' lab[$p.2]='' n=0
 	while read -r l sp; do
 		lab[$p.$sp]+="$l "

@@ -508,6 +508,118 @@ fab_ecmp_spine() {
 		sport "$sport" dport 4791 | sed -nE 's/.* dev s([0-9]+) .*/\1/p' | head -n 1
 }
 
+# fab_flow_spines P L DST SPORT LABEL...: per IPv6 flow LABEL (decimal or
+# 0x hex) the spine (number; 0 if none clearly) that leaf L of plane P
+# forwards a UDP packet from host L to DST with source port SPORT and
+# destination port 4791 through, one "LABEL SPINE" line each (LABEL as
+# given).  "ip route get" cannot say it: 6.1's RTM_GETROUTE takes no flow
+# label (only the traffic class, from rtm_tos).  So host L sends the
+# leaf, per label, 10 such packets of hop limit 2 (raw IPv6: an ordinary
+# socket sends a flow label only after IPV6_FLOWLABEL_MGR) and the
+# spine whose "lL" rx_packets grows by them is the one the leaf's own
+# multipath hash picked; the spine drops them (hop limit exceeded), so
+# they never reach DST.
+FAB_FLOW_PROBE_PY='
+import ctypes, os, socket, struct, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+def enter(ns):
+    fd = os.open("/var/run/netns/" + ns, os.O_RDONLY)
+    if libc.setns(fd, 0x40000000) != 0:
+        sys.exit("setns " + ns + ": " + os.strerror(ctypes.get_errno()))
+    os.close(fd)
+host, src, dst, sport, dev, spines = sys.argv[1:7]
+spines, labels, n = spines.split(), sys.argv[7:], 10
+def rx():
+    r = []
+    for ns in spines:
+        enter(ns)
+        with open("/proc/self/net/dev") as f:
+            r.append(next(int(l.split(":", 1)[1].split()[1]) for l in f
+                          if l.split(":", 1)[0].strip() == dev))
+    return r
+def csum(b):
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return (~s & 0xffff) or 0xffff
+enter(host)
+s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
+sa, da = socket.inet_pton(socket.AF_INET6, src), socket.inet_pton(socket.AF_INET6, dst)
+body = bytes(16)
+for lab in labels:
+    ulen = 8 + len(body)
+    ck = csum(sa + da + struct.pack("!II", ulen, 17) +
+              struct.pack("!HHHH", int(sport, 0), 4791, ulen, 0) + body)
+    pkt = (struct.pack("!IHBB", 6 << 28 | int(lab, 0), ulen, 17, 2) + sa + da +
+           struct.pack("!HHHH", int(sport, 0), 4791, ulen, ck) + body)
+    old = rx()
+    for i in range(n):
+        s.sendto(pkt, (dst, 0))
+    end = time.monotonic() + 2
+    while True:
+        d = [b - a for a, b in zip(old, rx())]
+        if sum(d) >= n or time.monotonic() > end:
+            break
+        time.sleep(0.02)
+    best = max(range(len(d)), key=lambda i: d[i])
+    ok = d[best] >= n and sum(d) - d[best] < n // 2
+    print(lab, best + 1 if ok else 0)
+'
+fab_flow_spines() {
+	local p=$1 l=$2 dst=$3 sport=$4 s spines=()
+	shift 4
+	for s in $(seq "$FAB_SPINES"); do
+		spines+=("p${p}s$s")
+	done
+	"$FAB_PY" -S -c "$FAB_FLOW_PROBE_PY" "h$l" "$(fab_addr "$l" "$p")" "$dst" \
+		"$sport" "l$l" "${spines[*]}" "$@"
+}
+
+# fab_flow_count NS DEV SPORT LABEL...: count the IPv6 MRC packets (UDP,
+# no extension header, destination port 4791, source port SPORT) arriving
+# on DEV in NS with each flow LABEL: one tc u32 filter per label on the
+# clsact ingress hook (preference 100, 101, ... in the order given), its
+# action "pass" counting.  fab_flow_counts NS DEV N prints "PACKETS BYTES"
+# of the first N of them, one line each, in that order; fab_flow_count_off
+# NS DEV removes them.
+fab_flow_count() {
+	local ns=$1 dev=$2 sport=$3 f rc i=0 lab
+	shift 3
+	f=$(mktemp) || return 1
+	echo "qdisc replace dev $dev clsact" >"$f"
+	for lab in "$@"; do
+		# IPv6 word 0 (label), next header, UDP ports.
+		printf '%s %d %s 0x%05x 0x000fffff at 0 %s 0x%08x 0xffffffff at 40 %s\n' \
+			"filter add dev $dev ingress pref" $((100 + i)) "protocol ipv6 u32 match u32" \
+			$((lab)) "match u8 17 0xff at 6 match u32" $(((sport << 16) | 4791)) \
+			"action pass" >>"$f"
+		i=$((i + 1))
+	done
+	ns_exec "$ns" tc -batch "$f"
+	rc=$?
+	rm -f "$f"
+	return $rc
+}
+
+fab_flow_counts() {
+	ns_exec "$1" tc -s -j filter show dev "$2" ingress |
+		"$FAB_PY" -S -c '
+import json, sys
+n = int(sys.argv[1])
+c = {}
+for f in json.load(sys.stdin):
+    for a in f.get("options", {}).get("actions", []):
+        st = a.get("stats", {})
+        p, b = c.get(f["pref"], (0, 0))
+        c[f["pref"]] = (p + st.get("packets", 0), b + st.get("bytes", 0))
+for i in range(n):
+    print(*c.get(100 + i, (0, 0)))' "$3"
+}
+
+fab_flow_count_off() {
+	fab_blackhole_off "$@"
+}
+
 # ---------------------------------------------------------------------
 # Traffic.
 

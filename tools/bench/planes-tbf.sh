@@ -44,7 +44,7 @@ usage: tools/bench/planes-tbf.sh [options]
                   1024, where the headers take 8% of the wire)
   --qp-timeout T  QP timeout exponent of the runs (-u, default 14:
                   ACK timeout 4.096 us x 2^14 = 67 ms)
-  --budget S      limit of the whole run in the guest (default 540)
+  --budget S      limit of the whole run in the guest (default 720)
   --no-vm         run here (as root) instead of in a tools/vm/run guest
   -h, --help      this text
 USAGE
@@ -55,7 +55,7 @@ mtu=9000
 secs=10
 size=65536
 qpt=14
-budget=540
+budget=720
 vm=1
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -265,6 +265,19 @@ bw() {
 	bw_start "$@" && bw_finish
 }
 
+# rxe_bw KEY GID_A GID_B: bw on rxe1 -> rxe0, up to 3 tries: 6.1's rxe
+# ends a run now and then with a failed write (status 9,
+# IBV_WC_REM_INV_REQ_ERR, measured with and without loss, at MTU 1500 and
+# 9000), which says nothing of its throughput.  note[KEY] counts the tries.
+rxe_bw() {
+	local key=$1 try
+	for try in 1 2 3; do
+		note[$key]=$try
+		bw "$key" - rxe0 "$2" - rxe1 "$3" 10.0.0.1 && return 0
+	done
+	return 1
+}
+
 say "planes-tbf: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
 	"4 planes of $rate, MTU $mtu, ib_write_bw -s $size -u $qpt for $secs s, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
 dmesg_mark="planes-tbf: begin $$-$RANDOM"
@@ -282,9 +295,9 @@ elif ! out=$( { rdma link add rxe0 type rxe netdev a && rdma link add rxe1 type 
 elif ! ga=$(gid_index rxe0 10.0.0.1) || ! gb=$(gid_index rxe1 10.0.0.2); then
 	say "FAILED: rxe: no IPv4 GID on rxe0/rxe1"
 else
-	shape - a tail && shape - b tail && bw rxe_1 - rxe0 "$ga" - rxe1 "$gb" 10.0.0.1
+	shape - a tail && shape - b tail && rxe_bw rxe_1 "$ga" "$gb"
 	say "== rxe, one plane of $rate, 1% loss ($(elapsed))"
-	shape - a tail loss 1% && shape - b tail loss 1% && bw rxe_1_loss - rxe0 "$ga" - rxe1 "$gb" 10.0.0.1
+	shape - a tail loss 1% && shape - b tail loss 1% && rxe_bw rxe_1_loss "$ga" "$gb"
 fi
 for d in rxe0 rxe1; do
 	[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
@@ -512,11 +525,11 @@ printf '%-52s %8s  %s\n' "mrc, route over 4 planes, MB/s" "$(val mrc_4)" \
 printf '%-52s %8s  %s\n' "mrc, route over plane 1 only, MB/s" "$(val mrc_1)" \
 	"$(ratio "$(val mrc_1)" "$four_r") of 4R"
 printf '%-52s %8s  %s\n' "rxe, one plane, MB/s" "$(val rxe_1)" \
-	"$(ratio "$(val rxe_1)" "$four_r") of 4R"
+	"$(ratio "$(val rxe_1)" "$four_r") of 4R; tries: ${note[rxe_1]:--}"
 printf '%-52s %8s  %s\n' "mrc, 4 planes, 1% loss each, MB/s" "$(val mrc_4_loss)" \
 	"$(ratio "$(val mrc_4_loss)" "$(val mrc_4)") of lossless"
 printf '%-52s %8s  %s\n' "rxe, one plane, 1% loss, MB/s" "$(val rxe_1_loss)" \
-	"$(ratio "$(val rxe_1_loss)" "$(val rxe_1)") of lossless"
+	"$(ratio "$(val rxe_1_loss)" "$(val rxe_1)") of lossless; tries: ${note[rxe_1_loss]:--}"
 for k in fail_down fail_silent; do
 	case $k in
 	fail_down) what="plane 2 netdev down" ;;

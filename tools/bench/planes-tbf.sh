@@ -299,6 +299,13 @@ else
 	say "== rxe, one plane of $rate, 1% loss ($(elapsed))"
 	shape - a tail loss 1% && shape - b tail loss 1% && rxe_bw rxe_1_loss "$ga" "$gb"
 fi
+# The qdiscs go first, and their queues with them, while rxe is still
+# there: a guest panicked once (a call to 0xffffffffffffffff from
+# validate_xmit_skb in net_tx_action) when rxe's devices and module went
+# with its packets still in netem's queue.
+tc qdisc del dev a root 2>/dev/null
+tc qdisc del dev b root 2>/dev/null
+sleep 0.5
 for d in rxe0 rxe1; do
 	[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
 done

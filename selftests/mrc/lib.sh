@@ -374,6 +374,23 @@ wait_line() {
 	return 1
 }
 
+# monitors_listening NS NETDEV TXT JSON: whether the plain "mrcctl
+# monitor" writing TXT and the -j one writing JSON, both in NS, listen.
+# They do once they print an event, so create and delete a throw-away
+# instance (mrcw on NETDEV) until both have seen it, 30 tries at most.
+monitors_listening() {
+	local ns=$1 netdev=$2 txt=$3 json=$4
+	for _ in $(seq 30); do
+		ns_exec "$ns" rdma link add mrcw type mrc netdev "$netdev" 2>/dev/null
+		ns_exec "$ns" rdma link del mrcw 2>/dev/null
+		if grep -q '^dev del dev mrcw' "$txt" && grep -q '"dev_del"' "$json"; then
+			return 0
+		fi
+		sleep 0.3
+	done
+	return 1
+}
+
 # in_order FILE REGEX...: every REGEX matches a line of FILE, each one on
 # a later line than the one before; prints what it looked for if not.
 in_order() {

@@ -35,19 +35,7 @@ mon_json=$!
 "$MRCCTL" -n "$A" monitor dev mrc1 >"$only1" 2>&1 &
 mon_only1=$!
 
-# The monitors are listening once they print an event: create and delete
-# a throw-away instance until both have seen it.
-ready=0
-for i in $(seq 30); do
-	N rdma link add mrcw type mrc netdev p4 2>/dev/null
-	N rdma link del mrcw 2>/dev/null
-	if grep -q '^dev del dev mrcw' "$txt" && grep -q '"dev_del"' "$json"; then
-		ready=1
-		break
-	fi
-	sleep 0.3
-done
-if [ $ready = 1 ]; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
+if monitors_listening "$A" p4 "$txt" "$json"; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
 check "monitors still running" kill -0 $mon_txt $mon_json $mon_only1
 start=$(wc -l <"$txt")
 

@@ -80,17 +80,7 @@ done
 mon_txt=$!
 "$MRCCTL" -n "$A" -j monitor >"$json" 2>&1 &
 mon_json=$!
-ready=0
-for i in $(seq 30); do
-	N rdma link add mrcw type mrc netdev p3 2>/dev/null
-	N rdma link del mrcw 2>/dev/null
-	if grep -q '^dev del dev mrcw' "$txt" && grep -q '"dev_del"' "$json"; then
-		ready=1
-		break
-	fi
-	sleep 0.3
-done
-if [ $ready = 1 ]; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
+if monitors_listening "$A" p3 "$txt" "$json"; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
 
 check "rdma link add mrc0 (plane 1 = p1)" N rdma link add mrc0 type mrc netdev p1
 check "plane add p2 to mrc0 (id 2)" M plane add dev mrc0 netdev p2

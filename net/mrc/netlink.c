@@ -2,7 +2,9 @@
 /*
  * Generic netlink family "mrc" (include/uapi/linux/mrc.h,
  * Documentation/netlink/specs/mrc.yaml): instances, their planes and
- * routes.  The profile ops are in netlink_profile.c.
+ * routes.  The profile ops are in netlink_prof_common.c,
+ * netlink_profile.c and netlink_cc_profile.c; the walk over the instances
+ * that dumps share is in netlink_dump.c.
  *
  * A request only sees the instances of the caller's network namespace.
  * Mutations need CAP_NET_ADMIN in that namespace (GENL_UNS_ADMIN_PERM);
@@ -186,6 +188,47 @@ int mrc_nl_put_dev_id(struct sk_buff *skb, const struct mrc_dev *mdev)
 	return 0;
 }
 
+/* Start a message of command @cmd about @mdev: the genl header and the
+ * instance's index and name.  NULL (nothing left in @skb) if it is full.
+ */
+void *mrc_nl_put_hdr(struct sk_buff *skb, const struct mrc_dev *mdev,
+		     u32 portid, u32 seq, int flags, u8 cmd)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
+	if (!hdr)
+		return NULL;
+	if (mrc_nl_put_dev_id(skb, mdev)) {
+		genlmsg_cancel(skb, hdr);
+		return NULL;
+	}
+	return hdr;
+}
+
+/* End the message mrc_nl_put_hdr() started, or take it back out of @skb
+ * if putting its body failed (@err): a dump resumes with it later.
+ */
+int mrc_nl_end_hdr(struct sk_buff *skb, void *hdr, int err)
+{
+	if (err) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* Send the reply @msg of a doit, or free it if filling it failed. */
+int mrc_nl_reply(struct genl_info *info, struct sk_buff *msg, int err)
+{
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
 static int mrc_nl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 			   u32 portid, u32 seq, int flags, bool stats)
 {
@@ -194,15 +237,13 @@ static int mrc_nl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	void *hdr;
 	u32 id;
 
-	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
-			  MRC_CMD_DEV_GET);
+	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags, MRC_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	/* Capabilities are protocol features of the data path; none is
 	 * implemented yet, so none is claimed.
 	 */
-	if (mrc_nl_put_dev_id(skb, mdev) ||
-	    nla_put_u32(skb, MRC_A_DEV_CAPS, 0) ||
+	if (nla_put_u32(skb, MRC_A_DEV_CAPS, 0) ||
 	    nla_put_u32(skb, MRC_A_DEV_MAX_PLANES, MRC_MAX_PLANES) ||
 	    nla_put_u16(skb, MRC_A_DEV_UDP_PORT, mrc_udp_port))
 		goto cancel;
@@ -232,16 +273,10 @@ static int mrc_nl_fill_plane(struct sk_buff *skb, struct mrc_plane *plane,
 {
 	void *hdr;
 
-	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
+	hdr = mrc_nl_put_hdr(skb, plane->mdev, portid, seq, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (mrc_nl_put_dev_id(skb, plane->mdev) ||
-	    mrc_nl_put_plane(skb, plane, stats)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
+	return mrc_nl_end_hdr(skb, hdr, mrc_nl_put_plane(skb, plane, stats));
 }
 
 /* The instance a request names by MRC_A_DEV_NAME and/or MRC_A_DEV_INDEX in
@@ -280,6 +315,20 @@ struct mrc_dev *mrc_nl_find_dev(struct net *net, struct nlattr **attrs,
 	return mdev;
 }
 
+/* The instance a request names, with mrc_cfg_lock taken; on error (an
+ * ERR_PTR, with the reason in extack) the lock is not held.
+ */
+struct mrc_dev *mrc_nl_lock_dev(struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+
+	mutex_lock(&mrc_cfg_lock);
+	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(mdev))
+		mutex_unlock(&mrc_cfg_lock);
+	return mdev;
+}
+
 /* The plane a request names by MRC_A_PLANE_ID.  Caller holds mrc_cfg_lock. */
 static struct mrc_plane *mrc_nl_find_plane(struct mrc_dev *mdev,
 					   struct genl_info *info)
@@ -310,21 +359,13 @@ static int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
-		err = PTR_ERR(mdev);
-	else
-		err = mrc_nl_fill_dev(msg, mdev, info->snd_portid,
-				      info->snd_seq, 0,
-				      nla_get_flag(info->attrs[MRC_A_STATS]));
+		return mrc_nl_reply(info, msg, PTR_ERR(mdev));
+	err = mrc_nl_fill_dev(msg, mdev, info->snd_portid, info->snd_seq, 0,
+			      nla_get_flag(info->attrs[MRC_A_STATS]));
 	mutex_unlock(&mrc_cfg_lock);
-
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+	return mrc_nl_reply(info, msg, err);
 }
 
 static int mrc_nl_dev_get_dumpit(struct sk_buff *skb,
@@ -442,14 +483,11 @@ static int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
-		err = PTR_ERR(mdev);
-	else
-		err = mrc_plane_del(mdev,
-				    nla_get_u32(info->attrs[MRC_A_PLANE_ID]),
-				    info->extack);
+		return PTR_ERR(mdev);
+	err = mrc_plane_del(mdev, nla_get_u32(info->attrs[MRC_A_PLANE_ID]),
+			    info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }
@@ -475,12 +513,10 @@ static int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 	id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
 	up = nla_get_u8(info->attrs[MRC_A_PLANE_ADMIN_UP]);
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
-		err = PTR_ERR(mdev);
-	else
-		err = mrc_plane_set_admin(mdev, id, up, info->extack);
+		return PTR_ERR(mdev);
+	err = mrc_plane_set_admin(mdev, id, up, info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }
@@ -496,81 +532,56 @@ static int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
-	if (IS_ERR(mdev)) {
-		err = PTR_ERR(mdev);
-		goto out;
-	}
+	mdev = mrc_nl_lock_dev(info);
+	if (IS_ERR(mdev))
+		return mrc_nl_reply(info, msg, PTR_ERR(mdev));
 	plane = mrc_nl_find_plane(mdev, info);
-	if (IS_ERR(plane)) {
+	if (IS_ERR(plane))
 		err = PTR_ERR(plane);
-		goto out;
-	}
-	err = mrc_nl_fill_plane(msg, plane, info->snd_portid, info->snd_seq,
-				0, MRC_CMD_PLANE_GET,
-				nla_get_flag(info->attrs[MRC_A_STATS]));
-out:
+	else
+		err = mrc_nl_fill_plane(msg, plane, info->snd_portid,
+					info->snd_seq, 0, MRC_CMD_PLANE_GET,
+					nla_get_flag(info->attrs[MRC_A_STATS]));
 	mutex_unlock(&mrc_cfg_lock);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
+	return mrc_nl_reply(info, msg, err);
+}
+
+/* One instance's planes from id cb->args[1] on; @arg: the flag "with
+ * counters".
+ */
+static int mrc_nl_dump_dev_planes(struct sk_buff *skb,
+				  struct netlink_callback *cb,
+				  struct mrc_dev *mdev, const void *arg)
+{
+	const bool *stats = arg;
+	struct mrc_plane *plane;
+	int err;
+	u32 id;
+
+	for (id = max_t(u32, cb->args[1], 1); id <= MRC_MAX_PLANES; id++) {
+		plane = mrc_plane_get_locked(mdev, id);
+		if (!plane)
+			continue;
+		err = mrc_nl_fill_plane(skb, plane, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					MRC_CMD_PLANE_GET, *stats);
+		if (err) {
+			cb->args[1] = id;
+			return err;
+		}
 	}
-	return genlmsg_reply(msg, info);
+	return 0;
 }
 
 /* Dump every plane of the namespace, or of the one device the request
- * names.  cb->args[0]: devices done, cb->args[1]: next plane id.
+ * names.
  */
 static int mrc_nl_plane_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
-	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
-	bool stats = nla_get_flag(attrs[MRC_A_STATS]);
-	struct net *net = sock_net(skb->sk);
-	struct mrc_dev *mdev, *only = NULL;
-	long idx = 0, start = cb->args[0];
-	struct mrc_plane *plane;
-	u32 id = cb->args[1];
-	int err = 0;
+	bool stats = nla_get_flag(mrc_genl_dump_attrs(cb)[MRC_A_STATS]);
 
-	mutex_lock(&mrc_cfg_lock);
-	if (attrs[MRC_A_DEV_NAME] || attrs[MRC_A_DEV_INDEX]) {
-		only = mrc_nl_find_dev(net, attrs, cb->extack);
-		if (IS_ERR(only)) {
-			err = PTR_ERR(only);
-			goto out;
-		}
-	}
-	list_for_each_entry(mdev, &mrc_net(net)->devs, node) {
-		if (!mrc_dev_visible(mdev) || (only && mdev != only))
-			continue;
-		if (idx++ < start)
-			continue;
-		for (id = max(id, 1U); id <= MRC_MAX_PLANES; id++) {
-			plane = mrc_plane_get_locked(mdev, id);
-			if (!plane)
-				continue;
-			err = mrc_nl_fill_plane(skb, plane,
-						NETLINK_CB(cb->skb).portid,
-						cb->nlh->nlmsg_seq, NLM_F_MULTI,
-						MRC_CMD_PLANE_GET, stats);
-			if (err)
-				break;
-		}
-		if (err) {
-			idx--;
-			break;
-		}
-		id = 1;
-	}
-	cb->args[0] = idx;
-	cb->args[1] = id;
-	if (!err || skb->len)
-		err = skb->len;
-out:
-	mutex_unlock(&mrc_cfg_lock);
-	return err;
+	return mrc_nl_dump_devs(skb, cb, mrc_nl_dump_dev_planes, &stats);
 }
 
 /* An address attribute (4 or 16 bytes) into @family and @addr. */
@@ -742,8 +753,7 @@ static int mrc_nl_route_change(struct genl_info *info, bool replace)
 	if (!route)
 		return -ENOMEM;
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev)) {
 		err = PTR_ERR(mdev);
 		goto out;
@@ -751,8 +761,8 @@ static int mrc_nl_route_change(struct genl_info *info, bool replace)
 	err = mrc_nl_get_route(mdev, info, route);
 	if (!err)
 		err = mrc_route_add(mdev, route, replace, info->extack);
-out:
 	mutex_unlock(&mrc_cfg_lock);
+out:
 	kfree(route);
 	return err;
 }
@@ -777,12 +787,10 @@ static int mrc_nl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
-		err = PTR_ERR(mdev);
-	else
-		err = mrc_route_del(mdev, peer.family, peer.peer, info->extack);
+		return PTR_ERR(mdev);
+	err = mrc_route_del(mdev, peer.family, peer.peer, info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }
@@ -833,16 +841,10 @@ static int mrc_nl_fill_route(struct sk_buff *skb, struct mrc_dev *mdev,
 {
 	void *hdr;
 
-	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
-			  MRC_CMD_ROUTE_GET);
+	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags, MRC_CMD_ROUTE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (mrc_nl_put_dev_id(skb, mdev) || mrc_nl_put_route(skb, route)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
+	return mrc_nl_end_hdr(skb, hdr, mrc_nl_put_route(skb, route));
 }
 
 static int mrc_nl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -859,84 +861,52 @@ static int mrc_nl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
-	if (IS_ERR(mdev)) {
-		err = PTR_ERR(mdev);
-		goto out;
-	}
+	mdev = mrc_nl_lock_dev(info);
+	if (IS_ERR(mdev))
+		return mrc_nl_reply(info, msg, PTR_ERR(mdev));
 	route = mrc_route_find(mdev, peer.family, peer.peer);
 	if (!route) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_ROUTE_PEER],
 				    "no route to this peer");
 		err = -ENOENT;
-		goto out;
+	} else {
+		err = mrc_nl_fill_route(msg, mdev, route, info->snd_portid,
+					info->snd_seq, 0);
 	}
-	err = mrc_nl_fill_route(msg, mdev, route, info->snd_portid,
-				info->snd_seq, 0);
-out:
 	mutex_unlock(&mrc_cfg_lock);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
+	return mrc_nl_reply(info, msg, err);
+}
+
+/* One instance's routes, skipping the cb->args[1] done before. */
+static int mrc_nl_dump_dev_routes(struct sk_buff *skb,
+				  struct netlink_callback *cb,
+				  struct mrc_dev *mdev, const void *arg)
+{
+	struct mrc_route *route;
+	long ridx = 0;
+	int err;
+
+	list_for_each_entry(route, &mdev->routes, node) {
+		if (ridx++ < cb->args[1])
+			continue;
+		err = mrc_nl_fill_route(skb, mdev, route,
+					NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err) {
+			cb->args[1] = ridx - 1;
+			return err;
+		}
 	}
-	return genlmsg_reply(msg, info);
+	return 0;
 }
 
 /* Dump every route of the namespace, or of the one device the request
- * names.  cb->args[0]: devices done, cb->args[1]: routes done in the next.
+ * names.
  */
 static int mrc_nl_route_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
-	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
-	struct net *net = sock_net(skb->sk);
-	struct mrc_dev *mdev, *only = NULL;
-	long idx = 0, start = cb->args[0];
-	long ridx, rstart = cb->args[1];
-	struct mrc_route *route;
-	int err = 0;
-
-	mutex_lock(&mrc_cfg_lock);
-	if (attrs[MRC_A_DEV_NAME] || attrs[MRC_A_DEV_INDEX]) {
-		only = mrc_nl_find_dev(net, attrs, cb->extack);
-		if (IS_ERR(only)) {
-			err = PTR_ERR(only);
-			goto out;
-		}
-	}
-	list_for_each_entry(mdev, &mrc_net(net)->devs, node) {
-		if (!mrc_dev_visible(mdev) || (only && mdev != only))
-			continue;
-		if (idx++ < start)
-			continue;
-		ridx = 0;
-		list_for_each_entry(route, &mdev->routes, node) {
-			if (ridx++ < rstart)
-				continue;
-			err = mrc_nl_fill_route(skb, mdev, route,
-						NETLINK_CB(cb->skb).portid,
-						cb->nlh->nlmsg_seq,
-						NLM_F_MULTI);
-			if (err) {
-				ridx--;
-				break;
-			}
-		}
-		if (err) {
-			idx--;
-			rstart = ridx;
-			break;
-		}
-		rstart = 0;
-	}
-	cb->args[0] = idx;
-	cb->args[1] = rstart;
-	if (!err || skb->len)
-		err = skb->len;
-out:
-	mutex_unlock(&mrc_cfg_lock);
-	return err;
+	return mrc_nl_dump_devs(skb, cb, mrc_nl_dump_dev_routes, NULL);
 }
 
 static const struct genl_small_ops mrc_genl_ops[] = {
@@ -1097,6 +1067,18 @@ void mrc_nl_event_send(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
 				gfp);
 }
 
+/* Send the event mrc_nl_event_new() started, or drop it if putting its
+ * body failed (@err).  Process context only.
+ */
+void mrc_nl_event_end(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
+		      int err)
+{
+	if (err)
+		nlmsg_free(msg);
+	else
+		mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
+}
+
 /* Announce an instance event on "events".  Caller holds mrc_cfg_lock. */
 void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type)
 {
@@ -1117,13 +1099,9 @@ void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type)
 
 	msg = mrc_nl_event_new(plane->mdev, type, NLMSG_GOODSIZE, &hdr,
 			       GFP_KERNEL);
-	if (!msg)
-		return;
-	if (mrc_nl_put_plane(msg, plane, false)) {
-		nlmsg_free(msg);
-		return;
-	}
-	mrc_nl_event_send(plane->mdev, msg, hdr, GFP_KERNEL);
+	if (msg)
+		mrc_nl_event_end(plane->mdev, msg, hdr,
+				 mrc_nl_put_plane(msg, plane, false));
 }
 
 /* Announce a route event on "events".  Caller holds mrc_cfg_lock. */
@@ -1135,13 +1113,8 @@ void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
 
 	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
 			       GFP_KERNEL);
-	if (!msg)
-		return;
-	if (mrc_nl_put_route(msg, route)) {
-		nlmsg_free(msg);
-		return;
-	}
-	mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
+	if (msg)
+		mrc_nl_event_end(mdev, msg, hdr, mrc_nl_put_route(msg, route));
 }
 
 int mrc_genl_init(void)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Generic netlink ops of CC profiles (MRC_CMD_CC_PROFILE_*;
- * Documentation/admin-guide/mrc.rst, "Profiles").  Their dump is shared
- * with EV profiles in netlink_profile.c.
+ * Documentation/admin-guide/mrc.rst, "Profiles").  What they share with
+ * EV profiles (the id of a request, GET and its dump) is in
+ * netlink_prof_common.c.
  *
  * Message layout:
  *   CC_PROFILE_ADD/SET: DEV, CC_PROFILE_ID, CC_ALGO (ADD; SET: optional),
@@ -120,6 +121,8 @@ static int mrc_nl_check_cc(struct nlattr **attrs,
 	return -EINVAL;
 }
 
+static const struct mrc_nl_prof_kind mrc_nl_cc_kind;
+
 static int mrc_nl_check_algo(struct genl_info *info, bool required)
 {
 	struct nlattr *nla = info->attrs[MRC_A_CC_ALGO];
@@ -146,7 +149,7 @@ int mrc_nl_cc_profile_add_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 	u32 id;
 
-	err = mrc_nl_profile_id(info, MRC_A_CC_PROFILE_ID, false, &id);
+	err = mrc_nl_profile_id(info, &mrc_nl_cc_kind, false, &id);
 	err = err ?: mrc_nl_check_algo(info, true);
 	if (err)
 		return err;
@@ -161,13 +164,13 @@ int mrc_nl_cc_profile_add_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto out;
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
-	if (IS_ERR(mdev))
+	mdev = mrc_nl_lock_dev(info);
+	if (IS_ERR(mdev)) {
 		err = PTR_ERR(mdev);
-	else
+	} else {
 		err = mrc_cc_prof_insert(mdev, prof, info->extack);
-	mutex_unlock(&mrc_cfg_lock);
+		mutex_unlock(&mrc_cfg_lock);
+	}
 out:
 	if (err)
 		kfree(prof);
@@ -182,22 +185,16 @@ int mrc_nl_cc_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 	u32 id;
 
-	err = mrc_nl_profile_id(info, MRC_A_CC_PROFILE_ID, false, &id);
+	err = mrc_nl_profile_id(info, &mrc_nl_cc_kind, false, &id);
 	err = err ?: mrc_nl_check_algo(info, false);
 	if (err)
 		return err;
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
-	if (IS_ERR(mdev)) {
-		err = PTR_ERR(mdev);
-		goto out;
-	}
-	prof = mrc_cc_prof_find(mdev, id);
+	mdev = mrc_nl_lock_dev(info);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	prof = mrc_nl_profile_find(info, &mrc_nl_cc_kind, mdev, id);
 	if (!prof) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[MRC_A_CC_PROFILE_ID],
-				    "no CC profile with this id");
 		err = -ENOENT;
 		goto out;
 	}
@@ -222,15 +219,13 @@ int mrc_nl_cc_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 	u32 id;
 
-	err = mrc_nl_profile_id(info, MRC_A_CC_PROFILE_ID, false, &id);
+	err = mrc_nl_profile_id(info, &mrc_nl_cc_kind, false, &id);
 	if (err)
 		return err;
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
-		err = PTR_ERR(mdev);
-	else
-		err = mrc_cc_prof_del(mdev, id, info->extack);
+		return PTR_ERR(mdev);
+	err = mrc_cc_prof_del(mdev, id, info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }
@@ -265,23 +260,27 @@ static int mrc_nl_put_cc_profile(struct sk_buff *skb, u32 id,
 	return 0;
 }
 
-int mrc_nl_fill_cc_profile(struct sk_buff *skb, struct mrc_dev *mdev, u32 id,
-			   const struct mrc_nscc_params *p, u32 portid, u32 seq,
-			   int flags)
+/* The fill of mrc_nl_cc_kind: profile @id (@prof: a struct mrc_cc_prof,
+ * NULL: the built-in) as one CC_PROFILE_GET message.
+ */
+static int mrc_nl_fill_cc_profile(struct sk_buff *skb, struct mrc_dev *mdev,
+				  u32 id, const void *prof, u32 portid,
+				  u32 seq, int flags)
 {
+	const struct mrc_cc_prof *ccp = prof;
+	struct mrc_nscc_params builtin;
 	void *hdr;
 
-	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
-			  MRC_CMD_CC_PROFILE_GET);
+	if (!ccp)
+		mrc_cc_profile_default(&builtin);
+	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags,
+			     MRC_CMD_CC_PROFILE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (mrc_nl_put_dev_id(skb, mdev) ||
-	    mrc_nl_put_cc_profile(skb, id, p)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
+	return mrc_nl_end_hdr(skb, hdr,
+			      mrc_nl_put_cc_profile(skb, id,
+						    ccp ? &ccp->params :
+							  &builtin));
 }
 
 /* Announce a CC profile event.  Caller holds mrc_cfg_lock. */
@@ -294,58 +293,34 @@ void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
 
 	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
 			       GFP_KERNEL);
-	if (!msg)
-		return;
-	if (mrc_nl_put_cc_profile(msg, prof->id, &prof->params)) {
-		nlmsg_free(msg);
-		return;
-	}
-	mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
+	if (msg)
+		mrc_nl_event_end(mdev, msg, hdr,
+				 mrc_nl_put_cc_profile(msg, prof->id,
+						       &prof->params));
 }
+
+static struct xarray *mrc_nl_cc_profiles(struct mrc_dev *mdev)
+{
+	return &mdev->cc_profiles;
+}
+
+static const struct mrc_nl_prof_kind mrc_nl_cc_kind = {
+	.id_attr = MRC_A_CC_PROFILE_ID,
+	.no_id = "missing CC profile id (MRC_A_CC_PROFILE_ID)",
+	.builtin = "CC profile 0 is the built-in default and cannot be changed",
+	.unknown = "no CC profile with this id",
+	.msg_size = NLMSG_GOODSIZE,
+	.profiles = mrc_nl_cc_profiles,
+	.fill = mrc_nl_fill_cc_profile,
+};
 
 int mrc_nl_cc_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_nscc_params builtin, *p;
-	struct mrc_cc_prof *prof;
-	struct sk_buff *msg;
-	struct mrc_dev *mdev;
-	int err;
-	u32 id;
+	return mrc_nl_profile_get(info, &mrc_nl_cc_kind);
+}
 
-	err = mrc_nl_profile_id(info, MRC_A_CC_PROFILE_ID, true, &id);
-	if (err)
-		return err;
-	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
-	if (IS_ERR(mdev)) {
-		err = PTR_ERR(mdev);
-		goto out;
-	}
-	if (id) {
-		prof = mrc_cc_prof_find(mdev, id);
-		if (!prof) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    info->attrs[MRC_A_CC_PROFILE_ID],
-					    "no CC profile with this id");
-			err = -ENOENT;
-			goto out;
-		}
-		p = &prof->params;
-	} else {
-		mrc_cc_profile_default(&builtin);
-		p = &builtin;
-	}
-	err = mrc_nl_fill_cc_profile(msg, mdev, id, p, info->snd_portid,
-				     info->snd_seq, 0);
-out:
-	mutex_unlock(&mrc_cfg_lock);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+int mrc_nl_cc_profile_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return mrc_nl_profile_dumpit(skb, cb, &mrc_nl_cc_kind);
 }

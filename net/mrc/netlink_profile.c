@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Generic netlink ops of EV profiles (MRC_CMD_EV_PROFILE_*;
- * Documentation/admin-guide/mrc.rst, "Profiles") and the dump of both
- * kinds of profile; netlink_cc_profile.c has the CC ops.  netlink.c owns
- * the family, its top-level policy and the instance lookup.
+ * Documentation/admin-guide/mrc.rst, "Profiles"); netlink_cc_profile.c has
+ * the CC ops, netlink_prof_common.c what both share (the id of a request,
+ * GET and its dump).  netlink.c owns the family, its top-level policy and
+ * the instance lookup.
  *
  * Message layout:
  *   EV_PROFILE_ADD:  DEV, EV_PROFILE_ID, _MODE, _FORMAT [, _MIN_ACTIVE]
@@ -51,32 +52,7 @@ static const struct nla_policy mrc_gen_field_policy[MRC_A_MAX + 1] = {
 	[MRC_A_EV_GEN_MASK]	= { .type = NLA_U32 },
 };
 
-/* The profile id of a request: 1..MRC_MAX_PROFILE, or 0 too if @zero_ok. */
-int mrc_nl_profile_id(struct genl_info *info, int type, bool zero_ok, u32 *id)
-{
-	struct nlattr *nla = info->attrs[type];
-	bool ev = type == MRC_A_EV_PROFILE_ID;
-
-	if (!nla) {
-		mrc_nl_set_msg(info->extack, ev ?
-			       "missing EV profile id (MRC_A_EV_PROFILE_ID)" :
-			       "missing CC profile id (MRC_A_CC_PROFILE_ID)");
-		return -EINVAL;
-	}
-	*id = nla_get_u32(nla);
-	if (*id > MRC_MAX_PROFILE) {
-		NL_SET_ERR_MSG_ATTR(info->extack, nla,
-				    "profile id out of range (1..65535)");
-		return -ERANGE;
-	}
-	if (!*id && !zero_ok) {
-		mrc_nl_set_msg_attr(info->extack, nla, ev ?
-				    "EV profile 0 is the built-in default and cannot be changed" :
-				    "CC profile 0 is the built-in default and cannot be changed");
-		return -EPERM;
-	}
-	return 0;
-}
+static const struct mrc_nl_prof_kind mrc_nl_ev_kind;
 
 /* Refuse attribute @type if present: it does not belong to this request. */
 static int mrc_nl_refuse(struct genl_info *info, int type, const char *why)
@@ -455,7 +431,7 @@ int mrc_nl_ev_profile_add_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 	u32 id;
 
-	err = mrc_nl_profile_id(info, MRC_A_EV_PROFILE_ID, false, &id);
+	err = mrc_nl_profile_id(info, &mrc_nl_ev_kind, false, &id);
 	if (err)
 		return err;
 	err = mrc_nl_refuse(info, MRC_A_EV_PROFILE_STATE,
@@ -466,13 +442,13 @@ int mrc_nl_ev_profile_add_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
-	if (IS_ERR(mdev))
+	mdev = mrc_nl_lock_dev(info);
+	if (IS_ERR(mdev)) {
 		err = PTR_ERR(mdev);
-	else
+	} else {
 		err = mrc_ev_prof_insert(mdev, prof, info->extack);
-	mutex_unlock(&mrc_cfg_lock);
+		mutex_unlock(&mrc_cfg_lock);
+	}
 	if (err)
 		mrc_ev_prof_free(prof);
 	return err;
@@ -484,15 +460,13 @@ int mrc_nl_ev_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 	u32 id;
 
-	err = mrc_nl_profile_id(info, MRC_A_EV_PROFILE_ID, false, &id);
+	err = mrc_nl_profile_id(info, &mrc_nl_ev_kind, false, &id);
 	if (err)
 		return err;
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
+	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
-		err = PTR_ERR(mdev);
-	else
-		err = mrc_ev_prof_del(mdev, id, info->extack);
+		return PTR_ERR(mdev);
+	err = mrc_ev_prof_del(mdev, id, info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }
@@ -549,7 +523,7 @@ int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 	u32 id;
 
-	err = mrc_nl_profile_id(info, MRC_A_EV_PROFILE_ID, false, &id);
+	err = mrc_nl_profile_id(info, &mrc_nl_ev_kind, false, &id);
 	if (err)
 		return err;
 	one_ev = attrs[MRC_A_EV_INDEX];
@@ -582,11 +556,10 @@ int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (chg.has_event_mask)
 		chg.event_mask = nla_get_u32(attrs[MRC_A_EV_PROFILE_EVENT_MASK]);
 
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), attrs, info->extack);
+	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
-		err = PTR_ERR(mdev);
-	else if (one_ev)
+		return PTR_ERR(mdev);
+	if (one_ev)
 		err = mrc_nl_ev_profile_set_ev(info, mdev, id);
 	else
 		err = mrc_ev_prof_set(mdev, id, &chg, info->extack);
@@ -700,23 +673,26 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* The fill of mrc_nl_ev_kind: profile @id (@prof: a struct mrc_ev_prof,
+ * NULL: the built-in) as one EV_PROFILE_GET message.
+ */
 static int mrc_nl_fill_ev_profile(struct sk_buff *skb, struct mrc_dev *mdev,
-				  u32 id, const struct mrc_ev_profile *p,
-				  u32 portid, u32 seq, int flags)
+				  u32 id, const void *prof, u32 portid,
+				  u32 seq, int flags)
 {
+	const struct mrc_ev_prof *evp = prof;
+	struct mrc_ev_profile builtin;
 	void *hdr;
 
-	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags,
-			  MRC_CMD_EV_PROFILE_GET);
+	if (!evp)
+		mrc_ev_prof_builtin(&builtin);
+	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags,
+			     MRC_CMD_EV_PROFILE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (mrc_nl_put_dev_id(skb, mdev) ||
-	    mrc_nl_put_ev_profile(skb, id, p)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
+	return mrc_nl_end_hdr(skb, hdr,
+			      mrc_nl_put_ev_profile(skb, id,
+						    evp ? &evp->p : &builtin));
 }
 
 /* Announce an EV profile event.  Caller holds mrc_cfg_lock. */
@@ -729,60 +705,30 @@ void mrc_genl_event_ev_profile(struct mrc_dev *mdev,
 
 	msg = mrc_nl_event_new(mdev, type, mrc_nl_ev_profile_size(&prof->p),
 			       &hdr, GFP_KERNEL);
-	if (!msg)
-		return;
-	if (mrc_nl_put_ev_profile(msg, prof->id, &prof->p)) {
-		nlmsg_free(msg);
-		return;
-	}
-	mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
+	if (msg)
+		mrc_nl_event_end(mdev, msg, hdr,
+				 mrc_nl_put_ev_profile(msg, prof->id,
+						       &prof->p));
 }
+
+static struct xarray *mrc_nl_ev_profiles(struct mrc_dev *mdev)
+{
+	return &mdev->ev_profiles;
+}
+
+static const struct mrc_nl_prof_kind mrc_nl_ev_kind = {
+	.id_attr = MRC_A_EV_PROFILE_ID,
+	.no_id = "missing EV profile id (MRC_A_EV_PROFILE_ID)",
+	.builtin = "EV profile 0 is the built-in default and cannot be changed",
+	.unknown = "no EV profile with this id",
+	.msg_size = MRC_NL_EV_PROFILE_MAX,
+	.profiles = mrc_nl_ev_profiles,
+	.fill = mrc_nl_fill_ev_profile,
+};
 
 int mrc_nl_ev_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_ev_profile builtin, *p;
-	struct mrc_ev_prof *prof;
-	struct sk_buff *msg;
-	struct mrc_dev *mdev;
-	int err;
-	u32 id;
-
-	err = mrc_nl_profile_id(info, MRC_A_EV_PROFILE_ID, true, &id);
-	if (err)
-		return err;
-	msg = nlmsg_new(MRC_NL_EV_PROFILE_MAX, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-
-	mutex_lock(&mrc_cfg_lock);
-	mdev = mrc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
-	if (IS_ERR(mdev)) {
-		err = PTR_ERR(mdev);
-		goto out;
-	}
-	if (id) {
-		prof = mrc_ev_prof_find(mdev, id);
-		if (!prof) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    info->attrs[MRC_A_EV_PROFILE_ID],
-					    "no EV profile with this id");
-			err = -ENOENT;
-			goto out;
-		}
-		p = &prof->p;
-	} else {
-		mrc_ev_prof_builtin(&builtin);
-		p = &builtin;
-	}
-	err = mrc_nl_fill_ev_profile(msg, mdev, id, p, info->snd_portid,
-				     info->snd_seq, 0);
-out:
-	mutex_unlock(&mrc_cfg_lock);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+	return mrc_nl_profile_get(info, &mrc_nl_ev_kind);
 }
 
 /* Every dump skb must hold the largest profile. */
@@ -792,111 +738,8 @@ int mrc_nl_ev_profile_get_start(struct netlink_callback *cb)
 	return 0;
 }
 
-/* One instance's profiles from id cb->args[1] on (0: the built-in). */
-static int mrc_nl_dump_one_dev(struct sk_buff *skb,
-			       struct netlink_callback *cb,
-			       struct mrc_dev *mdev, bool cc);
-
-/* Dump the EV (@cc false) or CC profiles of every instance of the
- * namespace, or of the one the request names.  cb->args[0]: instances
- * done, cb->args[1]: next profile id in the next instance.
- */
-static int mrc_nl_profile_dumpit(struct sk_buff *skb,
-				 struct netlink_callback *cb, bool cc)
-{
-	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
-	struct net *net = sock_net(skb->sk);
-	struct mrc_dev *mdev, *only = NULL;
-	long idx = 0, start = cb->args[0];
-	int err = 0;
-
-	mutex_lock(&mrc_cfg_lock);
-	if (attrs[MRC_A_DEV_NAME] || attrs[MRC_A_DEV_INDEX]) {
-		only = mrc_nl_find_dev(net, attrs, cb->extack);
-		if (IS_ERR(only)) {
-			err = PTR_ERR(only);
-			goto out;
-		}
-	}
-	list_for_each_entry(mdev, &mrc_net(net)->devs, node) {
-		if (!mrc_dev_visible(mdev) || (only && mdev != only))
-			continue;
-		if (idx++ < start)
-			continue;
-		err = mrc_nl_dump_one_dev(skb, cb, mdev, cc);
-		if (err) {
-			idx--;
-			break;
-		}
-		cb->args[1] = 0;
-	}
-	cb->args[0] = idx;
-	if (!err || skb->len)
-		err = skb->len;
-out:
-	mutex_unlock(&mrc_cfg_lock);
-	return err;
-}
-
 int mrc_nl_ev_profile_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
-	return mrc_nl_profile_dumpit(skb, cb, false);
-}
-
-int mrc_nl_cc_profile_get_dumpit(struct sk_buff *skb,
-				 struct netlink_callback *cb)
-{
-	return mrc_nl_profile_dumpit(skb, cb, true);
-}
-
-static int mrc_nl_dump_one_dev(struct sk_buff *skb,
-			       struct netlink_callback *cb,
-			       struct mrc_dev *mdev, bool cc)
-{
-	u32 portid = NETLINK_CB(cb->skb).portid, seq = cb->nlh->nlmsg_seq;
-	unsigned long id = cb->args[1];
-	struct mrc_nscc_params cc_builtin;
-	struct mrc_ev_profile ev_builtin;
-	struct mrc_cc_prof *ccp;
-	struct mrc_ev_prof *evp;
-	int err;
-
-	if (!id) {
-		if (cc) {
-			mrc_cc_profile_default(&cc_builtin);
-			err = mrc_nl_fill_cc_profile(skb, mdev, 0, &cc_builtin,
-						     portid, seq, NLM_F_MULTI);
-		} else {
-			mrc_ev_prof_builtin(&ev_builtin);
-			err = mrc_nl_fill_ev_profile(skb, mdev, 0, &ev_builtin,
-						     portid, seq, NLM_F_MULTI);
-		}
-		if (err)
-			return err;
-		id = 1;
-	}
-	if (cc) {
-		xa_for_each_start(&mdev->cc_profiles, id, ccp, id) {
-			err = mrc_nl_fill_cc_profile(skb, mdev, ccp->id,
-						     &ccp->params, portid, seq,
-						     NLM_F_MULTI);
-			if (err)
-				goto stop;
-		}
-	} else {
-		xa_for_each_start(&mdev->ev_profiles, id, evp, id) {
-			err = mrc_nl_fill_ev_profile(skb, mdev, evp->id,
-						     &evp->p, portid, seq,
-						     NLM_F_MULTI);
-			if (err)
-				goto stop;
-		}
-	}
-	return 0;
-
-stop:
-	/* Resume at the profile that did not fit. */
-	cb->args[1] = id;
-	return err;
+	return mrc_nl_profile_dumpit(skb, cb, &mrc_nl_ev_kind);
 }

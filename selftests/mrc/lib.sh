@@ -329,6 +329,153 @@ done_testing() {
 }
 
 # ---------------------------------------------------------------------
+# Control-plane tests (mrcctl and the "mrc" netlink family): their
+# scratch directory, exit statuses, and the lines a background
+# "mrcctl monitor" writes to a file.
+
+# mrc_tmpdir: a scratch directory in $tmp, deleted on exit together with
+# what the helpers created (this replaces the EXIT trap of lib.sh).
+mrc_tmpdir() {
+	tmp=$(mktemp -d) || exit 1
+	trap '_mrc_cleanup; rm -rf "$tmp"' EXIT
+}
+
+# exits STATUS CMD...: ok iff CMD exits with STATUS (e.g. mrcctl's 2 for
+# a usage error, 1 for a refusal), its output passed through.
+exits() {
+	local want=$1 rc
+	shift
+	"$@"
+	rc=$?
+	[ "$rc" -eq "$want" ] && return 0
+	echo "exit status $rc, expected $want"
+	return 1
+}
+
+# joined CMD...: CMD's output lines joined by "|" (one line to match).
+joined() {
+	local out rc
+	out=$("$@")
+	rc=$?
+	printf '%s\n' "$out" | paste -sd'|'
+	return $rc
+}
+
+# wait_line FILE REGEX: wait up to $WAIT_LINE_SECONDS (default 10) for a
+# line of FILE matching REGEX; if none comes, print what it looked for
+# and the end of FILE.
+wait_line() {
+	for _ in $(seq $((${WAIT_LINE_SECONDS:-10} * 10))); do
+		grep -Eq -- "$2" "$1" && return 0
+		sleep 0.1
+	done
+	echo "no line /$2/ in:"
+	tail -n 20 "$1"
+	return 1
+}
+
+# monitors_listening NS NETDEV TXT JSON: whether the plain "mrcctl
+# monitor" writing TXT and the -j one writing JSON, both in NS, listen.
+# They do once they print an event, so create and delete a throw-away
+# instance (mrcw on NETDEV) until both have seen it, 30 tries at most.
+monitors_listening() {
+	local ns=$1 netdev=$2 txt=$3 json=$4
+	for _ in $(seq 30); do
+		ns_exec "$ns" rdma link add mrcw type mrc netdev "$netdev" 2>/dev/null
+		ns_exec "$ns" rdma link del mrcw 2>/dev/null
+		if grep -q '^dev del dev mrcw' "$txt" && grep -q '"dev_del"' "$json"; then
+			return 0
+		fi
+		sleep 0.3
+	done
+	return 1
+}
+
+# in_order FILE REGEX...: every REGEX matches a line of FILE, each one on
+# a later line than the one before; prints what it looked for if not.
+in_order() {
+	local file=$1 line=0 re n
+	shift
+	for re in "$@"; do
+		n=$(tail -n +$((line + 1)) "$file" | grep -nE -m1 -- "$re" | cut -d: -f1)
+		if [ -z "$n" ]; then
+			echo "no line /$re/ after line $line of:"
+			cat "$file"
+			return 1
+		fi
+		line=$((line + n))
+	done
+}
+
+# MRC_GENL_PY: the start of a raw generic netlink client in Python, for
+# the requests mrcctl never sends (missing, malformed or extra
+# attributes).  A test appends its own part that builds a payload and
+# ends with result(CMD, PAYLOAD); genl_py runs the two.  It defines:
+#   attr(TYPE, DATA)   one attribute, padded (TYPE | 0x8000 for a nest)
+#   s, family          a socket with extended acks, the id of "mrc"
+#   send(CMD, PAYLOAD, SEQ), ack(SEQ) -> (errno, msg, flags, len)
+#   result(CMD, PAYLOAD): one request; prints "ok", or "error ENAME
+#                      (strerror): extack" and exits 1
+MRC_GENL_PY='
+import errno, os, socket, struct, sys
+
+def attr(t, data):
+    a = struct.pack("HH", 4 + len(data), t) + data
+    return a + b"\0" * (-len(a) % 4)
+
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+s.setsockopt(270, 11, 1)  # NETLINK_EXT_ACK
+s.setsockopt(270, 10, 1)  # NETLINK_CAP_ACK
+s.bind((0, 0))
+body = struct.pack("BBH", 3, 1, 0) + attr(2, b"mrc\0")
+s.send(struct.pack("IHHII", 16 + len(body), 16, 1, 1, 0) + body)
+msg = s.recv(65536)
+family, p = None, 20
+while p + 4 <= len(msg):
+    al, at = struct.unpack_from("HH", msg, p)
+    if at == 1:
+        family = struct.unpack_from("H", msg, p + 4)[0]
+    if al < 4:
+        break
+    p += (al + 3) & ~3
+
+def send(cmd, payload, seq):
+    body = struct.pack("BBH", cmd, 1, 0) + payload
+    s.send(struct.pack("IHHII", 16 + len(body), family, 5, seq, 0) + body)
+
+def ack(seq):
+    while True:
+        msg = s.recv(65536)
+        ln, typ, flags, sq = struct.unpack_from("IHHI", msg, 0)
+        if typ == 2 and sq == seq:
+            return -struct.unpack_from("i", msg, 16)[0], msg, flags, ln
+
+def result(cmd, payload):
+    send(cmd, payload, 2)
+    err, msg, flags, ln = ack(2)
+    if err == 0:
+        print("ok")
+        sys.exit(0)
+    text, p = "", 16 + 20
+    while flags & 0x200 and p + 4 <= ln:
+        al, at = struct.unpack_from("HH", msg, p)
+        if al < 4:
+            break
+        if at == 1:
+            text = msg[p + 4:p + al].split(b"\0")[0].decode()
+        p += (al + 3) & ~3
+    print("error %s (%s): %s" % (errno.errorcode.get(err, err), os.strerror(err), text))
+    sys.exit(1)
+'
+
+# genl_py NS SCRIPT ARG...: run MRC_GENL_PY followed by SCRIPT in NS.
+genl_py() {
+	local ns=$1 script=$2
+	shift 2
+	ns_exec "$ns" python3 -S -c "$MRC_GENL_PY$script" "$@"
+}
+
+# ---------------------------------------------------------------------
 # Verbs programs (tools/testing/verbs): mrc_verify and mrc_negative run as
 # a server in one namespace and a client in another.
 

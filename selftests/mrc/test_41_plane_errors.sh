@@ -21,18 +21,6 @@ B=mrc41b
 M() { "$MRCCTL" -n "$A" "$@"; }
 N() { ns_exec "$A" "$@"; }
 
-# exits STATUS CMD...: ok iff CMD exits with exactly STATUS (its output is
-# kept for the message checks of check_output).
-exits() {
-	local want=$1 rc
-	shift
-	"$@"
-	rc=$?
-	[ "$rc" -eq "$want" ] && return 0
-	echo "exit status $rc, expected $want"
-	return 1
-}
-
 # genl_raw CMD [ATTR=VALUE...]: send one request of family "mrc" (command
 # number CMD) with exactly the attributes given, print the kernel's answer
 # as "ok" or "error ENAME (strerror): extack message" and exit 0 or 1.

@@ -17,37 +17,10 @@ B=mrc42b
 M() { "$MRCCTL" -n "$A" "$@"; }
 N() { ns_exec "$A" "$@"; }
 
-tmp=$(mktemp -d) || exit 1
-trap '_mrc_cleanup; rm -rf "$tmp"' EXIT
+mrc_tmpdir
 txt=$tmp/monitor.txt
 json=$tmp/monitor.json
 only1=$tmp/monitor-mrc1.txt
-
-# wait_line FILE REGEX: wait up to 10 s for a line matching REGEX.
-wait_line() {
-	local i
-	for i in $(seq 100); do
-		grep -Eq -- "$2" "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# in_order FILE REGEX...: every REGEX matches a line of FILE, each one on
-# a later line than the one before; prints what it looked for if not.
-in_order() {
-	local file=$1 line=0 re n
-	shift
-	for re in "$@"; do
-		n=$(tail -n +$((line + 1)) "$file" | grep -nE -m1 -- "$re" | cut -d: -f1)
-		if [ -z "$n" ]; then
-			echo "no line /$re/ after line $line of:"
-			cat "$file"
-			return 1
-		fi
-		line=$((line + n))
-	done
-}
 
 mrc_load || { done_testing; }
 ns_create "$A" && ns_create "$B" || { not_ok "namespaces"; done_testing; }
@@ -62,19 +35,7 @@ mon_json=$!
 "$MRCCTL" -n "$A" monitor dev mrc1 >"$only1" 2>&1 &
 mon_only1=$!
 
-# The monitors are listening once they print an event: create and delete
-# a throw-away instance until both have seen it.
-ready=0
-for i in $(seq 30); do
-	N rdma link add mrcw type mrc netdev p4 2>/dev/null
-	N rdma link del mrcw 2>/dev/null
-	if grep -q '^dev del dev mrcw' "$txt" && grep -q '"dev_del"' "$json"; then
-		ready=1
-		break
-	fi
-	sleep 0.3
-done
-if [ $ready = 1 ]; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
+if monitors_listening "$A" p4 "$txt" "$json"; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
 check "monitors still running" kill -0 $mon_txt $mon_json $mon_only1
 start=$(wc -l <"$txt")
 
@@ -85,17 +46,17 @@ check "plane add p3 id 5" M plane add dev mrc0 netdev p3 id 5
 check "plane set id 2 down" M plane set dev mrc0 id 2 down
 check "plane set id 2 up" M plane set dev mrc0 id 2 up
 check "carrier of plane 5 down (peer q3 down)" ns_exec "$B" ip link set q3 down
-wait_line "$txt" '^plane down dev mrc0 id 5 ' ||
+wait_line "$txt" '^plane down dev mrc0 id 5 ' >/dev/null ||
 	diag "no carrier-down event within 10 s"
 check "carrier of plane 5 up (peer q3 up)" ns_exec "$B" ip link set q3 up
-wait_line "$txt" '^plane up dev mrc0 id 5 ' || diag "no carrier-up event within 10 s"
+wait_line "$txt" '^plane up dev mrc0 id 5 ' >/dev/null || diag "no carrier-up event within 10 s"
 check "plane del id 5" M plane del dev mrc0 id 5
 check "ip link del p2 (plane 2's netdev)" N ip link del p2
 check "rdma link del mrc0" N rdma link del mrc0
 check "rdma link add mrc1" N rdma link add mrc1 type mrc netdev p4
-wait_line "$txt" '^plane add dev mrc1 id 1 ' || diag "no plane add of mrc1 within 10 s"
-wait_line "$only1" '^plane add dev mrc1 id 1 ' || diag "no plane add in the mrc1 monitor"
-wait_line "$json" '"dev":"mrc1","dev_index":[0-9]+,"id":1,' ||
+wait_line "$txt" '^plane add dev mrc1 id 1 ' >/dev/null || diag "no plane add of mrc1 within 10 s"
+wait_line "$only1" '^plane add dev mrc1 id 1 ' >/dev/null || diag "no plane add in the mrc1 monitor"
+wait_line "$json" '"dev":"mrc1","dev_index":[0-9]+,"id":1,' >/dev/null ||
 	diag "no JSON plane add of mrc1 within 10 s"
 
 # Events after the readiness probes.

@@ -18,40 +18,9 @@ B=mrc43b
 M() { "$MRCCTL" -n "$A" "$@"; }
 N() { ns_exec "$A" "$@"; }
 
-tmp=$(mktemp -d) || exit 1
-trap '_mrc_cleanup; rm -rf "$tmp"' EXIT
+mrc_tmpdir
 txt=$tmp/monitor.txt
 json=$tmp/monitor.json
-
-exits() {
-	local want=$1 rc
-	shift
-	"$@"
-	rc=$?
-	[ "$rc" -eq "$want" ] && return 0
-	echo "exit status $rc, expected $want"
-	return 1
-}
-
-# joined CMD...: CMD's output lines joined by "|" (one line to match).
-joined() {
-	local out rc
-	out=$("$@")
-	rc=$?
-	printf '%s\n' "$out" | paste -sd'|'
-	return $rc
-}
-
-wait_line() {
-	local i
-	for i in $(seq 100); do
-		grep -Eq -- "$2" "$1" && return 0
-		sleep 0.1
-	done
-	echo "no line /$2/ in:"
-	cat "$1"
-	return 1
-}
 
 # genl_route CMD [KEY=VALUE...]: one request of family "mrc" with exactly
 # these attributes; prints "ok" or "error ENAME (strerror): extack".
@@ -60,14 +29,8 @@ wait_line() {
 #   either part may be empty (left out), VIA may be hex:HEX, and "X" is
 #   an entry that is not an MRC_A_ROUTE_HOP.
 GENL_ROUTE='
-import errno, os, socket, struct, sys
-
 A_DEV_NAME, A_PEER, A_HOPS, A_HOP, A_HOP_PLANE, A_HOP_VIA, A_EV, A_CC = \
     2, 36, 37, 38, 39, 40, 41, 42
-
-def attr(t, data):
-    a = struct.pack("HH", 4 + len(data), t) + data
-    return a + b"\0" * (-len(a) % 4)
 
 def addr(v):
     if v.startswith("hex:"):
@@ -105,28 +68,6 @@ for spec in sys.argv[2:]:
     else:
         sys.exit("unknown key " + k)
 
-s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
-s.setsockopt(270, 11, 1)  # NETLINK_EXT_ACK
-s.setsockopt(270, 10, 1)  # NETLINK_CAP_ACK
-s.bind((0, 0))
-body = struct.pack("BBH", 3, 1, 0) + attr(2, b"mrc\0")
-s.send(struct.pack("IHHII", 16 + len(body), 16, 1, 1, 0) + body)
-msg = s.recv(65536)
-family, p = None, 20
-while p + 4 <= len(msg):
-    al, at = struct.unpack_from("HH", msg, p)
-    if at == 1:
-        family = struct.unpack_from("H", msg, p + 4)[0]
-    if al < 4:
-        break
-    p += (al + 3) & ~3
-def ack(seq):
-    while True:
-        msg = s.recv(65536)
-        ln, typ, flags, sq = struct.unpack_from("IHHI", msg, 0)
-        if typ == 2 and sq == seq:
-            return -struct.unpack_from("i", msg, 16)[0]
-
 if sys.argv[1] == "bulk":
     # 1023 routes 10.200.x.y, plane 1 via the same address; print the
     # number of refusals.
@@ -135,35 +76,13 @@ if sys.argv[1] == "bulk":
         ip = socket.inet_pton(socket.AF_INET, "10.200.%d.%d" % (i // 256, i % 256))
         hop = attr(A_HOP | 0x8000, attr(A_HOP_PLANE, struct.pack("I", 1)) +
                    attr(A_HOP_VIA, ip))
-        body = struct.pack("BBH", 7, 1, 0) + payload + attr(A_PEER, ip) + \
-            attr(A_HOPS | 0x8000, hop)
-        s.send(struct.pack("IHHII", 16 + len(body), family, 5, 10 + i, 0) + body)
-        bad += ack(10 + i) != 0
+        send(7, payload + attr(A_PEER, ip) + attr(A_HOPS | 0x8000, hop), 10 + i)
+        bad += ack(10 + i)[0] != 0
     print(bad)
     sys.exit(0)
-body = struct.pack("BBH", int(sys.argv[1]), 1, 0) + payload
-s.send(struct.pack("IHHII", 16 + len(body), family, 5, 2, 0) + body)
-while True:
-    msg = s.recv(65536)
-    ln, typ, flags = struct.unpack_from("IHH", msg, 0)
-    if typ != 2:
-        continue
-    err = -struct.unpack_from("i", msg, 16)[0]
-    if err == 0:
-        print("ok")
-        sys.exit(0)
-    text, p = "", 16 + 20
-    while flags & 0x200 and p + 4 <= ln:
-        al, at = struct.unpack_from("HH", msg, p)
-        if al < 4:
-            break
-        if at == 1:
-            text = msg[p + 4:p + al].split(b"\0")[0].decode()
-        p += (al + 3) & ~3
-    print("error %s (%s): %s" % (errno.errorcode.get(err, err), os.strerror(err), text))
-    sys.exit(1)
+result(int(sys.argv[1]), payload)
 '
-genl_route() { ns_exec "$A" python3 -S -c "$GENL_ROUTE" "$@"; }
+genl_route() { genl_py "$A" "$GENL_ROUTE" "$@"; }
 
 # Command numbers of include/uapi/linux/mrc.h.
 ROUTE_ADD=7
@@ -189,17 +108,7 @@ done
 mon_txt=$!
 "$MRCCTL" -n "$A" -j monitor >"$json" 2>&1 &
 mon_json=$!
-ready=0
-for i in $(seq 30); do
-	N rdma link add mrcw type mrc netdev p4 2>/dev/null
-	N rdma link del mrcw 2>/dev/null
-	if grep -q '^dev del dev mrcw' "$txt" && grep -q '"dev_del"' "$json"; then
-		ready=1
-		break
-	fi
-	sleep 0.3
-done
-if [ $ready = 1 ]; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
+if monitors_listening "$A" p4 "$txt" "$json"; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
 
 check "rdma link add mrc0 (plane 1 = p1)" N rdma link add mrc0 type mrc netdev p1
 check "rdma link add mrc1 (plane 1 = p4)" N rdma link add mrc1 type mrc netdev p4
@@ -265,19 +174,6 @@ check "rdma link add mrc1 again" N rdma link add mrc1 type mrc netdev p4
 check_output "the new mrc1 has no routes" '^$' M route show
 
 # --- events -------------------------------------------------------------------
-in_order() {
-	local file=$1 line=0 re n
-	shift
-	for re in "$@"; do
-		n=$(tail -n +$((line + 1)) "$file" | grep -nE -m1 -- "$re" | cut -d: -f1)
-		if [ -z "$n" ]; then
-			echo "no line /$re/ after line $line of:"
-			cat "$file"
-			return 1
-		fi
-		line=$((line + n))
-	done
-}
 check "monitor saw the last route event" wait_line "$txt" '^route del dev mrc1 10.0.0.2 '
 check "monitor: every route event, in order" in_order "$txt" \
 	'^route add dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 plane 2 via 10.2.0.2 ev-profile 7 cc-profile 1$' \

@@ -19,39 +19,9 @@ B=mrc44b
 M() { "$MRCCTL" -n "$A" "$@"; }
 N() { ns_exec "$A" "$@"; }
 
-tmp=$(mktemp -d) || exit 1
-trap '_mrc_cleanup; rm -rf "$tmp"' EXIT
+mrc_tmpdir
 txt=$tmp/monitor.txt
 json=$tmp/monitor.json
-
-exits() {
-	local want=$1 rc
-	shift
-	"$@"
-	rc=$?
-	[ "$rc" -eq "$want" ] && return 0
-	echo "exit status $rc, expected $want"
-	return 1
-}
-
-joined() {
-	local out rc
-	out=$("$@")
-	rc=$?
-	printf '%s\n' "$out" | paste -sd'|'
-	return $rc
-}
-
-wait_line() {
-	local i
-	for i in $(seq 100); do
-		grep -Eq -- "$2" "$1" && return 0
-		sleep 0.1
-	done
-	echo "no line /$2/ in:"
-	cat "$1"
-	return 1
-}
 
 # genl CMD ATTRS: one request of family "mrc"; ATTRS is a Python expression:
 # list of (type, kind, value), kind one of u8 u16 u32 s (string) x (hex
@@ -59,12 +29,6 @@ wait_line() {
 # (strerror): extack".  "genl bulk N FIRST DEV" adds N AUTO EV profiles
 # with ids FIRST.. over one socket and prints the number refused.
 GENL='
-import errno, os, socket, struct, sys
-
-def attr(t, data):
-    a = struct.pack("HH", 4 + len(data), t) + data
-    return a + b"\0" * (-len(a) % 4)
-
 def build(specs):
     out = b""
     for t, kind, v in specs:
@@ -78,58 +42,19 @@ def build(specs):
             out += attr(t, struct.pack({"u8": "B", "u16": "H", "u32": "I"}[kind], v))
     return out
 
-s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
-s.setsockopt(270, 11, 1)  # NETLINK_EXT_ACK
-s.setsockopt(270, 10, 1)  # NETLINK_CAP_ACK
-s.bind((0, 0))
-body = struct.pack("BBH", 3, 1, 0) + attr(2, b"mrc\0")
-s.send(struct.pack("IHHII", 16 + len(body), 16, 1, 1, 0) + body)
-msg = s.recv(65536)
-family, p = None, 20
-while p + 4 <= len(msg):
-    al, at = struct.unpack_from("HH", msg, p)
-    if at == 1:
-        family = struct.unpack_from("H", msg, p + 4)[0]
-    if al < 4:
-        break
-    p += (al + 3) & ~3
-
-def ack(seq):
-    while True:
-        msg = s.recv(65536)
-        ln, typ, flags, sq = struct.unpack_from("IHHI", msg, 0)
-        if typ == 2 and sq == seq:
-            return -struct.unpack_from("i", msg, 16)[0], msg, flags, ln
-
 if sys.argv[1] == "bulk":
     n, first, dev = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     bad = 0
     for i in range(n):
         a = build([(2, "s", dev), (44, "u32", first + i), (45, "u8", 1),
                    (46, "u8", 1), (50, "u16", 4), (51, "u16", 1)])
-        body = struct.pack("BBH", 11, 1, 0) + a
-        s.send(struct.pack("IHHII", 16 + len(body), family, 5, 10 + i, 0) + body)
+        send(11, a, 10 + i)
         bad += ack(10 + i)[0] != 0
     print(bad)
     sys.exit(0)
-body = struct.pack("BBH", int(sys.argv[1]), 1, 0) + build(eval(sys.argv[2], {}))
-s.send(struct.pack("IHHII", 16 + len(body), family, 5, 2, 0) + body)
-err, msg, flags, ln = ack(2)
-if err == 0:
-    print("ok")
-    sys.exit(0)
-text, p = "", 16 + 20
-while flags & 0x200 and p + 4 <= ln:
-    al, at = struct.unpack_from("HH", msg, p)
-    if al < 4:
-        break
-    if at == 1:
-        text = msg[p + 4:p + al].split(b"\0")[0].decode()
-    p += (al + 3) & ~3
-print("error %s (%s): %s" % (errno.errorcode.get(err, err), os.strerror(err), text))
-sys.exit(1)
+result(int(sys.argv[1]), build(eval(sys.argv[2], {})))
 '
-genl() { ns_exec "$A" python3 -S -c "$GENL" "$@"; }
+genl() { genl_py "$A" "$GENL" "$@"; }
 
 # Numbers of include/uapi/linux/mrc.h.
 EV_ADD=11
@@ -155,17 +80,7 @@ done
 mon_txt=$!
 "$MRCCTL" -n "$A" -j monitor >"$json" 2>&1 &
 mon_json=$!
-ready=0
-for i in $(seq 30); do
-	N rdma link add mrcw type mrc netdev p3 2>/dev/null
-	N rdma link del mrcw 2>/dev/null
-	if grep -q '^dev del dev mrcw' "$txt" && grep -q '"dev_del"' "$json"; then
-		ready=1
-		break
-	fi
-	sleep 0.3
-done
-if [ $ready = 1 ]; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
+if monitors_listening "$A" p3 "$txt" "$json"; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
 
 check "rdma link add mrc0 (plane 1 = p1)" N rdma link add mrc0 type mrc netdev p1
 check "plane add p2 to mrc0 (id 2)" M plane add dev mrc0 netdev p2
@@ -569,19 +484,6 @@ check_output "usage errors point at the right help" "^Try 'mrcctl ev-profile ev 
 # --- events ------------------------------------------------------------------------
 check "rdma link del mrc0 (profiles go with it)" N rdma link del mrc0
 check "monitor saw the instance go" wait_line "$txt" '^dev del dev mrc0 '
-in_order() {
-	local file=$1 line=0 re n
-	shift
-	for re in "$@"; do
-		n=$(tail -n +$((line + 1)) "$file" | grep -nE -m1 -- "$re" | cut -d: -f1)
-		if [ -z "$n" ]; then
-			echo "no line /$re/ after line $line of:"
-			cat "$file"
-			return 1
-		fi
-		line=$((line + n))
-	done
-}
 check "monitor: profile events, in order" in_order "$txt" \
 	'^ev-profile add dev mrc0 id 1 mode auto format udp state init min-active 0 events all count 8 planes 1,2$' \
 	'^ev-profile add dev mrc0 id 10 mode exp format udp state init min-active 0 events all evs 3$' \

@@ -23,20 +23,10 @@
 M1() { "$MRCCTL" -n h1 "$@"; }
 M2() { "$MRCCTL" -n h2 "$@"; }
 
-tmp=$(mktemp -d) || exit 1
-trap '_mrc_cleanup; rm -rf "$tmp"' EXIT
+mrc_tmpdir
 mon=$tmp/monitor.txt
-
-wait_line() {
-	local i
-	for i in $(seq 300); do
-		grep -Eq -- "$2" "$1" && return 0
-		sleep 0.1
-	done
-	echo "no line /$2/ in:"
-	tail -n 20 "$1"
-	return 1
-}
+# The events here follow transfers and probes: wait up to 30 s for each.
+WAIT_LINE_SECONDS=30
 
 # blackhole NS DEV on|off: drop every IPv4 packet DEV sends.
 blackhole() {

@@ -1,31 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "profile_attrs.hpp"
 
-#include <cstring>
+#include <algorithm>
 
 #include <linux/mrc.h>
 #include <netlink/genl/genl.h>
 
 #include "nl.hpp"
+#include "nla_get.hpp"
 #include "profile_parse.hpp"
 
 namespace mrcctl {
 
 namespace {
 
-std::optional<std::uint32_t> get_u32(nlattr *a)
-{
-	if (nla_len(a) < 4)
-		return std::nullopt;
-	return nla_get_u32(a);
-}
-
-std::optional<std::uint16_t> get_u16(nlattr *a)
-{
-	if (nla_len(a) < 2)
-		return std::nullopt;
-	return nla_get_u16(a);
-}
+using nla::for_each_nested;
+using nla::get_string;
+using nla::get_u16;
+using nla::get_u32;
 
 std::optional<std::uint8_t> get_u8(nlattr *a)
 {
@@ -47,21 +39,26 @@ std::vector<std::uint8_t> get_bytes(nlattr *a)
 	return {p, p + std::max(nla_len(a), 0)};
 }
 
-template <typename F> void for_each_nested(nlattr *nest, F f)
-{
-	nlattr *pos;
-	int rem;
-	nla_for_each_nested(pos, nest, rem) f(pos);
-}
-
 template <typename F> void for_each_top(nl_msg *msg, F f)
 {
-	nlmsghdr *h = nlmsg_hdr(msg);
-	auto *g = static_cast<genlmsghdr *>(nlmsg_data(h));
-	nlattr *pos;
-	int rem;
-	nla_for_each_attr(pos, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
-			  rem) f(pos);
+	auto *g = static_cast<genlmsghdr *>(nlmsg_data(nlmsg_hdr(msg)));
+	nla::for_each_attr(genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), f);
+}
+
+// A GET reply or an event: the instance's name and index at the top level,
+// then the profile's attributes, which @attr (ev_profile_attr or
+// cc_profile_attr) takes.
+template <typename P> P decode_profile(nl_msg *msg, bool (*attr)(P &, nlattr *))
+{
+	P p;
+	for_each_top(msg, [&](nlattr *a) {
+		switch (nla_type(a)) {
+		case MRC_A_DEV_NAME: p.dev = get_string(a); break;
+		case MRC_A_DEV_INDEX: p.dev_index = get_u32(a); break;
+		default: attr(p, a); break;
+		}
+	});
+	return p;
 }
 
 Ev decode_ev(nlattr *nest)
@@ -104,6 +101,14 @@ void check(int rc)
 		throw Failure("message too large");
 }
 
+nlattr *nest_start(nl_msg *m, int type)
+{
+	nlattr *nest = nla_nest_start(m, type);
+	if (!nest)
+		throw Failure("message too large");
+	return nest;
+}
+
 } // namespace
 
 bool ev_profile_attr(EvProfile &p, nlattr *a)
@@ -142,11 +147,7 @@ bool cc_profile_attr(CcProfile &p, nlattr *a)
 	int t = nla_type(a);
 	switch (t) {
 	case MRC_A_CC_PROFILE_ID: p.id = get_u32(a); return true;
-	case MRC_A_CC_ALGO:
-		p.algo = std::string(static_cast<const char *>(nla_data(a)),
-				     strnlen(static_cast<const char *>(nla_data(a)),
-					     static_cast<std::size_t>(std::max(nla_len(a), 0))));
-		return true;
+	case MRC_A_CC_ALGO: p.algo = get_string(a); return true;
 	case MRC_A_CC_PROFILE:
 		for_each_nested(a, [&](nlattr *f) { cc_profile_attr(p, f); });
 		return true;
@@ -166,36 +167,12 @@ bool cc_profile_attr(CcProfile &p, nlattr *a)
 
 EvProfile decode_ev_profile(nl_msg *msg)
 {
-	EvProfile p;
-	for_each_top(msg, [&](nlattr *a) {
-		switch (nla_type(a)) {
-		case MRC_A_DEV_NAME:
-			p.dev = std::string(static_cast<const char *>(nla_data(a)),
-					    strnlen(static_cast<const char *>(nla_data(a)),
-						    static_cast<std::size_t>(std::max(nla_len(a), 0))));
-			break;
-		case MRC_A_DEV_INDEX: p.dev_index = get_u32(a); break;
-		default: ev_profile_attr(p, a); break;
-		}
-	});
-	return p;
+	return decode_profile(msg, ev_profile_attr);
 }
 
 CcProfile decode_cc_profile(nl_msg *msg)
 {
-	CcProfile p;
-	for_each_top(msg, [&](nlattr *a) {
-		switch (nla_type(a)) {
-		case MRC_A_DEV_NAME:
-			p.dev = std::string(static_cast<const char *>(nla_data(a)),
-					    strnlen(static_cast<const char *>(nla_data(a)),
-						    static_cast<std::size_t>(std::max(nla_len(a), 0))));
-			break;
-		case MRC_A_DEV_INDEX: p.dev_index = get_u32(a); break;
-		default: cc_profile_attr(p, a); break;
-		}
-	});
-	return p;
+	return decode_profile(msg, cc_profile_attr);
 }
 
 void put_ev_profile_add(nl_msg *m, const ProfileRequest &r)
@@ -214,18 +191,14 @@ void put_ev_profile_add(nl_msg *m, const ProfileRequest &r)
 	if (r.plane_mask)
 		check(nla_put_u16(m, MRC_A_EV_PROFILE_PLANE_MASK, *r.plane_mask));
 	if (!r.evs.empty()) {
-		nlattr *evs = nla_nest_start(m, MRC_A_EV_PROFILE_EVS);
-		if (!evs)
-			throw Failure("message too large");
+		nlattr *evs = nest_start(m, MRC_A_EV_PROFILE_EVS);
 		for (const auto &[plane, text] : r.evs) {
 			auto v = parse_ev_value(*r.format, text);
 			if (!v)
 				throw Failure("invalid EV value '" + text +
 					      "' for format " +
 					      ev_format_text(*r.format));
-			nlattr *ev = nla_nest_start(m, MRC_A_EV);
-			if (!ev)
-				throw Failure("message too large");
+			nlattr *ev = nest_start(m, MRC_A_EV);
 			check(nla_put_u8(m, MRC_A_EV_PLANE,
 					 static_cast<std::uint8_t>(plane)));
 			check(nla_put(m, MRC_A_EV_VALUE, static_cast<int>(v->size()),
@@ -235,13 +208,9 @@ void put_ev_profile_add(nl_msg *m, const ProfileRequest &r)
 		nla_nest_end(m, evs);
 	}
 	if (!r.fields.empty()) {
-		nlattr *fields = nla_nest_start(m, MRC_A_EV_PROFILE_GEN_FIELDS);
-		if (!fields)
-			throw Failure("message too large");
+		nlattr *fields = nest_start(m, MRC_A_EV_PROFILE_GEN_FIELDS);
 		for (const auto &f : r.fields) {
-			nlattr *n = nla_nest_start(m, MRC_A_EV_GEN_FIELD);
-			if (!n)
-				throw Failure("message too large");
+			nlattr *n = nest_start(m, MRC_A_EV_GEN_FIELD);
 			check(nla_put_u8(m, MRC_A_EV_GEN_WIDTH,
 					 static_cast<std::uint8_t>(f.width)));
 			check(nla_put_u32(m, MRC_A_EV_GEN_INIT, f.init));

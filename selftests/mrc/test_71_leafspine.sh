@@ -17,7 +17,9 @@
 #     sampled source port, so the expected share of a spine is the weight
 #     of the EVs hashed to it (with 16 EVs over 2 spines an even split is
 #     a matter of the boot's hash key, not of MRC; the shares and how far
-#     they are from even are printed).
+#     they are from even are printed);
+#   - with an explicit EV profile whose EVs are chosen by that hash, 8 per
+#     spine and plane, each spine carries within 20% of an even share.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_fabric.sh"
 
@@ -100,6 +102,64 @@ for p in $(seq $PLANES); do
 	_mrc_run fab_shares_ok "plane $p spine rx bytes" $TOL "${got[@]}"
 	diag "(against an even share: $_mrc_out)"
 done
+
+# --- an EV profile that balances the spines -----------------------------------
+# What an operator does for an even split over a hashing fabric: an
+# explicit UDP profile whose EVs are chosen by the routers' own hash, 8
+# per spine on each plane.  Then every spine must carry within TOL% of an
+# even share.
+M2() { "$MRCCTL" -n h2 "$@"; }
+BAL=71
+PER_SPINE=8
+evs=()
+for p in $(seq $PLANES); do
+	declare -A picked=()
+	for sport in $(seq 49152 49279); do
+		s=$(fab_ecmp_spine "$p" 2 "$(fab_addr 1 "$p")" "$sport")
+		[[ $s =~ ^[0-9]+$ ]] || continue
+		[ "${picked[$s]:-0}" -lt $PER_SPINE ] || continue
+		picked[$s]=$((${picked[$s]:-0} + 1))
+		evs+=(ev plane "$p" value "$sport")
+		done_all=1
+		for t in $(seq $SPINES); do
+			[ "${picked[$t]:-0}" -eq $PER_SPINE ] || done_all=0
+		done
+		[ $done_all = 1 ] && break
+	done
+	diag "plane $p: EVs per spine from the leaf's hash: ${picked[*]}"
+	unset picked
+done
+check "h2: ev-profile $BAL, exp, udp, $PER_SPINE EVs per spine and plane" \
+	eval 'M2 ev-profile add dev "$H2_DEV" id $BAL mode exp format udp "${evs[@]}" &&
+		test ${#evs[@]} -eq $((PLANES * SPINES * PER_SPINE * 5))'
+check "h2: profile $BAL online" eval \
+	'M2 ev-profile set dev "$H2_DEV" id $BAL state offline &&
+	 M2 ev-profile set dev "$H2_DEV" id $BAL state online'
+hops=()
+for p in $(seq $PLANES); do
+	hops+=(plane "$p" via "$(fab_addr 1 "$p")")
+done
+check "h2: route to h1 over planes 1-$PLANES with ev-profile $BAL" eval \
+	'M2 route del "$(fab_addr 1 1)" dev "$H2_DEV" &&
+	 M2 route add "$(fab_addr 1 1)" dev "$H2_DEV" "${hops[@]}" ev-profile $BAL'
+fab_bw_start || diag "ib_write_bw did not start moving data"
+sleep 2
+fab_snapshot "$tmp/c"
+sleep 4
+fab_snapshot "$tmp/d"
+fab_bw_stop "route over $PLANES planes, ev-profile $BAL"
+planes=()
+for p in $(seq $PLANES); do
+	planes+=("$(fab_delta "$tmp/c" "$tmp/d" "p${p}l2" eh rx_bytes)")
+	got=()
+	for s in $(seq $SPINES); do
+		got+=("$(fab_delta "$tmp/c" "$tmp/d" "p${p}s$s" l2 rx_bytes)")
+	done
+	check "ev-profile $BAL: plane $p, bytes per spine within $TOL% of an even share" \
+		fab_shares_ok "plane $p spine rx bytes" $TOL "${got[@]}" && diag "$_mrc_out"
+done
+check "ev-profile $BAL: bytes per plane within $TOL% of an even share" \
+	fab_shares_ok "plane rx bytes" $TOL "${planes[@]}" && diag "$_mrc_out"
 
 rm -rf "$tmp"
 check "the namespaces go, then rmmod mrc works" mrc_unload_wait 30

@@ -101,6 +101,23 @@ fabric_routes || die "fabric_routes"
 run ip netns exec h1 "$MRCCTL" route show
 run ip netns exec h2 "$MRCCTL" route show
 
+step "h2's EVs: 8 UDP source ports per spine, picked with the leaves' own ECMP hash"
+echo "   (an explicit EV profile; the route's default, 16 automatic EVs per plane,"
+echo "    splits over the spines as the routers' random hash key decides)"
+read -ra ev_words <<<"$(fab_balanced_evs 8)" || die "fab_balanced_evs 8"
+[ ${#ev_words[@]} -eq 160 ] || die "fab_balanced_evs 8: ${#ev_words[@]} words"
+show ip netns exec h2 "$MRCCTL" ev-profile add dev mrc2 id 1 mode exp format udp \
+	"${ev_words[@]:0:10}" "... (32 EVs)"
+ns_exec h2 "$MRCCTL" ev-profile add dev mrc2 id 1 mode exp format udp \
+	"${ev_words[@]}" || die "ev-profile add"
+# A new profile is INIT; it is validated on its way to ONLINE.
+run ip netns exec h2 "$MRCCTL" ev-profile set dev mrc2 id 1 state offline
+run ip netns exec h2 "$MRCCTL" ev-profile set dev mrc2 id 1 state online
+run ip netns exec h2 "$MRCCTL" route del 10.1.1.1 dev mrc2
+run ip netns exec h2 "$MRCCTL" route add 10.1.1.1 dev mrc2 plane 1 via 10.1.1.1 \
+	plane 2 via 10.2.1.1 ev-profile 1
+run sh -c "ip netns exec h2 $MRCCTL ev show dev mrc2 profile 1 | head -n 3"
+
 step "'mrcctl monitor' in h2 prints path (EV) and plane events"
 show ip netns exec h2 "$MRCCTL" monitor "&"
 ns_bg h2 "$MRCCTL" monitor >"$events" 2>&1

@@ -508,6 +508,36 @@ fab_ecmp_spine() {
 		sport "$sport" dport 4791 | sed -nE 's/.* dev s([0-9]+) .*/\1/p' | head -n 1
 }
 
+# fab_balanced_evs N: the words of "mrcctl ev-profile add ... format udp"
+# for an explicit profile that balances h2's traffic over the spines: for
+# each plane, source ports from 0xc000 up that the leaf in front of h2
+# hashes (fab_ecmp_spine) until every spine has N of them.  Prints
+# "ev plane P value PORT" for each; fails if 128 ports do not fill every
+# spine.
+fab_balanced_evs() {
+	local n=$1 p s t sport full
+	local -a words=()
+	for p in $(seq "$FAB_PLANES"); do
+		local -A picked=()
+		full=0
+		for sport in $(seq 49152 49279); do
+			s=$(fab_ecmp_spine "$p" 2 "$(fab_addr 1 "$p")" "$sport")
+			[[ $s =~ ^[0-9]+$ ]] || continue
+			[ "${picked[$s]:-0}" -lt "$n" ] || continue
+			picked[$s]=$((${picked[$s]:-0} + 1))
+			words+=(ev plane "$p" value "$sport")
+			full=1
+			for t in $(seq "$FAB_SPINES"); do
+				[ "${picked[$t]:-0}" -eq "$n" ] || full=0
+			done
+			[ $full = 1 ] && break
+		done
+		unset picked
+		[ $full = 1 ] || return 1
+	done
+	echo "${words[@]}"
+}
+
 # fab_flow_spines P L DST SPORT LABEL...: per IPv6 flow LABEL (decimal or
 # 0x hex) the spine (number; 0 if none clearly) that leaf L of plane P
 # forwards a UDP packet from host L to DST with source port SPORT and

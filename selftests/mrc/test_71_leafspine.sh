@@ -111,24 +111,8 @@ done
 M2() { "$MRCCTL" -n h2 "$@"; }
 BAL=71
 PER_SPINE=8
-evs=()
-for p in $(seq $PLANES); do
-	declare -A picked=()
-	for sport in $(seq 49152 49279); do
-		s=$(fab_ecmp_spine "$p" 2 "$(fab_addr 1 "$p")" "$sport")
-		[[ $s =~ ^[0-9]+$ ]] || continue
-		[ "${picked[$s]:-0}" -lt $PER_SPINE ] || continue
-		picked[$s]=$((${picked[$s]:-0} + 1))
-		evs+=(ev plane "$p" value "$sport")
-		done_all=1
-		for t in $(seq $SPINES); do
-			[ "${picked[$t]:-0}" -eq $PER_SPINE ] || done_all=0
-		done
-		[ $done_all = 1 ] && break
-	done
-	diag "plane $p: EVs per spine from the leaf's hash: ${picked[*]}"
-	unset picked
-done
+read -ra evs <<<"$(fab_balanced_evs $PER_SPINE)"
+diag "ev-profile $BAL: ${evs[*]}"
 check "h2: ev-profile $BAL, exp, udp, $PER_SPINE EVs per spine and plane" \
 	eval 'M2 ev-profile add dev "$H2_DEV" id $BAL mode exp format udp "${evs[@]}" &&
 		test ${#evs[@]} -eq $((PLANES * SPINES * PER_SPINE * 5))'

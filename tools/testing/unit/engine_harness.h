@@ -155,6 +155,23 @@ public:
 		e.events.clear();
 	}
 
+	// Put EV i of both connections on plane 1 + i % planes (EVs of the
+	// planes interleaved, as the kernel's AUTO set is) and forget the
+	// events that reports.
+	void set_planes(uint32_t planes)
+	{
+		std::vector<struct mrc_ev_cfg> evs(paths.size());
+
+		for (size_t i = 0; i < evs.size(); i++)
+			evs[i].plane = (uint8_t)(1 + i % planes);
+		for (auto &e : ep) {
+			if (mrc_conn_set_evs(e.c, evs.data(),
+					     (uint32_t)evs.size(), now))
+				fail("mrc_conn_set_evs failed");
+			e.events.clear();
+		}
+	}
+
 	void fail(const std::string &s)
 	{
 		if (failure.empty())

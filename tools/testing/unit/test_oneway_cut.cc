@@ -73,14 +73,8 @@ CutResult run_cut(uint64_t seed, const Scenario &sc)
 		p.jitter = kMs;
 	}
 	Harness h(seed, &cfg, paths);
-	std::vector<struct mrc_ev_cfg> evs(kEvs);
 
-	for (uint32_t i = 0; i < kEvs; i++)
-		evs[i].plane = (uint8_t)(1 + i % 2);
-	for (auto &e : h.ep) {
-		EXPECT_EQ(mrc_conn_set_evs(e.c, evs.data(), kEvs, h.now), 0);
-		e.events.clear();
-	}
+	h.set_planes(2);
 
 	const uint64_t t_cut = h.now + 1000 * kMs;
 	const uint64_t t_stop = t_cut + 1500 * kMs;

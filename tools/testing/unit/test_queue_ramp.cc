@@ -50,14 +50,7 @@ RampResult run_ramp(uint64_t seed)
 	const uint64_t t_end = h.now + 2000 * kMs;
 	RampResult r;
 
-	std::vector<struct mrc_ev_cfg> evs(kEvs);
-
-	for (uint32_t i = 0; i < kEvs; i++)
-		evs[i].plane = (uint8_t)(1 + i % kPlanes);
-	for (auto &e : h.ep) {
-		EXPECT_EQ(mrc_conn_set_evs(e.c, evs.data(), kEvs, h.now), 0);
-		e.events.clear();
-	}
+	h.set_planes(kPlanes);
 	while (h.failure.empty() && h.now < t_end) {
 		// Each plane's queue goes from 0 to 20 ms and back every
 		// 40 ms, a quarter period after the previous plane's: the

@@ -59,14 +59,8 @@ StallResult run_stalls(uint64_t stall)
 		p.jitter = kMs;
 	}
 	Harness h(7, &cfg, paths);
-	std::vector<struct mrc_ev_cfg> evs(kEvs);
 
-	for (uint32_t i = 0; i < kEvs; i++)
-		evs[i].plane = (uint8_t)(1 + i % 2);
-	for (auto &e : h.ep) {
-		EXPECT_EQ(mrc_conn_set_evs(e.c, evs.data(), kEvs, h.now), 0);
-		e.events.clear();
-	}
+	h.set_planes(2);
 
 	const uint64_t t0 = h.now + 500 * kMs;
 	const uint64_t t_stop = t0 + kStalls * 500 * kMs;

@@ -683,9 +683,15 @@ _peer_loss_reported() {
 	local out
 	out=$(cat)
 	grep -Eq '^mrc_verify: [0-9]+ messages, [0-9]+ bytes, 0 corrupted bytes, [1-9][0-9]* failed completions$' <<<"$out" && return 0
+	# The devices may go first (PEER_LOSS_LOCAL_GONE=1): then a verb
+	# fails because the client's device is gone (EIO, ENODEV; the
+	# completion wait's ibv_req_notify_cq included), or the server, whose
+	# device went too, closes the TCP channel, before any flushed
+	# completion.  Either outcome still needs 0 corrupted bytes; a hang
+	# is caught by the caller's time limit.
 	[ "${PEER_LOSS_LOCAL_GONE:-0}" = 1 ] &&
 		grep -Eq '^mrc_verify: [0-9]+ messages, [0-9]+ bytes, 0 corrupted bytes, [0-9]+ failed completions$' <<<"$out" &&
-		grep -Eq 'error: .*(Input/output error|No such device)' <<<"$out"
+		grep -Eq '^mrc_verify: error: .*(Input/output error|No such device|peer closed the TCP connection|TCP (send|recv): )' <<<"$out"
 }
 
 peer_loss() {

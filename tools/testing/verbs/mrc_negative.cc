@@ -645,7 +645,7 @@ private:
 				 w.wr.wr.atomic.rkey = r.rkey;
 				 w.wr.wr.atomic.compare_add = 1;
 				 w.dma.num_sge = 1;
-				 w.dma.sge[0] = {laddr(16), 8, b_.mr->lkey};
+				 RawSq::sges(w)[0] = {laddr(16), 8, b_.mr->lkey};
 			 });
 		raw_case("compare-and-swap whose address wraps past 2^64",
 			 IBV_WC_REM_INV_REQ_ERR, [this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
@@ -653,7 +653,7 @@ private:
 				 w.wr.wr.atomic.remote_addr = ~uint64_t{0} - 3;
 				 w.wr.wr.atomic.rkey = r.rkey;
 				 w.dma.num_sge = 1;
-				 w.dma.sge[0] = {laddr(16), 8, b_.mr->lkey};
+				 RawSq::sges(w)[0] = {laddr(16), 8, b_.mr->lkey};
 			 });
 		raw_case("inline WRITE one byte longer than the slot's max_inline_data",
 			 IBV_WC_LOC_LEN_ERR, [](rxe_send_wqe &w, RawSq &sq, const ConnInfo &r) {
@@ -688,8 +688,8 @@ private:
 				 w.wr.wr.rdma.remote_addr = r.addr;
 				 w.wr.wr.rdma.rkey = r.rkey;
 				 w.dma.num_sge = 2;
-				 w.dma.sge[0] = {laddr(), 0x80000000u, b_.mr->lkey};
-				 w.dma.sge[1] = {laddr(), 0x80000000u, b_.mr->lkey};
+				 RawSq::sges(w)[0] = {laddr(), 0x80000000u, b_.mr->lkey};
+				 RawSq::sges(w)[1] = {laddr(), 0x80000000u, b_.mr->lkey};
 			 });
 	}
 

@@ -49,9 +49,25 @@ public:
 		return std::nullopt;
 	}
 
+	// The WQE header as C lays it out (what the kernel and the provider
+	// use).  The SGEs and inline data follow it; they are reached through
+	// sges() and inline_data(), not through struct rxe_dma_info's flexible
+	// arrays, which a C++ compiler places 8 bytes further (the header's
+	// __DECLARE_FLEX_ARRAY wraps each in a struct with an empty member,
+	// one byte in C++, none in C).
+	static constexpr size_t kHdr = offsetof(rxe_send_wqe, dma) +
+				       offsetof(rxe_dma_info, reserved) + sizeof(__u32);
+	static_assert(kHdr == 208, "struct rxe_send_wqe is 208 bytes in C");
+
+	static rxe_sge *sges(rxe_send_wqe &w)
+	{
+		return reinterpret_cast<rxe_sge *>(reinterpret_cast<uint8_t *>(&w) + kHdr);
+	}
+	static uint8_t *inline_data(rxe_send_wqe &w) { return reinterpret_cast<uint8_t *>(&w) + kHdr; }
+
 	uint32_t slot_bytes() const { return 1u << q_->log2_elem_size; }
 	// Bytes of a slot after the WQE header: the room for SGEs or inline.
-	uint32_t slot_room() const { return slot_bytes() - sizeof(rxe_send_wqe); }
+	uint32_t slot_room() const { return slot_bytes() - static_cast<uint32_t>(kHdr); }
 
 	// The zeroed slot at the producer index, to fill and then publish().
 	rxe_send_wqe *next()

@@ -115,11 +115,14 @@ static u8 mrc_req_check_sges(struct mrc_qp *qp, const struct mrc_swqe *w)
 	return IB_WC_SUCCESS;
 }
 
-/* The remote side of @w as the wire format (mrc.rst) can carry it.  A
- * range that wraps past 2^64 or a misaligned atomic is a request no
- * responder accepts: it completes as the Invalid Request NAK of an IB
- * responder would make it complete (IBA 9.4.5, 9.7.5.2.2), without a
- * packet, so that the encoder never sees what it must refuse.
+/* The remote side of @w as the wire format (mrc.rst) can carry it: what
+ * the packet checker refuses completes here, without a packet, with the
+ * status an IB responder's NAK would give, so that the encoder never
+ * sees a field it must refuse.
+ *  - a misaligned atomic: the responder's Invalid Request NAK (IBA 9.4.5);
+ *  - a WRITE or READ range that wraps past 2^64: no MR covers it, which
+ *    the responder reports as a Remote Access Error (IBA 9.7.5.2.4, the
+ *    same as any range beyond the end of the MR).
  */
 static u8 mrc_req_check_remote(const struct mrc_swqe *w)
 {
@@ -130,7 +133,7 @@ static u8 mrc_req_check_remote(const struct mrc_swqe *w)
 		return IB_WC_SUCCESS;	/* no remote address */
 	/* The same test as the packet checker's: va + len must not wrap. */
 	if (w->remote_addr + w->length < w->remote_addr)
-		return IB_WC_REM_INV_REQ_ERR;
+		return IB_WC_REM_ACCESS_ERR;
 	return IB_WC_SUCCESS;
 }
 

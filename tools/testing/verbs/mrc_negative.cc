@@ -572,17 +572,17 @@ private:
 		command(END);
 	}
 
-	// A remote range that wraps past 2^64 is a request no responder can
-	// accept; the rxe provider passes it on.  It must complete at once
-	// (no retries of a packet the wire cannot carry, no kernel warning)
-	// with the status an IB responder's Invalid Request NAK gives.
+	// A remote range that wraps past 2^64 lies in no MR; the rxe provider
+	// passes it on.  It must complete at once (no retries of a packet the
+	// wire cannot carry, no kernel warning) with the status an IB
+	// responder's bounds check gives: Remote Access Error.
 	void wrapping_remote_range(ibv_wr_opcode op, const std::string &verb)
 	{
 		Session s = connected();
 		const auto &r = s.remote;
 		auto t0 = Clock::now();
 		post(s, op, laddr(), 64, b_.mr->lkey, ~uint64_t{0} - 31, r.rkey, 1);
-		bool ok = expect_wc(s, IBV_WC_REM_INV_REQ_ERR,
+		bool ok = expect_wc(s, IBV_WC_REM_ACCESS_ERR,
 				    verb + " whose remote range wraps past 2^64", 5);
 		double secs = std::chrono::duration<double>(Clock::now() - t0).count();
 		if (ok)
@@ -647,10 +647,12 @@ private:
 				 w.dma.num_sge = 1;
 				 RawSq::sges(w)[0] = {laddr(16), 8, b_.mr->lkey};
 			 });
-		raw_case("compare-and-swap whose address wraps past 2^64",
-			 IBV_WC_REM_INV_REQ_ERR, [this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
+		// Aligned, so the wire carries it; the word ends at 2^64, in no
+		// MR of the peer.
+		raw_case("compare-and-swap on the last aligned word below 2^64",
+			 IBV_WC_REM_ACCESS_ERR, [this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
 				 w.wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
-				 w.wr.wr.atomic.remote_addr = ~uint64_t{0} - 3;
+				 w.wr.wr.atomic.remote_addr = ~uint64_t{0} - 7;
 				 w.wr.wr.atomic.rkey = r.rkey;
 				 w.dma.num_sge = 1;
 				 RawSq::sges(w)[0] = {laddr(16), 8, b_.mr->lkey};
@@ -750,6 +752,13 @@ private:
 		int rc = ibv_post_send(s.qp.get(), wr.data(), &bad);
 		tap(rc == 0, "four inline WRITEs of max_inline_data bytes posted: " +
 				     std::string(rc ? std::strerror(std::abs(rc)) : "0"));
+		if (auto sq = RawSq::find(13))
+			tap(inl <= sq->slot_room(),
+			    "max_inline_data " + std::to_string(inl) + " fits the " +
+				    std::to_string(sq->slot_room()) + " bytes a send slot has after "
+				    "the WQE header");
+		else
+			tap(false, "max_inline_data: the send ring is found in the process's mappings");
 		if (rc == 0) {
 			bool all = true;
 			for (int k = 0; k < 4; k++) {

@@ -10,8 +10,11 @@
  *
  * Lifetime: the xarray entry is the only way to find an MR.  A lookup
  * runs under RCU and takes a reference with refcount_inc_not_zero(); a
- * holder keeps it for one copy or atomic.  Deregistration unpublishes the
- * MR, drops the initial reference and waits until the holders are gone.
+ * holder keeps it for one copy or atomic, except a READ response, which
+ * keeps it until the peer acknowledges the response.  Deregistration
+ * unpublishes the MR, takes it from the READ responses (the peer's ACKs
+ * do not bound how long it would wait), drops the initial reference and
+ * waits until the remaining, short-lived holders are gone.
  */
 
 #include <linux/highmem.h>
@@ -21,7 +24,7 @@
 #include <linux/slab.h>
 
 #include "mrc.h"
-#include "verbs.h"
+#include "qp.h"
 
 /* What an MR can grant. */
 #define MRC_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
@@ -181,10 +184,15 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct mrc_mr *mr = to_mmr(ibmr);
 	struct mrc_dev *mdev = mr->mdev;
 
-	/* No new lookup finds it; then wait for the holders (each one
-	 * copies at most one packet's worth, in softirq).
+	/* No new lookup finds it.  The READ responses that hold it until
+	 * the peer ACKs them let go (the peer decides when that is, and
+	 * must not decide how long we wait); the responses executed after
+	 * this point find no MR.  Then wait for the remaining holders,
+	 * each of which copies at most one packet's worth under its QP's
+	 * lock.
 	 */
 	xa_erase(&mdev->mrs, mr->ibmr.lkey >> 8);
+	mrc_qp_for_each(mdev, mrc_resp_detach_mr, mr);
 	mrc_mr_put(mr);
 	wait_for_completion(&mr->released);
 
@@ -279,37 +287,37 @@ void mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len,
 	}
 }
 
-u64 mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cs, u64 compare,
-		  u64 swap_add)
+int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cs, u64 compare,
+		  u64 swap_add, u64 *orig)
 {
 	u64 off = mrc_mr_offset(mr, iova);
 	struct page *page = mr->pages[off >> PAGE_SHIFT];
 	unsigned long flags;
-	u64 *word, orig;
+	u64 *word;
 	void *va;
 
 	/* iova and start share their page offset (see mrc_reg_user_mr()),
-	 * so an aligned iova is an aligned word within one page.  Callers
-	 * answer a misaligned atomic with an error before coming here; one
-	 * that did not would read and write past the page.
+	 * so an aligned iova is an aligned word within one page.  Placement
+	 * refuses a misaligned atomic before it gets here; the peer chose
+	 * the address, so a slip is an error for the caller, not a WARN.
 	 */
-	if (WARN_ON_ONCE(iova & (sizeof(u64) - 1)))
-		return 0;
+	if (iova & (sizeof(u64) - 1))
+		return -EINVAL;
 
 	va = kmap_local_page(page);
 	word = va + (off & ~PAGE_MASK);
 
 	spin_lock_irqsave(&mr->atomic_lock, flags);
-	orig = READ_ONCE(*word);
+	*orig = READ_ONCE(*word);
 	if (!is_cs)
-		WRITE_ONCE(*word, orig + swap_add);
-	else if (orig == compare)
+		WRITE_ONCE(*word, *orig + swap_add);
+	else if (*orig == compare)
 		WRITE_ONCE(*word, swap_add);
 	spin_unlock_irqrestore(&mr->atomic_lock, flags);
 
 	flush_dcache_page(page);
 	kunmap_local(va);
-	return orig;
+	return 0;
 }
 
 /* One SGE's part of a copy: [@off, @off + @len) of @sge. */

@@ -222,9 +222,14 @@ struct sk_buff *mrc_net_build(const struct mrc_pkt *pkt, u8 **payload)
 	skb_reserve(skb, MRC_SKB_HEADROOM);
 	p = skb_put(skb, len);
 	if (mrc_pkt_encode_hdr(pkt, p, hlen) != hlen) {
-		/* The engine and the glue built it: a bug, not the peer. */
-		WARN_ONCE(1, "mrc: cannot encode opcode %u\n",
-			  pkt->hdr.opcode);
+		/* What the encoder refuses a peer would drop.  The fields
+		 * come from the engine and from WQEs and requests checked
+		 * at fetch and placement, so this is not expected; still no
+		 * WARN: they are what a user or a peer chose.  The callers
+		 * count it as a tx_drop.
+		 */
+		net_dbg_ratelimited("mrc: cannot encode opcode %u\n",
+				    pkt->hdr.opcode);
 		kfree_skb(skb);
 		return NULL;
 	}

@@ -92,7 +92,7 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 {
 	struct ib_qp_cap *cap = &init->cap;
-	u32 sq_cap, rq_cap, sge, inl;
+	u32 sq_cap, rq_cap, sge, inl, slot;
 	int err;
 
 	sge = max_t(u32, cap->max_send_sge, 1);
@@ -102,12 +102,14 @@ static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 			     mrc_sq_wqe_size(sge, inl), &sq_cap);
 	if (err)
 		return err;
-	/* The element may have been rounded up: offer what fits. */
-	qp->max_sge = min_t(u32, MRC_MAX_SGE,
-			    ((1U << qp->sq.log2_elem_size) -
-			     sizeof(struct rxe_send_wqe)) /
-			    sizeof(struct rxe_sge));
-	qp->max_inline = MRC_MAX_INLINE;
+	/* The element may have been rounded up: offer what fits.  The
+	 * provider copies inline data into the slot after the WQE header,
+	 * the doorbell reads it from there: no more than the slot holds,
+	 * or one WQE would spill into the next (or past the ring).
+	 */
+	slot = (1U << qp->sq.log2_elem_size) - sizeof(struct rxe_send_wqe);
+	qp->max_sge = min_t(u32, MRC_MAX_SGE, slot / sizeof(struct rxe_sge));
+	qp->max_inline = min_t(u32, MRC_MAX_INLINE, slot);
 	err = mrc_queue_init(&qp->rq, cap->max_recv_wr,
 			     sizeof(struct rxe_recv_wqe) +
 			     max_t(u32, cap->max_recv_sge, 1) *
@@ -460,6 +462,17 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	err = mrc_qp_check_attr(qp, attr, mask);
 	if (err)
 		goto out;
+	/* The connection's paths, route caches and MTU are built at RTR
+	 * from the AV (mrc_qp_paths_install(), mrc_conn_init()).  The core
+	 * also allows a new AV and path MTU in SQD->SQD; rewriting the
+	 * address family under paths built for the old one would send
+	 * IPv4 destinations down the IPv6 path and vice versa.  Moving a
+	 * live connection is not offered: refuse.
+	 */
+	if ((mask & (IB_QP_AV | IB_QP_PATH_MTU)) && cur != IB_QPS_INIT) {
+		err = -EINVAL;
+		goto out;
+	}
 	if (mask & IB_QP_AV) {
 		err = mrc_qp_set_av(qp, &attr->ah_attr);
 		if (err)
@@ -491,6 +504,11 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			goto out;
 		qp->state = next;
 		qp->sq_draining = next == IB_QPS_SQD;
+		/* Back from SQD (or SQE): what was posted meanwhile is
+		 * still in the ring, unfetched (mrc_post_send()).
+		 */
+		if (next == IB_QPS_RTS && cur != IB_QPS_RTR)
+			mrc_req_doorbell(qp);
 		if (next == IB_QPS_RTS)
 			mrc_qp_kick(qp);
 	}

@@ -96,7 +96,9 @@ struct mrc_inmsg {
 
 /* A READ or ATOMIC response the responder owes. */
 struct mrc_resp {
-	struct mrc_mr *mr;	/* READ: reference held until acknowledged */
+	struct mrc_mr *mr;	/* READ: reference held until acknowledged
+				 * or until the MR is deregistered
+				 */
 	u64 va;
 	u64 orig;		/* ATOMIC: original value */
 	u32 len;
@@ -285,6 +287,10 @@ void mrc_resp_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,
 		   struct mrc_pkt *pkt);
 void mrc_resp_flush_rq(struct mrc_qp *qp);
 void mrc_resp_release(struct mrc_qp *qp);
+/* mrc_qp_for_each() callback of ibv_dereg_mr(): the QP's responses let
+ * go of the MR @arg (they fail if they need it again).
+ */
+void mrc_resp_detach_mr(struct mrc_qp *qp, void *arg);
 
 /* qp_path.c */
 int mrc_qp_paths_alloc(struct mrc_qp *qp);

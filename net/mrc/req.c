@@ -115,12 +115,76 @@ static u8 mrc_req_check_sges(struct mrc_qp *qp, const struct mrc_swqe *w)
 	return IB_WC_SUCCESS;
 }
 
-/* Copy the ring's WQE @u into @w; the completion status it deserves. */
-static u8 mrc_req_fetch_one(struct mrc_qp *qp, struct mrc_swqe *w,
-			    const struct rxe_send_wqe *u)
+/* The remote side of @w as the wire format (mrc.rst) can carry it: what
+ * the packet checker refuses completes here, without a packet, with the
+ * status an IB responder's NAK would give, so that the encoder never
+ * sees a field it must refuse.
+ *  - a misaligned atomic: the responder's Invalid Request NAK (IBA 9.4.5);
+ *  - a WRITE or READ range that wraps past 2^64: no MR covers it, which
+ *    the responder reports as a Remote Access Error (IBA 9.7.5.2.4, the
+ *    same as any range beyond the end of the MR).
+ */
+static u8 mrc_req_check_remote(const struct mrc_swqe *w)
+{
+	if (mrc_wr_is_atomic(w->opcode))
+		return w->remote_addr & (sizeof(u64) - 1) ?
+		       IB_WC_REM_INV_REQ_ERR : IB_WC_SUCCESS;
+	if (w->opcode == IB_WR_SEND || w->opcode == IB_WR_SEND_WITH_IMM)
+		return IB_WC_SUCCESS;	/* no remote address */
+	/* The same test as the packet checker's: va + len must not wrap. */
+	if (w->remote_addr + w->length < w->remote_addr)
+		return IB_WC_REM_ACCESS_ERR;
+	return IB_WC_SUCCESS;
+}
+
+/* The gather list or the inline data of @u: sets @w's length, or the
+ * local length error its sizes deserve.
+ */
+static u8 mrc_req_fetch_data(struct mrc_qp *qp, struct mrc_swqe *w,
+			     const struct rxe_send_wqe *u)
 {
 	u64 len = 0;
 	u32 i, n;
+
+	if (w->send_flags & IB_SEND_INLINE) {
+		/* READ and ATOMIC write into local memory: no inline. */
+		if (mrc_wr_is_rd(w->opcode))
+			return IB_WC_LOC_QP_OP_ERR;
+		len = READ_ONCE(u->dma.length);
+		/* max_inline is what the slot holds (mrc_qp_alloc()). */
+		if (len > qp->max_inline)
+			return IB_WC_LOC_LEN_ERR;
+		memcpy(w->inline_data, u->dma.inline_data, len);
+	} else {
+		n = READ_ONCE(u->dma.num_sge);
+		if (n > qp->max_sge)
+			return IB_WC_LOC_LEN_ERR;
+		memcpy(w->sge, u->dma.sge, n * sizeof(struct rxe_sge));
+		w->num_sge = n;
+		/* At most MRC_MAX_SGE u32 lengths: no u64 overflow. */
+		for (i = 0; i < n; i++)
+			len += w->sge[i].length;
+	}
+	if (len > MRC_MAX_MSG_SIZE)
+		return IB_WC_LOC_LEN_ERR;
+	if (mrc_wr_is_atomic(w->opcode)) {
+		if (len < sizeof(u64))
+			return IB_WC_LOC_LEN_ERR;
+		len = sizeof(u64);
+	}
+	w->length = len;
+	return IB_WC_SUCCESS;
+}
+
+/* Copy the ring's WQE @u into @w; the completion status it deserves.
+ * Everything the engine, the encoder and the data path rely on is
+ * checked here, once, on the copy: a bad WQE completes at once with its
+ * status and ends the QP like any error completion (IBA 10.7.3.1).
+ */
+static u8 mrc_req_fetch_one(struct mrc_qp *qp, struct mrc_swqe *w,
+			    const struct rxe_send_wqe *u)
+{
+	u8 st;
 
 	memset(w, 0, offsetof(struct mrc_swqe, sge));
 	w->wr_id = READ_ONCE(u->wr.wr_id);
@@ -129,6 +193,10 @@ static u8 mrc_req_fetch_one(struct mrc_qp *qp, struct mrc_swqe *w,
 	w->state = MRC_SWQE_FETCHED;
 	if (qp->state == IB_QPS_ERR)
 		return IB_WC_WR_FLUSH_ERR;
+	/* Only RC QPs exist: every operation mrc_wr_to_op() knows is one
+	 * an RC QP may post; the rest (UD's, memory windows, LSO, local
+	 * invalidate) is not an operation of this QP.
+	 */
 	if (!mrc_wr_to_op(w->opcode))
 		return IB_WC_LOC_QP_OP_ERR;
 	w->imm = READ_ONCE(u->wr.ex.imm_data);
@@ -141,30 +209,12 @@ static u8 mrc_req_fetch_one(struct mrc_qp *qp, struct mrc_swqe *w,
 		w->remote_addr = READ_ONCE(u->wr.wr.rdma.remote_addr);
 		w->rkey = READ_ONCE(u->wr.wr.rdma.rkey);
 	}
-
-	if (w->send_flags & IB_SEND_INLINE) {
-		len = READ_ONCE(u->dma.length);
-		if (mrc_wr_is_rd(w->opcode) || len > qp->max_inline)
-			return IB_WC_LOC_LEN_ERR;
-		memcpy(w->inline_data, u->dma.inline_data, len);
-	} else {
-		n = READ_ONCE(u->dma.num_sge);
-		if (n > qp->max_sge)
-			return IB_WC_LOC_LEN_ERR;
-		memcpy(w->sge, u->dma.sge, n * sizeof(struct rxe_sge));
-		w->num_sge = n;
-		for (i = 0; i < n; i++)
-			len += w->sge[i].length;
-	}
-	if (len > MRC_MAX_MSG_SIZE)
-		return IB_WC_LOC_LEN_ERR;
-	if (mrc_wr_is_atomic(w->opcode)) {
-		if (len < sizeof(u64))
-			return IB_WC_LOC_LEN_ERR;
-		len = sizeof(u64);
-	}
-	w->length = len;
-	return mrc_req_check_sges(qp, w);
+	st = mrc_req_fetch_data(qp, w, u);
+	if (st == IB_WC_SUCCESS)
+		st = mrc_req_check_remote(w);
+	if (st == IB_WC_SUCCESS)
+		st = mrc_req_check_sges(qp, w);
+	return st;
 }
 
 void mrc_req_doorbell(struct mrc_qp *qp)

@@ -275,6 +275,7 @@ static void mrc_resp_execute(struct mrc_qp *qp, const struct mrc_inmsg *im)
 	struct mrc_resp *r = &qp->resp[qp->resp_tail % MRC_RESP_SLOTS];
 	bool is_read = im->opcode == MRC_OP_READ_REQ;
 	struct mrc_mr *mr = NULL;
+	int err;
 
 	qp->resp_reserved--;
 	if (im->len) {
@@ -298,10 +299,16 @@ static void mrc_resp_execute(struct mrc_qp *qp, const struct mrc_inmsg *im)
 		r->mr = mr;		/* held until the response is acked */
 	} else {
 		r->opcode = MRC_OP_ATOMIC_RESP;
-		r->orig = mrc_mr_atomic(mr, im->va,
-					im->opcode == MRC_OP_ATOMIC_CS,
-					im->compare, im->swap_add);
+		err = mrc_mr_atomic(mr, im->va,
+				    im->opcode == MRC_OP_ATOMIC_CS,
+				    im->compare, im->swap_add, &r->orig);
 		mrc_mr_put(mr);
+		if (err) {
+			/* Placement checked the alignment: not reached. */
+			mrc_count(qp->mdev, MRC_CNT_PROTO_ERR, 1);
+			qp->pending_error = true;
+			return;
+		}
 	}
 	qp->resp_tail++;
 }
@@ -360,6 +367,16 @@ void mrc_resp_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,
 	struct sk_buff *skb;
 	u8 *payload;
 
+	if (d->len && !r->mr) {
+		/* The MR was deregistered under the response (detached by
+		 * mrc_resp_detach_mr()): its data is gone, so this QP
+		 * cannot keep its promise.  A local error of the responder:
+		 * the QP ends, and the requester, who never gets the rest,
+		 * fails its READ by its retry budget.
+		 */
+		qp->pending_error = true;
+		return;
+	}
 	if (r->opcode == MRC_OP_READ_RESP) {
 		pkt->u.send.msg.msn = r->rsn;
 	} else {
@@ -404,6 +421,30 @@ void mrc_resp_flush_rq(struct mrc_qp *qp)
 			status = rw->status;
 		mrc_resp_post_wc(qp, rw, NULL, status);
 	}
+}
+
+/* ibv_dereg_mr() of @mr: no response keeps its reference any longer, so
+ * that deregistration never waits for the peer's ACKs (which a peer may
+ * withhold for as long as its retry budget lasts, or for ever).  A
+ * response whose packets all went out once still completes when the
+ * peer ACKs it; one that has to send a packet again ends the QP
+ * (mrc_resp_xmit()).
+ */
+void mrc_resp_detach_mr(struct mrc_qp *qp, void *arg)
+{
+	struct mrc_mr *mr = arg;
+	struct mrc_resp *r;
+	u32 i;
+
+	spin_lock_bh(&qp->lock);
+	for (i = qp->resp_head; i != qp->resp_tail; i++) {
+		r = &qp->resp[i % MRC_RESP_SLOTS];
+		if (r->mr != mr)
+			continue;
+		r->mr = NULL;
+		mrc_mr_put(mr);
+	}
+	spin_unlock_bh(&qp->lock);
 }
 
 /* Drop owed responses and the MR references they hold. */

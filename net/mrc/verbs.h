@@ -196,11 +196,12 @@ int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
 /* Copy @len bytes between @buf and @mr at @iova (already checked). */
 void mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len,
 		 enum mrc_copy_dir dir);
-/* 8-byte atomic at @iova (checked, aligned): compare-and-swap when
- * @is_cs, else fetch-and-add; returns the original value.
+/* 8-byte atomic at @iova (checked): compare-and-swap when @is_cs, else
+ * fetch-and-add; the original value in @orig.  -EINVAL if @iova is not
+ * 8-byte aligned (nothing changed).
  */
-u64 mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cs, u64 compare,
-		  u64 swap_add);
+int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cs, u64 compare,
+		  u64 swap_add, u64 *orig);
 /* Copy between @buf and the byte range [@offset, @offset + @len) of the
  * buffer described by a scatter list (lkeys of @pd).  The local side of
  * every work request goes through here.  0, or -EACCES / -ERANGE when an

@@ -31,6 +31,7 @@
 //    the post verb (11.4.1.1: the send queue accepts work only from RTS);
 //  - a requester that exhausts its retry count on transport timeouts
 //    completes with IBV_WC_RETRY_EXC_ERR.
+#include "raw_sq.h"
 #include "verbs_common.h"
 
 #include <getopt.h>
@@ -45,6 +46,9 @@ using namespace verbs;
 namespace {
 
 constexpr size_t kBufSize = 64 * 1024;
+// A READ of this size cannot be answered and acknowledged between
+// ibv_post_send() and the next verb, even on a fast host.
+constexpr size_t kBigSize = 16u << 20;
 constexpr uint16_t kDefaultPort = 18521;
 
 // QP timeout 10 and retry 1: the retry-exceeded case takes about 4 ms.
@@ -53,7 +57,11 @@ struct Options : ConnOptions {
 	int case_timeout = 30;	// per completion wait
 };
 
-enum CmdType : uint32_t { NEW = 1, CHECK, KILL, END, QUIT };
+// BIG_MR: register a kBigSize buffer (REMOTE_READ), reply its address in
+// value and its rkey in arg; DEREG_BIG: time ibv_dereg_mr() of it, reply
+// the microseconds in value and the QP's state 5 s later (or once ERR) in
+// arg.
+enum CmdType : uint32_t { NEW = 1, CHECK, KILL, END, QUIT, BIG_MR, DEREG_BIG };
 struct Cmd {
 	uint32_t type;
 	uint32_t arg;
@@ -173,6 +181,8 @@ int serve(const Options &o, Clock::time_point deadline)
 	Base b = open_base(o);
 	Tcp tcp = Tcp::listen_accept(o.port, deadline);
 	std::optional<Session> s;
+	Buffer big;
+	Mr big_mr;
 	int sessions = 0, errors = 0;
 	for (;;) {
 		Cmd c = tcp.recv<Cmd>(deadline);
@@ -200,6 +210,30 @@ int serve(const Options &o, Clock::time_point deadline)
 		case END:
 			s.reset();
 			break;
+		case BIG_MR:
+			big_mr.reset();
+			big = alloc_buffer(kBigSize);
+			fill(big.get(), kBigSize);
+			big_mr = reg_mr(b.pd.get(), big.get(), kBigSize,
+					IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+			reply.value = reinterpret_cast<uintptr_t>(big.get());
+			reply.arg = big_mr->rkey;
+			break;
+		case DEREG_BIG: {
+			auto t0 = Clock::now();
+			int rc = ibv_dereg_mr(big_mr.release());
+			auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+				Clock::now() - t0);
+			reply.value = rc ? ~uint64_t{0} : static_cast<uint64_t>(us.count());
+			auto until = Clock::now() + std::chrono::seconds(5);
+			ibv_qp_state st = s ? qp_state(s->qp.get()) : IBV_QPS_ERR;
+			while (s && st != IBV_QPS_ERR && Clock::now() < until) {
+				std::this_thread::sleep_for(std::chrono::milliseconds(50));
+				st = qp_state(s->qp.get());
+			}
+			reply.arg = st;
+			break;
+		}
 		case QUIT:
 			tcp.send(reply);
 			std::printf("# mrc_negative: server: %d sessions, %d errors\n", sessions, errors);
@@ -233,6 +267,12 @@ public:
 		bad_lkey();
 		destroy_with_outstanding();
 		retry_exceeded();
+		wrapping_remote_range(IBV_WR_RDMA_WRITE, "RDMA WRITE");
+		wrapping_remote_range(IBV_WR_RDMA_READ, "RDMA READ");
+		raw_wqes();
+		max_inline();
+		sqd();
+		dereg_with_read_outstanding();
 		command(QUIT);
 		std::printf("1..%d\n# mrc_negative: %d passed, %d failed\n", n_, n_ - failed_, failed_);
 		return failed_ ? 1 : 0;
@@ -529,6 +569,308 @@ private:
 			     std::to_string(budget) + " s)");
 		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, r.rkey, 2);
 		expect_wc(s, IBV_WC_WR_FLUSH_ERR, "RDMA WRITE after retry exceeded");
+		command(END);
+	}
+
+	// A remote range that wraps past 2^64 lies in no MR; the rxe provider
+	// passes it on.  It must complete at once (no retries of a packet the
+	// wire cannot carry, no kernel warning) with the status an IB
+	// responder's bounds check gives: Remote Access Error.
+	void wrapping_remote_range(ibv_wr_opcode op, const std::string &verb)
+	{
+		Session s = connected();
+		const auto &r = s.remote;
+		auto t0 = Clock::now();
+		post(s, op, laddr(), 64, b_.mr->lkey, ~uint64_t{0} - 31, r.rkey, 1);
+		bool ok = expect_wc(s, IBV_WC_REM_ACCESS_ERR,
+				    verb + " whose remote range wraps past 2^64", 5);
+		double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+		if (ok)
+			tap(secs < 2.0, verb + " with a wrapping range fails at once (" +
+						std::to_string(secs) + " s, limit 2 s)");
+		expect_qp_error(s, verb + " with a wrapping range");
+		expect_unchanged(verb + " with a wrapping range");
+		command(END);
+	}
+
+	// A WQE written into the mapped send ring behind the provider's back
+	// (what a hostile process can do), then a valid one that rings the
+	// doorbell: the first completes with want, the second is flushed.
+	template <typename Fill>
+	void raw_case(const std::string &what, ibv_wc_status want, Fill fill_wqe)
+	{
+		Session s = connected();
+		const auto &r = s.remote;
+		// What the control WRITE writes is what the server holds there.
+		fill(b_.buf.get(), 64);
+		// A valid WR first, to find the ring by its wr_id.
+		uint64_t marker = 0x6d72635f72617700ull ^
+				  static_cast<uint64_t>(Clock::now().time_since_epoch().count());
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 8, b_.mr->lkey, r.addr, r.rkey, marker);
+		if (!expect_wc(s, IBV_WC_SUCCESS, what + ": control WRITE")) {
+			command(END);
+			return;
+		}
+		auto sq = RawSq::find(marker);
+		if (!sq) {
+			tap(false, what + ": the send ring is found in the process's mappings");
+			command(END);
+			return;
+		}
+		rxe_send_wqe *w = sq->next();
+		w->wr.wr_id = 1;
+		w->wr.send_flags = IBV_SEND_SIGNALED;
+		fill_wqe(*w, *sq, r);
+		sq->publish();
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, r.rkey, 2);
+		auto t0 = Clock::now();
+		auto wc = next_wc(s, 5);
+		double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+		std::string got = wc ? status_name(wc->status) : "no completion in 5 s";
+		tap(wc && wc->wr_id == 1 && wc->status == want,
+		    what + " (raw WQE): expected " + status_name(want) + " at once, got " + got +
+			    " after " + std::to_string(secs) + " s");
+		expect_wc(s, IBV_WC_WR_FLUSH_ERR, what + ": the WR after it", 5);
+		expect_qp_error(s, what);
+		expect_unchanged(what);
+		command(END);
+	}
+
+	void raw_wqes()
+	{
+		raw_case("atomic fetch-and-add at an address not 8-byte aligned",
+			 IBV_WC_REM_INV_REQ_ERR, [this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
+				 w.wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+				 w.wr.wr.atomic.remote_addr = r.addr + 68;
+				 w.wr.wr.atomic.rkey = r.rkey;
+				 w.wr.wr.atomic.compare_add = 1;
+				 w.dma.num_sge = 1;
+				 RawSq::sges(w)[0] = {laddr(16), 8, b_.mr->lkey};
+			 });
+		// Aligned, so the wire carries it; the word ends at 2^64, in no
+		// MR of the peer.
+		raw_case("compare-and-swap on the last aligned word below 2^64",
+			 IBV_WC_REM_ACCESS_ERR, [this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
+				 w.wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+				 w.wr.wr.atomic.remote_addr = ~uint64_t{0} - 7;
+				 w.wr.wr.atomic.rkey = r.rkey;
+				 w.dma.num_sge = 1;
+				 RawSq::sges(w)[0] = {laddr(16), 8, b_.mr->lkey};
+			 });
+		raw_case("inline WRITE one byte longer than the slot's max_inline_data",
+			 IBV_WC_LOC_LEN_ERR, [](rxe_send_wqe &w, RawSq &sq, const ConnInfo &r) {
+				 w.wr.opcode = IBV_WR_RDMA_WRITE;
+				 w.wr.send_flags |= IBV_SEND_INLINE;
+				 w.wr.wr.rdma.remote_addr = r.addr;
+				 w.wr.wr.rdma.rkey = r.rkey;
+				 w.dma.length = sq.slot_room() + 1;
+			 });
+		raw_case("inline RDMA READ", IBV_WC_LOC_QP_OP_ERR,
+			 [](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
+				 w.wr.opcode = IBV_WR_RDMA_READ;
+				 w.wr.send_flags |= IBV_SEND_INLINE;
+				 w.wr.wr.rdma.remote_addr = r.addr;
+				 w.wr.wr.rdma.rkey = r.rkey;
+				 w.dma.length = 8;
+			 });
+		raw_case("an opcode RC QPs do not have (LOCAL_INV)", IBV_WC_LOC_QP_OP_ERR,
+			 [](rxe_send_wqe &w, RawSq &, const ConnInfo &) {
+				 w.wr.opcode = IBV_WR_LOCAL_INV;
+			 });
+		raw_case("more SGEs than the slot holds", IBV_WC_LOC_LEN_ERR,
+			 [](rxe_send_wqe &w, RawSq &sq, const ConnInfo &r) {
+				 w.wr.opcode = IBV_WR_RDMA_WRITE;
+				 w.wr.wr.rdma.remote_addr = r.addr;
+				 w.wr.wr.rdma.rkey = r.rkey;
+				 w.dma.num_sge = sq.slot_room() / sizeof(rxe_sge) + 1;
+			 });
+		raw_case("SGE lengths beyond the largest message (2^31)", IBV_WC_LOC_LEN_ERR,
+			 [this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
+				 w.wr.opcode = IBV_WR_RDMA_WRITE;
+				 w.wr.wr.rdma.remote_addr = r.addr;
+				 w.wr.wr.rdma.rkey = r.rkey;
+				 w.dma.num_sge = 2;
+				 RawSq::sges(w)[0] = {laddr(), 0x80000000u, b_.mr->lkey};
+				 RawSq::sges(w)[1] = {laddr(), 0x80000000u, b_.mr->lkey};
+			 });
+	}
+
+	// max_inline_data is what a send slot holds: create and query report
+	// the same value, a chain of inline WRITEs of that size arrives intact
+	// (each WQE stays in its slot), and one byte more is refused.
+	void max_inline()
+	{
+		tcp_.send(Cmd{NEW, 0, 0});
+		ConnInfo remote = tcp_.recv<ConnInfo>(deadline_);
+		Session s;
+		s.waiter.emplace(b_.ctx.get());
+		s.cq.reset(ibv_create_cq(b_.ctx.get(), 32, nullptr, s.waiter->channel(), 0));
+		if (!s.cq)
+			fail_errno("ibv_create_cq");
+		ibv_qp_cap got{};
+		s.qp = create_rc_qp(b_.pd.get(), s.cq.get(), s.cq.get(), {16, 1, 0}, &got);
+		s.psn = 1;
+		s.remote = remote;
+		tcp_.send(info_of(b_, s));
+		connect_session(b_, s, o_, 14, 7);
+		if (tcp_.recv<Cmd>(deadline_).type != NEW)
+			fail("protocol: reply to NEW");
+		const auto &r = s.remote;
+
+		ibv_qp_attr a{};
+		ibv_qp_init_attr ia{};
+		if (int rc = ibv_query_qp(s.qp.get(), &a, IBV_QP_CAP, &ia))
+			fail_errno("ibv_query_qp", rc);
+		uint32_t inl = a.cap.max_inline_data;
+		tap(inl == got.max_inline_data && inl > 0,
+		    "max_inline_data: ibv_query_qp says " + std::to_string(inl) +
+			    ", ibv_create_qp said " + std::to_string(got.max_inline_data));
+		// Four inline WRITEs in one post, each writing the bytes the
+		// server's buffer already holds there: any spill of one WQE into
+		// the next slot changes what lands.
+		uint32_t len = std::min<uint32_t>(inl, 1024);
+		std::vector<std::vector<uint8_t>> data(4);
+		std::vector<ibv_sge> sge(4);
+		std::vector<ibv_send_wr> wr(4);
+		for (size_t k = 0; k < 4; k++) {
+			size_t off = 1024 * (k + 1);
+			data[k].resize(len);
+			for (size_t i = 0; i < len; i++)
+				data[k][i] = pattern(off + i);
+			sge[k] = {reinterpret_cast<uintptr_t>(data[k].data()), len, 0};
+			wr[k] = {};
+			wr[k].wr_id = 10 + k;
+			wr[k].sg_list = &sge[k];
+			wr[k].num_sge = 1;
+			wr[k].opcode = IBV_WR_RDMA_WRITE;
+			wr[k].send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+			wr[k].wr.rdma.remote_addr = r.addr + off;
+			wr[k].wr.rdma.rkey = r.rkey;
+			wr[k].next = k + 1 < 4 ? &wr[k + 1] : nullptr;
+		}
+		ibv_send_wr *bad = nullptr;
+		int rc = ibv_post_send(s.qp.get(), wr.data(), &bad);
+		tap(rc == 0, "four inline WRITEs of max_inline_data bytes posted: " +
+				     std::string(rc ? std::strerror(std::abs(rc)) : "0"));
+		if (auto sq = RawSq::find(13))
+			tap(inl <= sq->slot_room(),
+			    "max_inline_data " + std::to_string(inl) + " fits the " +
+				    std::to_string(sq->slot_room()) + " bytes a send slot has after "
+				    "the WQE header");
+		else
+			tap(false, "max_inline_data: the send ring is found in the process's mappings");
+		if (rc == 0) {
+			bool all = true;
+			for (int k = 0; k < 4; k++) {
+				auto wc = next_wc(s, 10);
+				all = all && wc && wc->status == IBV_WC_SUCCESS;
+			}
+			tap(all, "four inline WRITEs of max_inline_data bytes complete");
+			expect_unchanged("inline WRITEs of max_inline_data bytes land intact");
+		}
+		// One byte more: refused by the post, or failed by the kernel.
+		std::vector<uint8_t> more(inl + 1, 0);
+		ibv_sge sg1{reinterpret_cast<uintptr_t>(more.data()), inl + 1, 0};
+		ibv_send_wr w1{};
+		w1.wr_id = 20;
+		w1.sg_list = &sg1;
+		w1.num_sge = 1;
+		w1.opcode = IBV_WR_RDMA_WRITE;
+		w1.send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+		w1.wr.rdma.remote_addr = r.addr;
+		w1.wr.rdma.rkey = r.rkey;
+		rc = ibv_post_send(s.qp.get(), &w1, &bad);
+		if (rc) {
+			tap(true, "inline WRITE of max_inline_data + 1 bytes refused at post time");
+		} else {
+			auto wc = next_wc(s, 5);
+			tap(wc && wc->status == IBV_WC_LOC_LEN_ERR,
+			    "inline WRITE of max_inline_data + 1 bytes: expected refusal or " +
+				    status_name(IBV_WC_LOC_LEN_ERR) + ", got " +
+				    (wc ? status_name(wc->status) : std::string("no completion")));
+		}
+		expect_unchanged("inline WRITE one byte too long");
+		command(END);
+	}
+
+	int modify_state(Session &s, ibv_qp_state st)
+	{
+		ibv_qp_attr a{};
+		a.qp_state = st;
+		return ibv_modify_qp(s.qp.get(), &a, IBV_QP_STATE);
+	}
+
+	// SQD: work posted while drained is accepted and sent after SQD->RTS;
+	// the address vector cannot change under the connection (SQD->SQD
+	// with IBV_QP_AV is refused with EINVAL).
+	void sqd()
+	{
+		Session s = connected();
+		const auto &r = s.remote;
+		int rc = modify_state(s, IBV_QPS_SQD);
+		tap(rc == 0, "RTS -> SQD: " + std::string(rc ? std::strerror(rc) : "0"));
+		if (rc) {
+			command(END);
+			return;
+		}
+		// Our pattern bytes 0..63 onto the server's: the same values.
+		fill(b_.buf.get(), 64);
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, r.rkey, 1);
+		auto wc = next_wc(s, 1);
+		tap(!wc, "a WRITE posted in SQD is not sent while in SQD" +
+				 (wc ? ": got " + status_name(wc->status) : std::string()));
+
+		ibv_qp_attr a{};
+		a.qp_state = IBV_QPS_SQD;
+		a.ah_attr.is_global = 1;
+		std::memcpy(a.ah_attr.grh.dgid.raw, r.gid, 16);
+		a.ah_attr.grh.sgid_index = static_cast<uint8_t>(o_.gid);
+		a.ah_attr.grh.hop_limit = 64;
+		a.ah_attr.port_num = 1;
+		rc = ibv_modify_qp(s.qp.get(), &a, IBV_QP_STATE | IBV_QP_AV);
+		tap(rc == EINVAL, "SQD -> SQD with IBV_QP_AV: expected EINVAL, got " +
+					  std::string(rc ? std::strerror(rc) : "success"));
+
+		rc = modify_state(s, IBV_QPS_RTS);
+		tap(rc == 0, "SQD -> RTS: " + std::string(rc ? std::strerror(rc) : "0"));
+		expect_wc(s, IBV_WC_SUCCESS, "the WRITE posted in SQD, after SQD -> RTS", 10);
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, r.rkey, 2);
+		expect_wc(s, IBV_WC_SUCCESS, "a WRITE posted after SQD -> RTS", 10);
+		expect_unchanged("WRITEs around SQD");
+		command(END);
+	}
+
+	// The responder deregisters the MR of a READ whose response the
+	// requester no longer acknowledges (our QP goes to ERR right after
+	// posting it): ibv_dereg_mr() must not wait for the peer's retry
+	// budget, and the responder's QP ends (it cannot resend the data).
+	void dereg_with_read_outstanding()
+	{
+		Session s = connected();
+		tcp_.send(Cmd{BIG_MR, 0, 0});
+		Cmd big = tcp_.recv<Cmd>(deadline_);
+		if (big.type != BIG_MR)
+			fail("protocol: reply to BIG_MR");
+		Buffer local = alloc_buffer(kBigSize);
+		Mr lmr = reg_mr(b_.pd.get(), local.get(), kBigSize, IBV_ACCESS_LOCAL_WRITE);
+		post(s, IBV_WR_RDMA_READ, reinterpret_cast<uintptr_t>(local.get()),
+		     static_cast<uint32_t>(kBigSize), lmr->lkey, big.value, big.arg, 1);
+		int rc = modify_state(s, IBV_QPS_ERR);
+		if (rc)
+			fail_errno("ibv_modify_qp to ERR", rc);
+		expect_wc(s, IBV_WC_WR_FLUSH_ERR, "READ of 16 MiB, requester moved to ERR", 10);
+		tcp_.send(Cmd{DEREG_BIG, 0, 0});
+		Cmd d = tcp_.recv<Cmd>(deadline_);
+		if (d.type != DEREG_BIG)
+			fail("protocol: reply to DEREG_BIG");
+		double secs = static_cast<double>(d.value) / 1e6;
+		tap(d.value != ~uint64_t{0} && secs < 2.0,
+		    "responder's ibv_dereg_mr with a READ response unacknowledged: " +
+			    (d.value == ~uint64_t{0} ? std::string("failed")
+						     : std::to_string(secs) + " s") +
+			    " (limit 2 s)");
+		tap(d.arg == IBV_QPS_ERR, "the responder's QP ends in ERR after the dereg (state " +
+						  std::to_string(d.arg) + ")");
 		command(END);
 	}
 

@@ -21,7 +21,7 @@
 // a dump) within a few seconds: one that does not is "unanswered", the
 // kernel's fault.  The last lines count the answers by errno; the exit
 // status is 0 only if nothing went unanswered.  Oopses, warnings and leaks
-// are the selftest's to find (test_65_nlfuzz.sh reads dmesg).
+// are the selftest's to find (test_66_nlfuzz.sh reads dmesg).
 //
 // Run it only in a throw-away VM or namespace: it adds and deletes the
 // instance's planes, routes and profiles at random.

@@ -132,8 +132,8 @@ echo "    ... $(grep -c ' rtt ' "$events.probe") of $(wc -l <"$events.probe") pa
 
 step "start a verified RDMA transfer (SEND, WRITE, READ, atomics; every byte checked)"
 show ip netns exec h1 mrc_verify -d mrc1 -g 1 "&"
-show ip netns exec h2 mrc_verify -d mrc2 -g 1 --count=1200 --min-size=256K 10.1.1.1 "&"
-VERBS_TIMEOUT=600 fab_verify_start --count=1200 --min-size=256K --max-size=1M ||
+show ip netns exec h2 mrc_verify -d mrc2 -g 1 --until-stopped --min-size=256K 10.1.1.1 "&"
+VERBS_TIMEOUT=600 fab_verify_start --until-stopped --count=200 --min-size=256K --max-size=1M ||
 	die "mrc_verify did not start"
 sleep 2
 
@@ -171,7 +171,8 @@ wait_event '^plane up dev mrc2 id 2'
 grep -E '^plane (down|up)' "$events" | sed 's/^/    [monitor] /'
 run sh -c "ip netns exec h2 $MRCCTL -s conn show dev mrc2 | sed -n '3,4p'"
 
-step "the transfer completes: zero failed completions, zero corrupted bytes"
+step "stop the transfer (SIGINT: it ends after the batch in flight): zero failed completions, zero corrupted bytes"
+fab_verify_stop
 wait "$_fab_vf_cpid" || die "mrc_verify client failed: $(tail -n 3 "$_fab_vf_clog")"
 tail -n 2 "$_fab_vf_clog" | sed 's/^/    /'
 grep -Eq -- "$VERIFY_CLEAN_RE" "$_fab_vf_clog" || die "mrc_verify found errors"

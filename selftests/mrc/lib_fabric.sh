@@ -726,8 +726,10 @@ fab_bw_stop() {
 
 # fab_verify_start [MRC_VERIFY_OPTION...]: mrc_verify, server h1, client
 # h2, in the background (the client's options); fab_verify_running: it
-# still runs; fab_verify_wait DESC: both ends exit 0 with a clean summary
-# (VERIFY_CLEAN_RE), i.e. zero corrupted bytes and failed completions.
+# still runs; fab_verify_stop: end a --until-stopped run after the batch in
+# flight (SIGINT; timeout(1) passes it on); fab_verify_wait DESC: both ends
+# exit 0 with a clean summary (VERIFY_CLEAN_RE), i.e. zero corrupted bytes
+# and failed completions.
 fab_verify_start() {
 	local t=${VERBS_TIMEOUT:-240}
 	_fab_vf_slog=$(mktemp) && _fab_vf_clog=$(mktemp) || return 1
@@ -743,6 +745,10 @@ fab_verify_start() {
 
 fab_verify_running() {
 	kill -0 "$_fab_vf_cpid" 2>/dev/null
+}
+
+fab_verify_stop() {
+	kill -INT "$_fab_vf_cpid" 2>/dev/null
 }
 
 fab_verify_wait() {

@@ -71,11 +71,17 @@ fi
 fab_bw_stop "one EV blackholed"
 check "remove the blackhole" fab_blackhole_off p1l2 eh
 
-fab_verify_start "${VERIFY[@]}" --seed=731 || diag "mrc_verify did not report its start"
+# Until stopped: the transfer crosses the blackhole for WINDOW s however
+# fast the host moves it.
+fab_verify_start "${VERIFY[@]}" --until-stopped --seed=731 ||
+	diag "mrc_verify did not report its start"
 sleep 2
 if blackhole_ev "mrc_verify"; then
 	check "mrc_verify still runs with the blackhole" fab_verify_running
+	sleep "$WINDOW"
+	check "mrc_verify still runs after $WINDOW s of the blackhole" fab_verify_running
 fi
+fab_verify_stop
 fab_verify_wait "one EV blackholed: verified transfer"
 check "remove the blackhole" fab_blackhole_off p1l2 eh
 

@@ -29,6 +29,13 @@
 // failed completion within the retry budget instead of a TCP wait until
 // the deadline.
 //
+// With --until-stopped the client runs the plan again and again (the
+// server resets its atomic counters at the start of each round) until it
+// gets SIGINT or SIGTERM: it then finishes the batch in flight, tells the
+// server that batch was the last, and both ends end as after a complete
+// run.  Tests that must keep a transfer going for as long as a fault
+// lasts use it, instead of a --count they hope is large enough.
+//
 // Each end prints, as its last line,
 //   mrc_verify: N messages, B bytes, C corrupted bytes, F failed completions
 // and exits 0 only if every message completed and C == F == 0.
@@ -39,6 +46,7 @@
 #include <atomic>
 #include <cinttypes>
 #include <cmath>
+#include <csignal>
 #include <condition_variable>
 #include <getopt.h>
 #include <iostream>
@@ -71,7 +79,13 @@ struct Options : ConnOptions {
 	uint32_t depth = 16;
 	int mtu = 0;		// 0: the port's active MTU
 	bool inject = false;	// corrupt one message on purpose (tests the tester)
+	bool until_stopped = false;	// repeat the plan until SIGINT/SIGTERM
 };
+
+// Set by SIGINT/SIGTERM with --until-stopped: end after the current batch.
+std::atomic<bool> g_stop{false};
+
+void on_stop_signal(int) { g_stop.store(true); }
 
 // Run statistics, read by the watchdog thread too.
 struct Stats {
@@ -386,7 +400,7 @@ ConnInfo local_info(const Endpoint &e, const Options &o, uint64_t buf_size)
 	ci.param[0] = o.count;
 	ci.param[1] = o.min_size;
 	ci.param[2] = o.max_size;
-	ci.param[3] = o.ops | (uint64_t{o.depth} << 32);
+	ci.param[3] = o.ops | (uint64_t{o.depth} << 32) | (uint64_t{o.until_stopped} << 63);
 	ci.param[4] = static_cast<uint64_t>(e.mtu_bytes);
 	ci.param[5] = static_cast<uint64_t>(e.rd_atom);
 	return ci;
@@ -448,9 +462,12 @@ public:
 	}
 
 	// Returns true if every message completed and checked out.
+	// Batch k of the run is batch k % batches of the plan; the DONE of
+	// the last one says so (Ctl::b), so the server needs no count.
 	bool run()
 	{
-		for (size_t k = 0; k < p_.batches.size(); k++) {
+		const size_t nb = p_.batches.size();
+		for (uint64_t k = 0;; k++) {
 			auto c = wait_ctl();
 			if (!c)
 				return false;
@@ -458,12 +475,15 @@ public:
 				report("the server aborted before batch " + std::to_string(k));
 				return false;
 			}
-			if (c->type != READY || c->batch != k)
+			if (c->type != READY || c->batch != static_cast<uint32_t>(k))
 				fail("protocol: expected READY " + std::to_string(k));
-			bool ok = run_batch(p_.batches[k]);
-			tcp_.send(Ctl{DONE, static_cast<uint32_t>(k), ok, 0});
+			bool ok = run_batch(p_.batches[k % nb]);
+			bool last = o_.until_stopped ? g_stop.load() : k + 1 == nb;
+			tcp_.send(Ctl{DONE, static_cast<uint32_t>(k), ok, last});
 			if (!ok)
 				return false;
+			if (last)
+				break;
 		}
 		auto c = wait_ctl();
 		if (!c)
@@ -691,20 +711,24 @@ public:
 	Server(const Plan &p, Endpoint &e, Tcp &tcp, Clock::time_point deadline)
 		: p_(p), e_(e), tcp_(tcp), deadline_(deadline)
 	{
-		auto *c = counters();
-		for (int k = 0; k < kCounters; k++)
-			c[k] = p_.counter_init[k];
+		reset_counters();
 	}
 
 	bool run()
 	{
-		for (size_t k = 0; k < p_.batches.size(); k++) {
-			const Batch &bt = p_.batches[k];
+		const size_t nb = p_.batches.size();
+		for (uint64_t k = 0; !last_; k++) {
+			const Batch &bt = p_.batches[k % nb];
+			// A new round of --until-stopped: the counters start over,
+			// so the plan's replayed values hold again.  No atomic is
+			// in flight: the client posts a batch only after READY.
+			if (k % nb == 0 && k > 0)
+				reset_counters();
 			prepare(bt);
 			tcp_.send(Ctl{READY, static_cast<uint32_t>(k), 0, 0});
 			if (!receive(bt))
 				return false;
-			check_after(k, bt);
+			check_after(k % nb, bt);
 		}
 		tcp_.send(Ctl{FINAL, 0, g_stats.corrupted.load(), g_stats.failed.load()});
 		return true;
@@ -713,6 +737,13 @@ public:
 private:
 	uint8_t *slot(const Msg &m) { return e_.buf.get() + m.off; }
 	uint64_t *counters() { return reinterpret_cast<uint64_t *>(e_.buf.get() + p_.region); }
+
+	void reset_counters()
+	{
+		auto *c = counters();
+		for (int k = 0; k < kCounters; k++)
+			c[k] = p_.counter_init[k];
+	}
 
 	std::vector<uint64_t> recv_layout(const Msg &m)
 	{
@@ -841,6 +872,7 @@ private:
 		Ctl c = tcp_.recv<Ctl>(deadline_);
 		if (c.type != DONE)
 			fail("protocol: expected DONE");
+		last_ = c.b != 0;
 		if (!c.a) {
 			report("the client failed in batch " + std::to_string(c.batch));
 			ok = false;
@@ -877,6 +909,7 @@ private:
 	Endpoint &e_;
 	Tcp &tcp_;
 	Clock::time_point deadline_;
+	bool last_ = false;	// the client's DONE said: that was the last batch
 };
 
 // ----------------------------------------------------------------------
@@ -930,6 +963,7 @@ void usage()
 		     "  --min-size=1 --max-size=8M  --count=128  --seed=S  --depth=16\n"
 		     "  --mtu=256|512|1024|2048|4096  --timeout=300  --qp-timeout=14  --retry=7\n"
 		     "  --inject-corruption   flip a byte of the first SEND/WRITE source (must fail)\n"
+		     "  --until-stopped       repeat the plan until SIGINT/SIGTERM, then end cleanly\n"
 		     "The client's options apply to both ends.\n");
 	std::exit(2);
 }
@@ -941,7 +975,8 @@ Options parse(int argc, char **argv)
 		{"min-size", required_argument, nullptr, 'm'}, {"max-size", required_argument, nullptr, 'M'},
 		{"count", required_argument, nullptr, 'n'}, {"seed", required_argument, nullptr, 's'},
 		{"depth", required_argument, nullptr, 'D'}, {"mtu", required_argument, nullptr, 'u'},
-		{"inject-corruption", no_argument, nullptr, 'I'}});
+		{"inject-corruption", no_argument, nullptr, 'I'},
+		{"until-stopped", no_argument, nullptr, 'U'}});
 	Options o;
 	int c;
 	while ((c = getopt_long(argc, argv, "d:g:p:n:s:h", longopts.data(), nullptr)) != -1) {
@@ -955,6 +990,7 @@ Options parse(int argc, char **argv)
 		case 'D': o.depth = static_cast<uint32_t>(std::stoul(a)); break;
 		case 'u': o.mtu = std::stoi(a); (void)mtu_from_bytes(o.mtu); break;
 		case 'I': o.inject = true; break;
+		case 'U': o.until_stopped = true; break;
 		default:
 			if (!parse_conn_option(c, a, o))
 				usage();
@@ -983,7 +1019,8 @@ void adopt_client_params(Options &o, const ConnInfo &ci)
 	o.min_size = ci.param[1];
 	o.max_size = ci.param[2];
 	o.ops = static_cast<unsigned>(ci.param[3] & 0xffffffff);
-	o.depth = static_cast<uint32_t>(ci.param[3] >> 32);
+	o.depth = static_cast<uint32_t>((ci.param[3] >> 32) & 0x7fffffff);
+	o.until_stopped = ci.param[3] >> 63;
 }
 
 void print_config(const Options &o, const Endpoint &e)
@@ -1036,6 +1073,13 @@ int main(int argc, char **argv)
 		std::fprintf(stderr, "mrc_verify: %s\n", ex.what());
 		return 2;
 	}
+	if (o.until_stopped) {
+		struct sigaction sa{};
+		sa.sa_handler = on_stop_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, nullptr);
+		sigaction(SIGTERM, &sa, nullptr);
+	}
 	auto start = Clock::now();
 	// The watchdog only fires if a verb blocks past the deadline that
 	// every wait of the program honours.
@@ -1046,8 +1090,11 @@ int main(int argc, char **argv)
 	} catch (const std::exception &ex) {
 		std::printf("mrc_verify: error: %s\n", ex.what());
 	}
-	ok = ok && g_stats.messages == o.count && g_stats.corrupted == 0 && g_stats.failed == 0;
-	if (g_stats.messages != o.count && g_stats.corrupted == 0 && g_stats.failed == 0 && !ok)
+	// --until-stopped ends after any batch: every message it started
+	// must have checked out, but their number is the signal's choice.
+	bool all_done = o.until_stopped ? g_stats.messages > 0 : g_stats.messages == o.count;
+	ok = ok && all_done && g_stats.corrupted == 0 && g_stats.failed == 0;
+	if (!all_done && g_stats.corrupted == 0 && g_stats.failed == 0 && !ok)
 		std::printf("mrc_verify: only %" PRIu64 " of %" PRIu64 " messages completed\n",
 			    g_stats.messages.load(), o.count);
 	auto secs = std::chrono::duration<double>(Clock::now() - start).count();

@@ -5,6 +5,7 @@
 #   make check      every test suite, ending with "N passed, N failed"
 #   make demo       the demo: VM, module, multi-plane fabric, failure
 #   make install    modules_install + depmod (real machine)
+#   make module-debug  mrc.ko for the sanitizer kernel (tools/vm/mkdebugkernel)
 
 # Debian's packaged kernel headers, not the running kernel: this build
 # machine's own kernel is not the target (see Documentation/admin-guide).
@@ -13,13 +14,23 @@ KVER ?= $(notdir $(patsubst %/build,%,$(KDIR)))
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps module userspace check demo install clean bench
+.PHONY: all deps module module-debug userspace check demo install clean bench
 
 all: module userspace
 
 module:
 	@test -n "$(KDIR)" || { echo "no kernel headers: run tools/deps.sh" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror modules
+
+# The same sources built against the sanitizer kernel (built once, cached)
+# in a copy of the tree, so its objects never mix with the module's above.
+KDEBUG = $(BUILD)/kdebug
+module-debug:
+	@kdir=$$(dirname $$(tools/vm/mkdebugkernel))/obj && \
+	mkdir -p $(KDEBUG) && \
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+		--exclude='*.mod*' Kbuild net include $(KDEBUG)/ && \
+	$(MAKE) -C $$kdir M=$(CURDIR)/$(KDEBUG) W=1 KCFLAGS=-Werror modules
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo

@@ -14,6 +14,7 @@ pkgs=(
 	libgtest-dev libgmock-dev googletest libbenchmark-dev
 	clang libclang-rt-14-dev sparse
 	gnuplot-nox python3 python3-docutils
+	linux-source-6.1 flex bison libelf-dev libssl-dev bc rsync
 )
 
 missing=()

@@ -114,6 +114,33 @@ clean_state() {
 # Kernel messages that mean a bug, whatever the test thought of itself.
 oops_re='(BUG:|Oops|WARNING:|general protection fault|Kernel panic|UBSAN:|KASAN:|kernel BUG|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|rcu: INFO|stack-protector|unreferenced object)'
 
+# kmemleak (the sanitizer kernel, tools/vm/mkdebugkernel): scanned after
+# every test.  An unreferenced object allocated by mrc or the RDMA core
+# (which allocates the verbs objects mrc fills in) is a leak of ours;
+# others are shown but not counted (the boot's own are cleared first).
+kmemleak=/sys/kernel/debug/kmemleak
+if [ ! -e "$kmemleak" ] && [ -d /sys/kernel/debug ]; then
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+fi
+[ -w "$kmemleak" ] && echo clear >"$kmemleak"
+leak_re='\[mrc\]|ib_uverbs|ib_core|rdma_|\<mrc_'
+
+# kmemleak_check NAME: fail NAME if a scan finds a leak of ours.
+kmemleak_check() {
+	local leaks
+	[ -w "$kmemleak" ] || return 0
+	echo scan >"$kmemleak"
+	leaks=$(cat "$kmemleak")
+	echo clear >"$kmemleak"
+	[ -n "$leaks" ] || return 0
+	if grep -qE "$leak_re" <<<"$leaks"; then
+		runner_fail "$1: kmemleak: unreferenced objects of mrc or the RDMA core"
+	else
+		echo "# $1: kmemleak: unreferenced objects, none of mrc or the RDMA core:"
+	fi
+	printf '%s\n' "$leaks" | head -n 30 | sed 's/^/#   /'
+}
+
 timeout_of() {
 	local t
 	t=$(sed -n '1,20s/^# *selftest-timeout: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
@@ -182,8 +209,14 @@ for t in "${tests[@]}"; do
 		runner_fail "$name: kernel warnings in dmesg"
 		printf '%s\n' "$oops" | head -n 20 | sed 's/^/#   /'
 	fi
+	kmemleak_check "$name"
 	echo "# $name: $p passed, $f failed, $s skipped, exit $rc, $secs s"
 done
 clean_state
+# Objects younger than kmemleak's minimum age (5 s) are not reported yet.
+if [ -w "$kmemleak" ]; then
+	sleep 6
+	kmemleak_check "after the last test"
+fi
 summary
 [ "$fail" -eq 0 ]

@@ -171,6 +171,28 @@ else
 	diag "status '$status', evs_usable '$usable' of '$total0'"
 	ns_exec h1 "$MRCCTL" conn show dev "$H1_DEV" 2>&1 | sed 's/^/#   /'
 fi
+if kill -0 "$client" 2>/dev/null; then
+	diag "the transfer was still running after the forged connection packets"
+else
+	diag "warning: the transfer ended before the forged connection packets did"
+fi
+
+# --- PSNs are for the privileged and the QP's owner --------------------------
+check_output "root's conn show has the PSNs" ' snd_una [0-9]+ snd_nxt [0-9]+ rcv_nxt [0-9]+ ' \
+	ns_exec h1 "$MRCCTL" conn show dev "$H1_DEV"
+if command -v setpriv >/dev/null; then
+	unpriv=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		--inh-caps=-all --bounding-set=-all)
+	ns_exec h1 "${unpriv[@]}" "$MRCCTL" conn show dev "$H1_DEV" >"$tmp/unpriv" 2>&1
+	if grep -q " qpn ${lq%%,*} " "$tmp/unpriv" && ! grep -Eq 'snd_una|snd_nxt|rcv_nxt' "$tmp/unpriv"; then
+		ok "an unprivileged conn show sees the connection, not its PSNs"
+	else
+		not_ok "an unprivileged conn show sees the connection, not its PSNs"
+		sed 's/^/#   /' "$tmp/unpriv"
+	fi
+else
+	skip "unprivileged conn show" "no setpriv"
+fi
 
 # --- connectionless probes ---------------------------------------------------
 stray0=$(stat h1 "$H1_DEV" rx_probe_stray)
@@ -198,29 +220,7 @@ fi
 grew "... the rest counted as probe_limited" probe_limited "$limited0" \
 	$(( flood - ${answers:-0} - flood / 100 )) "$flood"
 
-# --- PSNs are for the privileged and the QP's owner --------------------------
-check_output "root's conn show has the PSNs" ' snd_una [0-9]+ snd_nxt [0-9]+ rcv_nxt [0-9]+ ' \
-	ns_exec h1 "$MRCCTL" conn show dev "$H1_DEV"
-if command -v setpriv >/dev/null; then
-	unpriv=(setpriv --reuid=65534 --regid=65534 --clear-groups
-		--inh-caps=-all --bounding-set=-all)
-	ns_exec h1 "${unpriv[@]}" "$MRCCTL" conn show dev "$H1_DEV" >"$tmp/unpriv" 2>&1
-	if grep -q " qpn ${lq%%,*} " "$tmp/unpriv" && ! grep -Eq 'snd_una|snd_nxt|rcv_nxt' "$tmp/unpriv"; then
-		ok "an unprivileged conn show sees the connection, not its PSNs"
-	else
-		not_ok "an unprivileged conn show sees the connection, not its PSNs"
-		sed 's/^/#   /' "$tmp/unpriv"
-	fi
-else
-	skip "unprivileged conn show" "no setpriv"
-fi
-
 # --- the transfer ------------------------------------------------------------
-if kill -0 "$client" 2>/dev/null; then
-	diag "the transfer was still running when the forging ended"
-else
-	diag "warning: the transfer ended before the forging did"
-fi
 wait "$client"
 client_rc=$?
 for _ in $(seq 600); do

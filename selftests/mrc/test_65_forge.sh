@@ -141,6 +141,38 @@ fi
 ok "the connection: h1 QPN $lq, h2 QPN $rq"
 total0=$(conn_field h1 "$H1_DEV" evs_total)
 
+# --- QPNs and PSNs are not predictable --------------------------------------
+# The first QP of a fresh namespace: a cyclic allocator gives it 16.
+q1=${lq%%,*}
+if [ "$q1" -ge 32 ] && [ "${rq%%,*}" -ge 32 ]; then
+	ok "QPNs are random (h1 $q1, h2 ${rq%%,*}), not counted from 16"
+else
+	not_ok "QPNs are random, not counted from 16"
+	diag "h1 QPN $q1, h2 QPN ${rq%%,*}"
+fi
+# The streams start at the application's PSNs (mrc_verify draws them at
+# random): rdma's sq-psn / rq-psn of h1's QP against where the engine's
+# streams are now.  A responder that answered in RTR starts its stream
+# at the early start instead, (rq_psn + 2^23) mod 2^24.
+read -r sq rqp < <(ns_exec h1 rdma resource show qp link "$H1_DEV/1" lqpn "$q1" 2>/dev/null |
+	awk '{ for (i = 1; i < NF; i++) { if ($i == "sq-psn") s = $(i + 1); if ($i == "rq-psn") r = $(i + 1) } }
+	     END { print s, r }')
+snd=$(conn_field h1 "$H1_DEV" snd_una)
+rcv=$(conn_field h1 "$H1_DEV" rcv_nxt)
+if [ -n "$sq" ] && [ -n "$rqp" ] && [ -n "$snd" ] && [ -n "$rcv" ] &&
+	python3 -S -c "
+import sys
+sq, rq, snd, rcv = map(int, sys.argv[1:])
+near = lambda a, b: (a - b) % 2**32 < 2**20
+early = (rq + 2**23) % 2**24
+sys.exit(0 if (near(snd, sq) or near(snd, early)) and near(rcv, rq) else 1)" \
+		"$sq" "$rqp" "$snd" "$rcv"; then
+	ok "h1's streams start at the application's PSNs (sq_psn $sq: snd_una $snd; rq_psn $rqp: rcv_nxt $rcv)"
+else
+	not_ok "h1's streams start at the application's PSNs"
+	diag "sq-psn '$sq' snd_una '$snd', rq-psn '$rqp' rcv_nxt '$rcv'"
+fi
+
 # --- from a non-peer address: refused on the source -------------------------
 spoofed0=$(stat h1 "$H1_DEV" rx_spoofed)
 invalid0=$(stat h1 "$H1_DEV" rx_ctrl_invalid)

@@ -140,9 +140,11 @@ int mrc_rx_data(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 	rx->trig_arrival = now;
 
 	/* The peer answered before it learnt its start (mrc_conn_set_peer_
-	 * alt_psn()): its stream begins where both ends agreed instead.
+	 * alt_psn()): its stream begins where both ends agreed instead.  A
+	 * packet that fits the rq_psn window keeps the stream there.
 	 */
-	if (rx->alt_valid && h->psn - rx->alt_psn < rx->window) {
+	if (rx->alt_valid && off >= rx->window &&
+	    h->psn - rx->alt_psn < rx->window) {
 		rx->rcv_nxt = rx->alt_psn;
 		rx->alt_valid = 0;
 		off = h->psn - rx->rcv_nxt;

@@ -275,3 +275,17 @@ TEST(StartPsn, WithoutAnEarlyStartThePeerStreamBeginsAtRqPsn)
 	EXPECT_NE(s.rx(Solo::data(kPeerInit + 0x800000, 1, 0, 100, 100)),
 		  MRC_RX_ACCEPTED);
 }
+
+TEST(StartPsn, EarlyStartNeverTakesAPacketOfTheRqPsnWindow)
+{
+	Solo s(cfg_forge());
+
+	// An early start that happens to fall inside the rq_psn window.
+	mrc_conn_set_peer_alt_psn(s.c, kPeerInit + 10);
+	EXPECT_EQ(s.rx(Solo::data(kPeerInit + 10, 1, 0, 100, 100)),
+		  MRC_RX_ACCEPTED);
+	EXPECT_EQ(s.stats().rcv_nxt, kPeerInit);	// a gap, not a move
+	EXPECT_EQ(s.rx(Solo::data(kPeerInit, 0, 0, 100, 100)),
+		  MRC_RX_ACCEPTED);
+	EXPECT_EQ(s.stats().rcv_nxt, kPeerInit + 1);
+}

@@ -33,9 +33,12 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_STATS_NR] = {
 	[MRC_CNT_BAD_STATE].name		= "rx_bad_state",
 	[MRC_CNT_TX_DROP].name			= "tx_drop",
 	[MRC_CNT_PROTO_ERR].name		= "rx_proto_err",
+	[MRC_CNT_CTRL_INVALID].name		= "rx_ctrl_invalid",
 	[MRC_NSTAT(MRC_NCNT_MALFORMED)].name	= "rx_malformed",
 	[MRC_NSTAT(MRC_NCNT_BAD_ICRC)].name	= "rx_bad_icrc",
 	[MRC_NSTAT(MRC_NCNT_NO_QP)].name	= "rx_no_qp",
+	[MRC_NSTAT(MRC_NCNT_PROBE_LIMITED)].name = "probe_limited",
+	[MRC_NSTAT(MRC_NCNT_PROBE_STRAY)].name	= "rx_probe_stray",
 };
 
 /* The netlink attribute of each counter (include/uapi/linux/mrc.h). */
@@ -54,9 +57,12 @@ const u16 mrc_stat_attr[MRC_STATS_NR] = {
 	[MRC_CNT_BAD_STATE]			= MRC_A_STAT_RX_BAD_STATE,
 	[MRC_CNT_TX_DROP]			= MRC_A_STAT_TX_DROP,
 	[MRC_CNT_PROTO_ERR]			= MRC_A_STAT_RX_PROTO_ERR,
+	[MRC_CNT_CTRL_INVALID]			= MRC_A_STAT_RX_CTRL_INVALID,
 	[MRC_NSTAT(MRC_NCNT_MALFORMED)]		= MRC_A_STAT_RX_MALFORMED,
 	[MRC_NSTAT(MRC_NCNT_BAD_ICRC)]		= MRC_A_STAT_RX_BAD_ICRC,
 	[MRC_NSTAT(MRC_NCNT_NO_QP)]		= MRC_A_STAT_RX_NO_QP,
+	[MRC_NSTAT(MRC_NCNT_PROBE_LIMITED)]	= MRC_A_STAT_PROBE_LIMITED,
+	[MRC_NSTAT(MRC_NCNT_PROBE_STRAY)]	= MRC_A_STAT_RX_PROBE_STRAY,
 };
 
 /* Counter @i (0..MRC_STATS_NR - 1) of @mdev. */

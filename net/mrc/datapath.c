@@ -223,6 +223,8 @@ void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags)
 		mrc_count(qp->mdev, MRC_CNT_DUP, 1);
 	else if (r == MRC_RX_OUT_OF_WINDOW)
 		mrc_count(qp->mdev, MRC_CNT_OOW, 1);
+	else if (r == MRC_RX_INVALID)
+		mrc_count(qp->mdev, MRC_CNT_CTRL_INVALID, 1);
 	mrc_qp_kick_at(qp, now);
 out:
 	mrc_qp_unlock_xmit(qp);

@@ -62,6 +62,8 @@ enum mrc_net_counter {
 	MRC_NCNT_MALFORMED,		/* truncated or bad MRC header */
 	MRC_NCNT_BAD_ICRC,		/* ICRC mismatch */
 	MRC_NCNT_NO_QP,			/* no QP with that number */
+	MRC_NCNT_PROBE_LIMITED,		/* probe answer over the rate limit */
+	MRC_NCNT_PROBE_STRAY,		/* answer to no outstanding probe */
 	MRC_NCNT_NR
 };
 
@@ -81,6 +83,7 @@ enum mrc_dev_counter {
 	MRC_CNT_BAD_STATE,		/* QP not able to receive */
 	MRC_CNT_TX_DROP,		/* no route or no memory to send */
 	MRC_CNT_PROTO_ERR,		/* peer broke the protocol: QP ended */
+	MRC_CNT_CTRL_INVALID,		/* control packet outside the window */
 	MRC_CNT_NR
 };
 
@@ -182,7 +185,6 @@ struct mrc_net {
 	 * xa_lock for writers, RCU for the receive path.
 	 */
 	struct xarray qps;
-	u32 qp_next;			/* xa_alloc_cyclic() cursor; xa_lock */
 
 	/* The namespace's UDP tunnel socket (net.c): opened with the first
 	 * instance, closed with the last; mrc_cfg_lock.  Stable while any
@@ -198,10 +200,18 @@ struct mrc_net {
 	atomic64_t probe_tx_drop;
 
 	/* Probe runs waiting for answers (probe.c). */
-	spinlock_t probe_lock;		/* probes, probe_next, runs' state */
+	spinlock_t probe_lock;		/* probes, runs' state */
 	struct list_head probes;
-	u32 probe_next;			/* probe_id of the next run */
+	/* Probe answers sent: a token bucket (probe.c), so that forged
+	 * requests cannot turn the host into a reflector.
+	 */
+	spinlock_t probe_rl_lock;	/* the two fields below */
+	u64 probe_rl_last;		/* ns: tokens counted up to then */
+	u32 probe_rl_tokens;
 };
+
+/* probe.c: the namespace's probe answer rate limit. */
+void mrc_probe_net_init(struct mrc_net *mn);
 
 static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)
 {

@@ -15,6 +15,10 @@
  *
  * A QP is read under its lock into a snapshot, then formatted: the lock
  * is never held while a message is built.
+ *
+ * The PSNs (CONN_SND_UNA, CONN_SND_NXT, CONN_RCV_NXT) are what a forged
+ * packet has to hit: only CAP_NET_ADMIN in the namespace's user namespace
+ * or the QP's owner (the euid that created it) sees them.
  */
 
 #include <linux/in.h>
@@ -33,6 +37,7 @@ struct mrc_conn_snap {
 	u8 state;			/* enum ib_qp_state */
 	bool ipv6;
 	bool ready;			/* RTR reached: the engine exists */
+	bool show_psn;			/* the caller may see the PSNs */
 	u8 peer[16];
 	u32 ev_profile;
 	u16 planes_up;			/* bit p - 1: plane p usable here */
@@ -55,10 +60,22 @@ static void __maybe_unused mrc_nl_conn_enums_match(void)
 	BUILD_BUG_ON((int)MRC_CONN_EVR_CONTROLLER != (int)MRC_EVR_CONTROLLER);
 }
 
-static void mrc_conn_snap_take(struct mrc_qp *qp, struct mrc_conn_snap *s)
+/* May the sender of @req see @qp's PSNs? */
+static bool mrc_nl_may_see_psn(const struct sk_buff *req,
+			       const struct mrc_qp *qp)
+{
+	const struct sock *sk = NETLINK_CB(req).sk;
+
+	return netlink_net_capable(req, CAP_NET_ADMIN) ||
+	       (sk && uid_eq(sk->sk_uid, qp->owner));
+}
+
+static void mrc_conn_snap_take(struct mrc_qp *qp, struct mrc_conn_snap *s,
+			       const struct sk_buff *req)
 {
 	u32 i;
 
+	s->show_psn = mrc_nl_may_see_psn(req, qp);
 	spin_lock_bh(&qp->lock);
 	s->qpn = mrc_qpn(qp);
 	s->dest_qpn = qp->attr.dest_qp_num;
@@ -112,11 +129,14 @@ static int mrc_nl_put_conn_head(struct sk_buff *skb,
 	if (!s->ready)
 		return 0;
 	if (nla_put(skb, MRC_A_CONN_PEER, s->ipv6 ? 16 : 4, s->peer) ||
-	    nla_put_u32(skb, MRC_A_CONN_STATUS, st->status) ||
-	    nla_put_u32(skb, MRC_A_CONN_SND_UNA, st->snd_una) ||
-	    nla_put_u32(skb, MRC_A_CONN_SND_NXT, st->snd_nxt) ||
-	    nla_put_u32(skb, MRC_A_CONN_RCV_NXT, st->rcv_nxt) ||
-	    nla_put_u32(skb, MRC_A_CONN_INFLIGHT, st->inflight) ||
+	    nla_put_u32(skb, MRC_A_CONN_STATUS, st->status))
+		return -EMSGSIZE;
+	if (s->show_psn &&
+	    (nla_put_u32(skb, MRC_A_CONN_SND_UNA, st->snd_una) ||
+	     nla_put_u32(skb, MRC_A_CONN_SND_NXT, st->snd_nxt) ||
+	     nla_put_u32(skb, MRC_A_CONN_RCV_NXT, st->rcv_nxt)))
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_CONN_INFLIGHT, st->inflight) ||
 	    nla_put_u32(skb, MRC_A_CONN_CWND, st->cwnd) ||
 	    nla_put_u32(skb, MRC_A_CONN_SRTT, st->srtt) ||
 	    nla_put_u32(skb, MRC_A_CONN_RTO, st->rto) ||
@@ -316,7 +336,7 @@ int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			index++;
 			continue;
 		}
-		mrc_conn_snap_take(qp, s);
+		mrc_conn_snap_take(qp, s, cb->skb);
 		mrc_qp_put(qp);
 		err = mrc_nl_fill_conn(skb, s, &dev,
 				       NETLINK_CB(cb->skb).portid,
@@ -370,7 +390,7 @@ int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 		mrc_qp_put(qp);
 		return -ENOMEM;
 	}
-	mrc_conn_snap_take(qp, s);
+	mrc_conn_snap_take(qp, s, skb);
 	mrc_qp_put(qp);
 	/* Every EV in one reply: up to 256 of them. */
 	msg = nlmsg_new(stats ? 64 * 1024 - NLMSG_HDRLEN : NLMSG_GOODSIZE,

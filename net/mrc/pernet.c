@@ -27,6 +27,7 @@ static int __net_init mrc_net_init(struct net *net)
 	xa_init_flags(&mn->qps, XA_FLAGS_ALLOC);
 	spin_lock_init(&mn->probe_lock);
 	INIT_LIST_HEAD(&mn->probes);
+	mrc_probe_net_init(mn);
 	return 0;
 }
 

@@ -11,9 +11,17 @@
  * so that an ECMP fabric hashes the answer like the request where it can.
  *
  * Runs are on a per-namespace list under mn->probe_lock; each owns a
- * range of probe ids (mn->probe_next), so that an answer finds its run and
- * EV by id alone.  A late answer (after the run gave up) finds nothing
- * and is dropped.
+ * range of probe ids starting at a random one, so that an answer finds
+ * its run and EV by id, and an off-path host cannot guess an id.  An
+ * answer counts only from the address its probe went to; a late answer
+ * (after the run gave up), a forged or a misdirected one finds nothing
+ * and is dropped (rx_probe_stray).
+ *
+ * Anyone can send a PROBE_REQ, with any source address: answers are
+ * limited per namespace to MRC_PROBE_ANSWER_RATE a second in bursts of
+ * MRC_PROBE_ANSWER_BURST (a run over every EV of a connection), the rest
+ * is counted (probe_limited) and not answered.  An answer is no larger
+ * than its request: no amplification either.
  */
 
 #include <linux/ipv6.h>
@@ -28,6 +36,9 @@
 
 #define MRC_PROBE_TIMEOUT_MS	1000
 #define MRC_PROBE_TIMEOUT_MAX	60000
+#define MRC_PROBE_ANSWER_RATE	1000
+#define MRC_PROBE_ANSWER_BURST	(2 * MRC_MAX_EVS)
+#define MRC_PROBE_TOKEN_NS	(NSEC_PER_SEC / MRC_PROBE_ANSWER_RATE)
 
 struct mrc_probe_run {
 	struct list_head node;		/* in mn->probes; mn->probe_lock */
@@ -41,6 +52,33 @@ struct mrc_probe_run {
 	struct mrc_qp_plane plane[MRC_MAX_PLANES + 1];	/* no dst_cache */
 	struct mrc_qp_path_prep prep;
 };
+
+void mrc_probe_net_init(struct mrc_net *mn)
+{
+	spin_lock_init(&mn->probe_rl_lock);
+	mn->probe_rl_last = ktime_get_ns();
+	mn->probe_rl_tokens = MRC_PROBE_ANSWER_BURST;
+}
+
+/* Take a token for one answer; false when the bucket is empty. */
+static bool mrc_probe_answer_allowed(struct mrc_net *mn)
+{
+	u64 now = ktime_get_ns(), n;
+	bool ok;
+
+	spin_lock(&mn->probe_rl_lock);
+	n = div64_u64(now - mn->probe_rl_last, MRC_PROBE_TOKEN_NS);
+	if (n) {
+		mn->probe_rl_last += n * MRC_PROBE_TOKEN_NS;
+		mn->probe_rl_tokens = min_t(u64, MRC_PROBE_ANSWER_BURST,
+					    mn->probe_rl_tokens + n);
+	}
+	ok = mn->probe_rl_tokens > 0;
+	if (ok)
+		mn->probe_rl_tokens--;
+	spin_unlock(&mn->probe_rl_lock);
+	return ok;
+}
 
 /* Answer a PROBE_REQ: back to its source, on the way it came as far as
  * the headers can say (same UDP source port, same flow label).
@@ -58,6 +96,10 @@ static void mrc_probe_answer(struct mrc_net *mn, struct sk_buff *skb,
 	struct mrc_pkt r;
 	u8 *payload;
 
+	if (!mrc_probe_answer_allowed(mn)) {
+		atomic64_inc(&mn->rx_drop[MRC_NCNT_PROBE_LIMITED]);
+		return;
+	}
 	mrc_pkt_init(&r, MRC_OP_PROBE_RESP);
 	r.hdr.ev = req->hdr.ev;
 	r.hdr.plane = req->hdr.plane;
@@ -90,23 +132,47 @@ static void mrc_probe_answer(struct mrc_net *mn, struct sk_buff *skb,
 	mrc_net_send(&x, ans);
 }
 
-static void mrc_probe_answered(struct mrc_net *mn, const struct mrc_pkt *pkt)
+/* Does @skb come from where path @i of @run was probed? */
+static bool mrc_probe_from(const struct mrc_probe_run *run, u32 i,
+			   const struct sk_buff *skb)
 {
-	u32 id = pkt->u.probe.probe_id, i;
+	const struct mrc_qp_plane *pl = &run->plane[run->prep.evs[i].plane];
+
+	if (!pl->valid)
+		return false;
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return pl->daddr.v6.sin6_family == AF_INET6 &&
+		       ipv6_addr_equal(&ipv6_hdr(skb)->saddr,
+				       &pl->daddr.v6.sin6_addr);
+	return pl->daddr.v4.sin_family == AF_INET &&
+	       ip_hdr(skb)->saddr == pl->daddr.v4.sin_addr.s_addr;
+}
+
+static void mrc_probe_answered(struct mrc_net *mn, const struct sk_buff *skb,
+			       const struct mrc_pkt *pkt)
+{
+	const struct mrc_probe_ext *pr = &pkt->u.probe;
+	u32 id = pr->probe_id, i;
 	struct mrc_probe_run *run;
 	u64 now = mrc_now();
+	bool found = false;
 
 	spin_lock(&mn->probe_lock);
 	list_for_each_entry(run, &mn->probes, node) {
 		i = id - run->base;
-		if (i >= run->n || run->rtt[i])
+		if (i >= run->n || run->rtt[i] || pr->ev != i ||
+		    pr->plane != run->prep.evs[i].plane ||
+		    !mrc_probe_from(run, i, skb))
 			continue;
 		run->rtt[i] = max_t(u64, now - run->sent[i], 1);
 		if (++run->answered == run->n)
 			wake_up(&run->wq);
+		found = true;
 		break;
 	}
 	spin_unlock(&mn->probe_lock);
+	if (!found)
+		atomic64_inc(&mn->rx_drop[MRC_NCNT_PROBE_STRAY]);
 }
 
 bool mrc_probe_rx(struct mrc_net *mn, struct sk_buff *skb,
@@ -117,7 +183,7 @@ bool mrc_probe_rx(struct mrc_net *mn, struct sk_buff *skb,
 		mrc_probe_answer(mn, skb, pkt);
 		return true;
 	case MRC_OP_PROBE_RESP:
-		mrc_probe_answered(mn, pkt);
+		mrc_probe_answered(mn, skb, pkt);
 		return true;
 	default:
 		return false;
@@ -391,9 +457,8 @@ int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info)
 	run->n = run->prep.n_evs;
 	init_waitqueue_head(&run->wq);
 
+	run->base = get_random_u32();
 	spin_lock_bh(&mn->probe_lock);
-	run->base = mn->probe_next;
-	mn->probe_next += MRC_MAX_EVS;
 	list_add(&run->node, &mn->probes);
 	spin_unlock_bh(&mn->probe_lock);
 

@@ -12,7 +12,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/inetdevice.h>
-#include <linux/jhash.h>
 #include <net/addrconf.h>
 #include <net/inet_ecn.h>
 #include <rdma/ib_addr.h>
@@ -147,6 +146,25 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	mrc_qp_paths_free(qp);
 }
 
+/* A random free QPN in [MRC_QPN_MIN, MRC_QPN_MASK]: an off-path host
+ * that wants to forge packets for a connection must guess it (cyclic
+ * numbers would give it away).  A few draws find a free one unless the
+ * namespace is nearly full; then the lowest free number.
+ */
+static int mrc_qpn_reserve(struct mrc_net *mn, u32 *qpn)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		*qpn = MRC_QPN_MIN +
+		       get_random_u32_below(MRC_QPN_MASK - MRC_QPN_MIN + 1);
+		if (!xa_insert(&mn->qps, *qpn, NULL, GFP_KERNEL))
+			return 0;
+	}
+	return xa_alloc(&mn->qps, qpn, NULL,
+			XA_LIMIT(MRC_QPN_MIN, MRC_QPN_MASK), GFP_KERNEL);
+}
+
 static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			 struct ib_udata *udata)
 {
@@ -172,6 +190,7 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->scq = to_mcq(init->send_cq);
 	qp->rcq = to_mcq(init->recv_cq);
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->owner = current_euid();
 	spin_lock_init(&qp->lock);
 	skb_queue_head_init(&qp->txq);
 	refcount_set(&qp->ref, 1);
@@ -190,9 +209,7 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		goto err_free;
 
 	/* Reserve the number now, publish the QP when it is complete. */
-	err = xa_alloc_cyclic(&qp->mnet->qps, &qpn, NULL,
-			      XA_LIMIT(MRC_QPN_MIN, MRC_QPN_MASK),
-			      &qp->mnet->qp_next, GFP_KERNEL);
+	err = mrc_qpn_reserve(qp->mnet, &qpn);
 	if (err < 0)
 		goto err_free;
 	ibqp->qp_num = qpn;
@@ -343,16 +360,16 @@ static void mrc_qp_store_attr(struct mrc_qp *qp, const struct ib_qp_attr *a,
 		q->ah_attr = a->ah_attr;	/* for query; sgid ref not kept */
 }
 
-/* First PSN of the MRC stream from QP @from to QP @to.
- *
- * Not the verbs' sq_psn/rq_psn: a responder that stays in RTR (perftest's
- * bandwidth servers do) must send READ and ATOMIC responses, which in MRC
- * travel in its own send stream, before it is ever told its sq_psn.  Both
- * ends know both QP numbers at RTR, so the start is derived from them.
+/* Where our stream starts when it must before RTS tells us its sq_psn:
+ * a responder that stays in RTR (perftest's bandwidth servers do) sends
+ * READ and ATOMIC responses, which in MRC travel in its own stream.  Both
+ * ends derive it from the requester's sq_psn (our rq_psn), half the PSN
+ * space away from it; the requester accepts its peer's stream there
+ * until a packet arrived (mrc_conn_set_peer_alt_psn()).
  */
-static u32 mrc_stream_psn(u32 from, u32 to)
+static u32 mrc_early_psn(u32 peer_sq_psn)
 {
-	return jhash_2words(from, to, 0x4d5243) & MRC_QPN_MASK;
+	return (peer_sq_psn + BIT(23)) & MRC_QPN_MASK;
 }
 
 /* RTR: the connection exists from now on (we receive, and may answer). */
@@ -369,8 +386,12 @@ static int mrc_qp_to_rtr(struct mrc_qp *qp,
 
 	mrc_conn_config_default(&cfg);
 	cfg.mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
-	cfg.init_psn = mrc_stream_psn(mrc_qpn(qp), qp->attr.dest_qp_num);
-	cfg.peer_init_psn = mrc_stream_psn(qp->attr.dest_qp_num, mrc_qpn(qp));
+	/* The application's PSNs, as RoCE: the peer's from rq_psn, ours
+	 * from sq_psn at RTS (mrc_qp_to_rts()).
+	 */
+	cfg.init_psn = mrc_early_psn(qp->attr.rq_psn);
+	cfg.peer_init_psn = qp->attr.rq_psn;
+	cfg.probe_seed = get_random_u32();
 	/* Until RTS says otherwise: 7 retries of 67 ms (IB timeout 14). */
 	mrc_qp_tx_params(&ib_default, &exp, &retry, &rnr);
 	cfg.ack_timeout_exp = exp;
@@ -397,6 +418,9 @@ static int mrc_qp_to_rts(struct mrc_qp *qp)
 	u8 exp, retry, rnr;
 
 	mrc_qp_tx_params(&qp->attr, &exp, &retry, &rnr);
+	/* -EBUSY: answered in RTR already, from mrc_early_psn(). */
+	mrc_conn_set_init_psn(qp->conn, qp->attr.sq_psn);
+	mrc_conn_set_peer_alt_psn(qp->conn, mrc_early_psn(qp->attr.sq_psn));
 	return mrc_conn_set_retry(qp->conn, exp, retry, rnr);
 }
 

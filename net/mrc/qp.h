@@ -180,6 +180,7 @@ struct mrc_qp {
 	struct mrc_cq *rcq;		/* const */
 	struct list_head rcq_node;	/* in rcq->rq_qps; rcq->rq_qps_lock */
 	u32 sq_sig_all;			/* const */
+	kuid_t owner;			/* const: creator's euid (conn dump) */
 	u32 max_sge;			/* const */
 	u32 max_inline;			/* const */
 

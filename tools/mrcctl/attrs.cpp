@@ -207,6 +207,9 @@ const char *stat_name(std::uint32_t type)
 	case MRC_A_STAT_RX_BAD_ICRC: return "rx_bad_icrc";
 	case MRC_A_STAT_RX_NO_QP: return "rx_no_qp";
 	case MRC_A_STAT_RX_PROTO_ERR: return "rx_proto_err";
+	case MRC_A_STAT_RX_CTRL_INVALID: return "rx_ctrl_invalid";
+	case MRC_A_STAT_PROBE_LIMITED: return "probe_limited";
+	case MRC_A_STAT_RX_PROBE_STRAY: return "rx_probe_stray";
 	default: return nullptr;
 	}
 }

@@ -99,6 +99,8 @@ constexpr std::string_view kStatGroups[][9] = {
 	 "rx_spoofed", "rx_bad_state", "rx_proto_err"},
 	// Per network namespace (every instance of the namespace shows them).
 	{"rx_malformed", "rx_bad_icrc", "rx_no_qp"},
+	// Forged control packets (per instance), probes (per namespace).
+	{"rx_ctrl_invalid", "probe_limited", "rx_probe_stray"},
 };
 
 // Counters of `st` not in any group (none today): a last group.

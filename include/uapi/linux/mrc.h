@@ -297,6 +297,16 @@ enum mrc_attr {
 				 */
 	MRC_A_PROBE_RTT,	/* u64: ns */
 	MRC_A_PROBE_ADDR,	/* binary: the address probed on that plane */
+	/* More counters (inside MRC_A_DEV_STATS, like those above). */
+	MRC_A_STAT_RX_CTRL_INVALID, /* ACK/NACK/probe/port status of a QP's
+				     * peer outside the connection's window
+				     */
+	MRC_A_STAT_PROBE_LIMITED, /* per namespace: probe answers not sent
+				   * (rate limit)
+				   */
+	MRC_A_STAT_RX_PROBE_STRAY, /* per namespace: probe answers matching
+				    * no outstanding probe
+				    */
 
 	__MRC_A_MAX,
 	MRC_A_MAX = __MRC_A_MAX - 1

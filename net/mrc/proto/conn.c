@@ -145,6 +145,7 @@ void mrc_conn_send_port_status(struct mrc_conn *c, u32 seq, u16 up_planes,
 	pkt.hdr.ev = (u16)k;
 	pkt.hdr.plane = c->paths.ev[k].plane;
 	pkt.hdr.ts = (u32)now;
+	pkt.hdr.psn = c->tx.snd_nxt;	/* ties it to the connection */
 	pkt.u.port_status.seq = seq;
 	pkt.u.port_status.up_planes = up_planes;
 	mrc_conn_emit_ctrl(c, &pkt);
@@ -160,6 +161,8 @@ enum mrc_ev_state mrc_conn_ev_state(const struct mrc_conn *c, u32 ev)
 int mrc_conn_rx(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 		u64 now)
 {
+	int r;
+
 	if (!pkt)
 		return -EINVAL;
 	if (c->status)
@@ -176,21 +179,22 @@ int mrc_conn_rx(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 	case MRC_OP_ATOMIC_RESP:
 		return mrc_rx_data(c, pkt, rx_flags, now);
 	case MRC_OP_ACK:
-		mrc_tx_rx_ack(c, pkt, now);
-		return MRC_RX_CONTROL;
+		r = mrc_tx_rx_ack(c, pkt, now);
+		break;
 	case MRC_OP_NACK:
-		mrc_tx_rx_nack(c, pkt, now);
-		return MRC_RX_CONTROL;
+		r = mrc_tx_rx_nack(c, pkt, now);
+		break;
 	case MRC_OP_PROBE_REQ:
 	case MRC_OP_PROBE_RESP:
-		mrc_path_rx_probe(c, pkt, now);
-		return MRC_RX_CONTROL;
+		r = mrc_path_rx_probe(c, pkt, now);
+		break;
 	case MRC_OP_PORT_STATUS:
-		mrc_path_rx_port_status(c, pkt, now);
-		return MRC_RX_CONTROL;
+		r = mrc_path_rx_port_status(c, pkt, now);
+		break;
 	default:
 		return -EINVAL;
 	}
+	return r ? r : MRC_RX_CONTROL;
 }
 
 void mrc_conn_on_timer(struct mrc_conn *c, u64 now)

@@ -95,6 +95,9 @@ struct mrc_rx {
 	u16 trig_ev;
 	u8 trig_plane;
 	u8 trig_ecn;
+	u8 started;			/* a packet of the stream arrived */
+	u8 alt_valid;			/* alt_psn may still be its start */
+	u32 alt_psn;			/* mrc_conn_set_peer_alt_psn() */
 };
 
 /* Counters of one EV, reported by mrc_conn_get_ev_info(); each is bumped
@@ -188,10 +191,10 @@ void mrc_path_on_ecn(struct mrc_conn *c, u32 ev, u64 now);
 void mrc_path_on_rtt(struct mrc_conn *c, u32 ev, u32 rtt);
 /* Expected ACK time after sending on @ev (RTT estimate + allowance). */
 u64 mrc_path_expect(const struct mrc_conn *c, u32 ev);
-void mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt,
-		       u64 now);
-void mrc_path_rx_port_status(struct mrc_conn *c, const struct mrc_pkt *pkt,
-			     u64 now);
+/* 0, or MRC_RX_INVALID (counted, nothing changed). */
+int mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now);
+int mrc_path_rx_port_status(struct mrc_conn *c, const struct mrc_pkt *pkt,
+			    u64 now);
 int mrc_path_deny(struct mrc_conn *c, u32 ev, bool deny, u64 now);
 int mrc_path_plane(struct mrc_conn *c, u8 plane, bool up, u64 now);
 void mrc_path_timer(struct mrc_conn *c, u64 now);
@@ -211,8 +214,9 @@ static inline bool mrc_path_usable(const struct mrc_paths *p,
 
 /* sender.c */
 void mrc_tx_init(struct mrc_conn *c);
-void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now);
-void mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now);
+/* 0, or MRC_RX_INVALID (counted, nothing changed). */
+int mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now);
+int mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now);
 void mrc_tx_timer(struct mrc_conn *c, u64 now);
 void mrc_tx_flush(struct mrc_conn *c, int status, u32 err_msn);
 /* Current ACK timeout, back-off included. */
@@ -240,5 +244,9 @@ void mrc_rx_init(struct mrc_conn *c);
 int mrc_rx_data(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 		u64 now);
 void mrc_rx_timer(struct mrc_conn *c, u64 now);
+/* Could the peer have sent a control packet whose hdr.psn (its next
+ * PSN) is @psn?  Ties PORT_STATUS and probes to the connection.
+ */
+bool mrc_rx_psn_plausible(const struct mrc_conn *c, u32 psn);
 
 #endif /* _MRC_PROTO_CONN_H */

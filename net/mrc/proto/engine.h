@@ -115,6 +115,10 @@ struct mrc_conn_config {
 	u32 reo_min;		/* ns: minimum reordering allowance */
 	u32 probe_interval;	/* ns: first probe after ASSUMED_BAD */
 	u16 ev_min_active;	/* never fewer usable EVs than this */
+	u32 probe_seed;		/* the first probe id is seed + 1: the glue
+				 * draws it at random so that an off-path
+				 * host cannot guess an answer's id
+				 */
 	struct mrc_nscc_params cc;
 };
 
@@ -163,6 +167,11 @@ enum mrc_rx_result {
 	MRC_RX_NACKED		= 3,	/* refused by place() or trimmed */
 	MRC_RX_CONTROL		= 4,	/* ACK/NACK/probe/port status consumed */
 	MRC_RX_IGNORED		= 5,	/* stale or inconsistent: dropped */
+	MRC_RX_INVALID		= 6,	/* control packet outside the
+					 * connection's window: forged or
+					 * misrouted, dropped and counted
+					 * (ctrl_invalid)
+					 */
 };
 
 enum mrc_event_type {
@@ -227,6 +236,9 @@ struct mrc_conn_stats {
 	u64 ecn_acks;		/* ACKs echoing ECN CE */
 	u64 msgs_sent;		/* our messages acknowledged */
 	u64 msgs_rcvd;		/* peer messages completed */
+	u64 ctrl_invalid;	/* ACK/NACK/probe/port status refused: its
+				 * PSNs lie outside the window (forged)
+				 */
 	u32 cwnd;		/* bytes */
 	u32 inflight;		/* bytes */
 	u32 srtt;		/* ns */
@@ -280,6 +292,19 @@ int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
  */
 int mrc_conn_set_retry(struct mrc_conn *c, u8 ack_timeout_exp, u8 retry_cnt,
 		       u8 rnr_retry);
+
+/* Our send stream starts at @psn instead of cfg.init_psn (the verbs'
+ * sq_psn, known at RTS only): 0, or -EBUSY once a packet of it was cut
+ * (a responder that answered READs in RTR keeps its start).
+ */
+int mrc_conn_set_init_psn(struct mrc_conn *c, u32 psn);
+/* The peer's stream may start at @psn instead of cfg.peer_init_psn (a
+ * peer that had to answer before it learnt its sq_psn starts at the
+ * value both ends derive from our sq_psn).  The first packet of the
+ * peer's stream inside the window from @psn, while none arrived yet,
+ * moves the stream there.
+ */
+void mrc_conn_set_peer_alt_psn(struct mrc_conn *c, u32 psn);
 
 /* Install @n EVs (1..MRC_MAX_EVS); all GOOD unless denied.  0 or -EINVAL. */
 int mrc_conn_set_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,

@@ -120,6 +120,7 @@ void mrc_path_init(struct mrc_conn *c, u64 now)
 	p->ev[0].state = MRC_EV_GOOD;
 	p->ev[0].state_since = now;
 	p->probe_deadline = MRC_TIME_NEVER;
+	p->probe_id = c->cfg.probe_seed;
 	path_recount(p);
 }
 
@@ -365,6 +366,7 @@ static void path_send_probe(struct mrc_conn *c, u32 i, u64 now)
 	pkt.hdr.ev = (u16)i;
 	pkt.hdr.plane = e->plane;
 	pkt.hdr.ts = (u32)now;
+	pkt.hdr.psn = c->tx.snd_nxt;	/* ties it to the connection */
 	pkt.u.probe.probe_id = p->probe_id;
 	pkt.u.probe.ev = (u16)i;
 	pkt.u.probe.plane = e->plane;
@@ -397,8 +399,7 @@ void mrc_path_timer(struct mrc_conn *c, u64 now)
 	path_probe_deadline(p);
 }
 
-void mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt,
-		       u64 now)
+int mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 {
 	const struct mrc_probe_ext *pr = &pkt->u.probe;
 	struct mrc_paths *p = &c->paths;
@@ -406,48 +407,66 @@ void mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt,
 	struct mrc_ev *e;
 	int k;
 
+	/* Its PSN ties it to the connection: answering forged requests
+	 * would reflect traffic, believing forged answers would revive
+	 * paths that are dead.
+	 */
+	if (!mrc_rx_psn_plausible(c, pkt->hdr.psn)) {
+		c->st.ctrl_invalid++;
+		return MRC_RX_INVALID;
+	}
 	if (pkt->hdr.opcode == MRC_OP_PROBE_REQ) {
 		k = mrc_path_pick_ctrl(c, pr->ev, now);
 		if (k < 0)
-			return;
+			return 0;
 		mrc_pkt_init(&resp, MRC_OP_PROBE_RESP);
 		resp.hdr.ev = (u16)k;
 		resp.hdr.plane = p->ev[k].plane;
 		resp.hdr.ts = (u32)now;
+		resp.hdr.psn = c->tx.snd_nxt;
 		resp.u.probe = *pr;
 		resp.u.probe.ts_echo = pkt->hdr.ts;
 		resp.u.probe.svc_time = 0;
 		mrc_conn_emit_ctrl(c, &resp);
-		return;
+		return 0;
 	}
 	if (pr->ev >= p->n)
-		return;
+		return 0;
 	e = &p->ev[pr->ev];
 	/* Only the outstanding probe counts: a stale answer proves little. */
 	if (e->state != MRC_EV_ASSUMED_BAD || !e->probe_id ||
 	    pr->probe_id != e->probe_id)
-		return;
+		return 0;
 	c->st.probes_ok++;
 	e->cnt.probes_ok++;
 	path_set_state(c, pr->ev, MRC_EV_GOOD, MRC_EVR_PROBE_OK,
 		       (u32)now - pr->ts_echo, now);
 	path_probe_deadline(p);
+	return 0;
 }
 
-void mrc_path_rx_port_status(struct mrc_conn *c, const struct mrc_pkt *pkt,
-			     u64 now)
+int mrc_path_rx_port_status(struct mrc_conn *c, const struct mrc_pkt *pkt,
+			    u64 now)
 {
 	struct mrc_paths *p = &c->paths;
 	const struct mrc_port_status_ext *ps = &pkt->u.port_status;
 
+	/* Checked before the sequence number: a forged "later" number
+	 * would otherwise hide the peer's real updates.
+	 */
+	if (!mrc_rx_psn_plausible(c, pkt->hdr.psn)) {
+		c->st.ctrl_invalid++;
+		return MRC_RX_INVALID;
+	}
 	if (p->port_seq_valid && !mrc_psn_after(ps->seq, p->port_seq))
-		return;
+		return 0;
 	p->port_seq_valid = 1;
 	p->port_seq = ps->seq;
 	p->peer_planes_up = ps->up_planes;
 	path_recount(p);
 	path_ensure_min_active(c, now);
 	path_probe_deadline(p);
+	return 0;
 }
 
 int mrc_path_deny(struct mrc_conn *c, u32 ev, bool deny, u64 now)

@@ -139,6 +139,16 @@ int mrc_rx_data(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 	rx->trig_ecn = ecn;
 	rx->trig_arrival = now;
 
+	/* The peer answered before it learnt its start (mrc_conn_set_peer_
+	 * alt_psn()): its stream begins where both ends agreed instead.  A
+	 * packet that fits the rq_psn window keeps the stream there.
+	 */
+	if (rx->alt_valid && off >= rx->window &&
+	    h->psn - rx->alt_psn < rx->window) {
+		rx->rcv_nxt = rx->alt_psn;
+		rx->alt_valid = 0;
+		off = h->psn - rx->rcv_nxt;
+	}
 	if (mrc_psn_before(h->psn, rx->rcv_nxt) ||
 	    (off < rx->window && mrc_ring_test(rx->rcvd, h->psn))) {
 		/* Its ACK was lost or it was resent needlessly: re-ACK. */
@@ -163,6 +173,8 @@ int mrc_rx_data(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 		return MRC_RX_NACKED;
 	}
 	c->st.rx_pkts++;
+	rx->started = 1;
+	rx->alt_valid = 0;
 	mrc_ring_set(rx->rcvd, h->psn);
 	if (h->flags & MRC_F_LAST) {
 		mrc_ring_set(rx->last, h->psn);
@@ -179,6 +191,31 @@ int mrc_rx_data(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 	else if (rx->ack_deadline == MRC_TIME_NEVER)
 		rx->ack_deadline = now + c->cfg.ack_delay;
 	return MRC_RX_ACCEPTED;
+}
+
+void mrc_conn_set_peer_alt_psn(struct mrc_conn *c, u32 psn)
+{
+	struct mrc_rx *rx = &c->rx;
+
+	if (rx->started || psn == rx->rcv_nxt)
+		return;
+	rx->alt_psn = psn;
+	rx->alt_valid = 1;
+}
+
+/* The peer puts its snd_nxt in hdr.psn of PORT_STATUS and probes.  It
+ * lies at most a window after our rcv_nxt (it never runs further ahead
+ * of what we received), and packets it sent after the control packet
+ * may have overtaken it by as much: 2 x MRC_MAX_WINDOW PSNs accepted out
+ * of 2^24 possible starts.
+ */
+bool mrc_rx_psn_plausible(const struct mrc_conn *c, u32 psn)
+{
+	const struct mrc_rx *rx = &c->rx;
+
+	if (psn - (rx->rcv_nxt - MRC_MAX_WINDOW) <= 2 * MRC_MAX_WINDOW)
+		return true;
+	return rx->alt_valid && psn - rx->alt_psn <= MRC_MAX_WINDOW;
 }
 
 void mrc_rx_timer(struct mrc_conn *c, u64 now)

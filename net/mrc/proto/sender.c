@@ -446,7 +446,58 @@ void mrc_tx_resp_done(struct mrc_conn *c)
 		c->tx.resp_wait--;
 }
 
-void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
+/* How far behind snd_una a cumulative PSN may lie: ACKs sprayed over
+ * paths of different delays overtake each other, and an older one's
+ * SACK bits are still news.  Anything further back (or beyond snd_nxt)
+ * was never sent on this connection: forged or misrouted.
+ */
+#define TX_STALE_ACK	MRC_MAX_WINDOW
+
+/* @psn in [snd_una - TX_STALE_ACK, snd_nxt + @incl), never before the
+ * stream's start: what the peer may name, cumulatively (@incl 1) or as
+ * one packet (@incl 0).
+ */
+static bool tx_psn_known(const struct mrc_conn *c, u32 psn, u32 incl)
+{
+	const struct mrc_tx *tx = &c->tx;
+	u32 lo = tx->snd_una - TX_STALE_ACK;
+
+	if (tx->snd_una - c->cfg.init_psn < TX_STALE_ACK)
+		lo = c->cfg.init_psn;
+	return mrc_psn_in(psn, lo, tx->snd_nxt + incl);
+}
+
+/* The SACK bitmap names only PSNs sent: its base lies in the window
+ * after the cumulative PSN and its highest bit before snd_nxt.
+ */
+static bool tx_sack_known(const struct mrc_conn *c,
+			  const struct mrc_ack_ext *a)
+{
+	u32 w = MRC_SACK_WORDS, top;
+
+	if (a->sack_base - a->cum_psn >= MRC_MAX_WINDOW)
+		return false;
+	while (w-- > 0) {
+		u64 v = a->sack[w];
+		u32 b = 63;
+
+		if (!v)
+			continue;
+		while (!(v >> b))
+			b--;
+		top = a->sack_base + w * 64 + b;
+		return tx_psn_known(c, top, 0);
+	}
+	return true;
+}
+
+static int tx_invalid(struct mrc_conn *c)
+{
+	c->st.ctrl_invalid++;
+	return MRC_RX_INVALID;
+}
+
+int mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 {
 	const struct mrc_ack_ext *a = &pkt->u.ack;
 	struct mrc_tx *tx = &c->tx;
@@ -455,12 +506,13 @@ void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	bool progress;
 	u32 acked = 0;
 
-	/* Acknowledges something never sent: not ours.  A cumulative PSN
+	/* Acknowledges something never sent: not ours (a blind forger has
+	 * to hit the window out of 2^24 starts).  A cumulative PSN a little
 	 * behind snd_una is only an older ACK overtaken by a newer one; its
 	 * SACK bits are still news.
 	 */
-	if (mrc_psn_after(a->cum_psn, tx->snd_nxt))
-		return;
+	if (!tx_psn_known(c, a->cum_psn, 1) || !tx_sack_known(c, a))
+		return tx_invalid(c);
 	c->st.acks_rx++;
 	if (a->echo_ev < c->paths.n) {
 		e = &c->paths.ev[a->echo_ev];
@@ -481,9 +533,10 @@ void mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	}
 	mrc_nscc_on_ack(&c->cc, acked, ecn, tx->qdelay, now);
 	tx_rack_detect(c, now);
+	return 0;
 }
 
-void mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
+int mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 {
 	const struct mrc_nack_ext *n = &pkt->u.nack;
 	struct mrc_tx *tx = &c->tx;
@@ -491,16 +544,17 @@ void mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	u32 acked = 0;
 	u64 wait;
 
-	if (mrc_psn_after(n->cum_psn, tx->snd_nxt))
-		return;
+	/* Both PSNs must name what we sent: a NACK can end the connection. */
+	if (!tx_psn_known(c, n->cum_psn, 1) || !tx_psn_known(c, n->psn, 0))
+		return tx_invalid(c);
 	c->st.nacks_rx++;
 	if (tx_advance_cum(c, n->cum_psn, &acked, now))
 		tx_progress(c, now);
 	if (!tx_in_flight(tx, n->psn))
-		return;
+		return 0;
 	p = txp(tx, n->psn);
 	if (p->flags & MRC_TXP_SACKED)
-		return;
+		return 0;
 	switch (n->reason) {
 	case MRC_NACK_TRIMMED:
 		/* Congestion, not a broken path: retransmit at once. */
@@ -524,7 +578,7 @@ void mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 			    tx->rnr_count > c->cfg.rnr_retry) {
 				mrc_conn_fail(c, MRC_ST_RNR_EXCEEDED, p->msn,
 					      now);
-				return;
+				return 0;
 			}
 			wait = n->rnr_timer_us ? (u64)n->rnr_timer_us * 1000 :
 			       c->cfg.rnr_timeout;
@@ -540,6 +594,20 @@ void mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 		mrc_conn_fail(c, MRC_ST_INVALID_REQUEST, p->msn, now);
 		break;
 	}
+	return 0;
+}
+
+int mrc_conn_set_init_psn(struct mrc_conn *c, u32 psn)
+{
+	struct mrc_tx *tx = &c->tx;
+
+	/* Nothing cut into packets yet: no PSN of the old start exists. */
+	if (tx->snd_nxt != c->cfg.init_psn || tx->snd_una != tx->snd_nxt)
+		return -EBUSY;
+	c->cfg.init_psn = psn;
+	tx->snd_una = psn;
+	tx->snd_nxt = psn;
+	return 0;
 }
 
 /* RNR wait over: resend every packet the receiver was not ready for. */

@@ -91,6 +91,7 @@ enum mrc_dev_counter {
 	MRC_CNT_BAD_STATE,		/* QP not able to receive */
 	MRC_CNT_TX_DROP,		/* no route or no memory to send */
 	MRC_CNT_PROTO_ERR,		/* peer broke the protocol: QP ended */
+	MRC_CNT_BAD_RESP,		/* response matching no request */
 	MRC_CNT_NR
 };
 

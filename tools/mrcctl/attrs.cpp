@@ -207,6 +207,7 @@ const char *stat_name(std::uint32_t type)
 	case MRC_A_STAT_RX_BAD_ICRC: return "rx_bad_icrc";
 	case MRC_A_STAT_RX_NO_QP: return "rx_no_qp";
 	case MRC_A_STAT_RX_PROTO_ERR: return "rx_proto_err";
+	case MRC_A_STAT_RX_BAD_RESP: return "rx_bad_resp";
 	default: return nullptr;
 	}
 }

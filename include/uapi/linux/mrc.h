@@ -297,6 +297,9 @@ enum mrc_attr {
 				 */
 	MRC_A_PROBE_RTT,	/* u64: ns */
 	MRC_A_PROBE_ADDR,	/* binary: the address probed on that plane */
+	MRC_A_STAT_RX_BAD_RESP,	/* READ/ATOMIC response matching no
+				 * outstanding request: dropped
+				 */
 
 	__MRC_A_MAX,
 	MRC_A_MAX = __MRC_A_MAX - 1

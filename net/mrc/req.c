@@ -348,11 +348,12 @@ void mrc_req_send_complete(struct mrc_qp *qp, u64 cookie, int status)
  * names, or NULL.  Exactly one WQE can match: rsn_done..rsn_next - 1 are
  * the READs and atomics given to the engine whose response has not
  * completed, each in its own rd_slot (at most MRC_MAX_RD_ATOMIC of them).
- * A WQE whose response already ended (its LAST packet placed) matches
- * nothing more: a second response for one rsn would complete it twice.
+ * A WQE whose response completed matches nothing more, and a second LAST
+ * packet for one rsn is refused: it would complete the request twice.
+ * (Other packets of a response may follow its LAST: loss and spraying.)
  */
 static struct mrc_swqe *mrc_req_resp_wqe(struct mrc_qp *qp, u32 rsn,
-					 bool is_read)
+					 bool is_read, bool last)
 {
 	struct mrc_swqe *w;
 
@@ -361,7 +362,7 @@ static struct mrc_swqe *mrc_req_resp_wqe(struct mrc_qp *qp, u32 rsn,
 		return NULL;
 	w = mrc_swqe(qp, qp->rd_slot[rsn % MRC_MAX_RD_ATOMIC]);
 	if (w->state != MRC_SWQE_POSTED || w->seq != rsn ||
-	    w->resp_done || w->resp_last)
+	    w->resp_done || (last && w->resp_last))
 		return NULL;
 	if (is_read ? !mrc_wr_is_read(w->opcode) :
 		      !mrc_wr_is_atomic(w->opcode))
@@ -383,7 +384,7 @@ int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	u64 orig;
 	int err;
 
-	w = mrc_req_resp_wqe(qp, rsn, is_read);
+	w = mrc_req_resp_wqe(qp, rsn, is_read, pkt->hdr.flags & MRC_F_LAST);
 	if (!w)
 		goto bad;
 	if (is_read) {

@@ -6,8 +6,20 @@
 #ifndef _NET_MRC_COMPAT_H
 #define _NET_MRC_COMPAT_H
 
+#include <linux/mm.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
+
+/* 6.3 made vma->vm_flags read-only behind vm_flags_set(). */
+static inline void mrc_vm_flags_set(struct vm_area_struct *vma,
+				    unsigned long flags)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
 
 /* 6.6 moved the parsed attributes of a dump request from
  * genl_dumpit_info(cb)->attrs to genl_info_dump(cb)->attrs.

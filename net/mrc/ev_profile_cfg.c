@@ -273,6 +273,39 @@ int mrc_ev_prof_ev_change(struct mrc_dev *mdev, u32 id, u16 idx,
 	return 0;
 }
 
+/**
+ * mrc_ev_prof_ev_check - may one connection's EV @idx become @ev?
+ * @mdev: the instance
+ * @id: the EV profile the connection's EVs came from
+ * @idx: the EV's index
+ * @ev: the replacement
+ * @extack: why not
+ *
+ * A connection's copy is replaced under the rules of the profile's own
+ * replace (mode, index, format and value, no duplicate of another EV):
+ * a value the profile would refuse must not reach the headers of a live
+ * QP either.  Caller holds mrc_cfg_lock.  Return: 0 or -errno.
+ */
+int mrc_ev_prof_ev_check(struct mrc_dev *mdev, u32 id, u16 idx,
+			 const struct mrc_ev *ev,
+			 struct netlink_ext_ack *extack)
+{
+	struct mrc_ev_prof *prof;
+	struct mrc_ev out;
+	int err = 0;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	prof = mrc_ev_prof_lookup(mdev, id, extack, &err);
+	if (!prof)
+		return err;
+	err = mrc_ev_profile_check_replace(&prof->p, idx, ev->plane,
+					   ev->value, ev->len, &out);
+	if (err)
+		return mrc_ev_err(extack, NULL, err);
+	return 0;
+}
+
 /* Free every EV profile of an instance going away (routes are gone). */
 void mrc_ev_prof_flush(struct mrc_dev *mdev, bool announce)
 {

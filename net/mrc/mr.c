@@ -66,7 +66,7 @@ static int mrc_mr_init_pages(struct mrc_mr *mr)
 	if (WARN_ON_ONCE(!npages || npages > U32_MAX))
 		return -EINVAL;
 
-	mr->pages = kvmalloc_array(npages, sizeof(*mr->pages), GFP_KERNEL);
+	mr->pages = kvmalloc_array(npages, sizeof(*mr->pages), MRC_GFP_USER);
 	if (!mr->pages)
 		return -ENOMEM;
 

@@ -54,6 +54,16 @@
 #define MRC_MAX_HDR_LEN		(40 + 8 + 16 + 8 + MRC_COMMON_HDR_LEN + \
 				 MRC_MAX_DATA_EXT_LEN + MRC_ICRC_LEN)
 
+/* Memory a user's verbs objects hold for their lifetime (rings, kernel
+ * copies of work requests, an MR's page array): charged to the memory
+ * cgroup of the process creating them, so that memory.max bounds what one
+ * unprivileged user can pin through them.  Over the limit the allocation
+ * fails (the verb returns ENOMEM) instead of invoking the cgroup's OOM
+ * killer, and the failure is the caller's to report, not a warning.
+ */
+#define MRC_GFP_USER		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
+				 __GFP_NOWARN)
+
 extern struct mutex mrc_cfg_lock;
 extern unsigned short mrc_udp_port;
 
@@ -84,6 +94,7 @@ enum mrc_dev_counter {
 	MRC_CNT_TX_DROP,		/* no route or no memory to send */
 	MRC_CNT_PROTO_ERR,		/* peer broke the protocol: QP ended */
 	MRC_CNT_CTRL_INVALID,		/* control packet outside the window */
+	MRC_CNT_BAD_RESP,		/* response matching no request */
 	MRC_CNT_NR
 };
 

@@ -497,6 +497,12 @@ static int mrc_nl_ev_profile_set_ev(struct genl_info *info,
 	}
 	/* One connection's copy: the profile stays as it is. */
 	if (attrs[MRC_A_QPN]) {
+		if (evp) {
+			err = mrc_ev_prof_ev_check(mdev, id, idx, evp,
+						   info->extack);
+			if (err)
+				return err;
+		}
 		if (!mrc_qp_ev_changed(mdev, id, nla_get_u32(attrs[MRC_A_QPN]),
 				       idx, evp, deny)) {
 			NL_SET_ERR_MSG_ATTR(info->extack, attrs[MRC_A_QPN],

@@ -63,6 +63,9 @@ int mrc_ev_prof_set(struct mrc_dev *mdev, u32 id,
 int mrc_ev_prof_ev_change(struct mrc_dev *mdev, u32 id, u16 idx,
 			  const struct mrc_ev *ev, int deny,
 			  struct netlink_ext_ack *extack);
+int mrc_ev_prof_ev_check(struct mrc_dev *mdev, u32 id, u16 idx,
+			 const struct mrc_ev *ev,
+			 struct netlink_ext_ack *extack);
 void mrc_ev_prof_flush(struct mrc_dev *mdev, bool announce);
 
 /* cc_profile_cfg.c */

@@ -119,11 +119,11 @@ static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 	if (err)
 		return err;
 	qp->swqe = kvcalloc(qp->sq.index_mask + 1, sizeof(*qp->swqe),
-			    GFP_KERNEL);
+			    MRC_GFP_USER);
 	qp->rwqe = kvcalloc(qp->rq.index_mask + 1, sizeof(*qp->rwqe),
-			    GFP_KERNEL);
-	qp->inmsg = kvcalloc(MRC_MAX_WINDOW, sizeof(*qp->inmsg), GFP_KERNEL);
-	qp->conn = kvzalloc(mrc_conn_size(), GFP_KERNEL);
+			    MRC_GFP_USER);
+	qp->inmsg = kvcalloc(MRC_MAX_WINDOW, sizeof(*qp->inmsg), MRC_GFP_USER);
+	qp->conn = kvzalloc(mrc_conn_size(), MRC_GFP_USER);
 	if (!qp->swqe || !qp->rwqe || !qp->inmsg || !qp->conn)
 		return -ENOMEM;
 

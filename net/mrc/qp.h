@@ -59,6 +59,7 @@ struct mrc_swqe {
 	u8 status;		/* enum ib_wc_status once DONE */
 	bool acked;		/* engine: request acknowledged */
 	bool resp_done;		/* READ/ATOMIC: response complete */
+	bool resp_last;		/* READ/ATOMIC: its LAST packet placed */
 	union {
 		struct rxe_sge sge[MRC_MAX_SGE];
 		u8 inline_data[MRC_MAX_INLINE];

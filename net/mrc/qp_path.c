@@ -362,6 +362,11 @@ static void mrc_qp_ev_apply(struct mrc_qp *qp, void *arg)
 		if (mrc_conn_get_ev_info(qp->conn, c->idx, &info) ||
 		    info.plane != c->ev->plane)
 			goto out;
+		/* Checked against the profile by the caller; the QP's own
+		 * format decides what its headers can carry.
+		 */
+		if (mrc_ev_check(paths->format, c->ev))
+			goto out;
 		mrc_path_ev_outer(mrc_qpn(qp), paths->format, c->ev, &outer);
 		paths->ev[c->idx] = outer;
 	} else {

@@ -3,9 +3,18 @@
  * Rings shared with userspace in the rxe layout (struct rxe_queue_buf),
  * and the mmap device ops through which the rxe provider maps them.
  *
- * Lifetime of a ring's memory: the buffer comes from vmalloc_user() and is
- * mapped into the user's address space by remap_vmalloc_range(), which
- * inserts each page with vm_insert_page().  In 6.1 that takes a page
+ * Accounting: a ring is the user's memory for as long as the verbs object
+ * lives, so it is charged to the creating process's memory cgroup
+ * (MRC_GFP_USER).  6.1 exports neither a vmalloc_user() that takes gfp
+ * flags nor __vmalloc_node_range(), and remap_vmalloc_range() refuses an
+ * area without VM_USERMAP, which only vmalloc_user() sets: so the ring
+ * comes from __vmalloc() (zeroed) and mrc_mmap() inserts its pages itself
+ * (mrc_queue_remap()), the same vm_insert_page() walk that
+ * remap_vmalloc_range() does.
+ *
+ * Lifetime of a ring's memory: the buffer comes from __vmalloc() and is
+ * mapped into the user's address space page by page with
+ * vm_insert_page().  In 6.1 that takes a page
  * reference per mapped page (insert_page_into_pte_locked(): get_page()),
  * and vfree() only drops the vmalloc area's own reference on each order-0
  * page (__vunmap() -> __free_pages(page, 0) -> put_page_testzero()).  So
@@ -13,7 +22,7 @@
  * still mapped would be safe by itself.
  *
  * It is not safe against an mmap() in flight, though: mrc_mmap() holds
- * only a reference on the mmap entry while remap_vmalloc_range() walks
+ * only a reference on the mmap entry while mrc_queue_remap() walks
  * the vmalloc area, and rdma_user_mmap_entry_remove() does not wait for
  * it.  Freeing in mrc_queue_cleanup() could vfree() the area under that
  * walk (destroy_cq and mmap() of the same ring from two threads).  So
@@ -71,7 +80,7 @@ int mrc_queue_init(struct mrc_queue *q, u32 num_elem, u32 elem_size,
 		return -EINVAL;
 
 	/* Zeroed: the user sees no stale kernel memory in the slots. */
-	q->buf = vmalloc_user(size);
+	q->buf = __vmalloc(size, MRC_GFP_USER | __GFP_ZERO);
 	if (!q->buf)
 		return -ENOMEM;
 	q->buf_size = size;
@@ -132,6 +141,24 @@ void mrc_queue_cleanup(struct mrc_queue *q)
 	q->buf = NULL;
 }
 
+/* Map the @size bytes (page aligned) of ring buffer @buf at @vma. */
+static int mrc_queue_remap(struct vm_area_struct *vma, void *buf,
+			   size_t size)
+{
+	size_t off;
+	int err;
+
+	for (off = 0; off < size; off += PAGE_SIZE) {
+		err = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page(buf + off));
+		if (err)
+			return err;
+	}
+	/* As remap_vmalloc_range(): no mremap() growth, no core dump. */
+	mrc_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	return 0;
+}
+
 int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 {
 	size_t size = vma->vm_end - vma->vm_start;
@@ -154,7 +181,7 @@ int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 		goto out;
 	}
 	/* vm_pgoff is the core's lookup key, not an offset into the ring. */
-	err = remap_vmalloc_range(vma, entry->buf, 0);
+	err = mrc_queue_remap(vma, entry->buf, size);
 out:
 	rdma_user_mmap_entry_put(rdma);
 	return err;

@@ -394,7 +394,37 @@ void mrc_req_send_complete(struct mrc_qp *qp, u64 cookie, int status)
 		w->state = MRC_SWQE_DONE;
 }
 
-/* A READ_RESP or ATOMIC_RESP packet: find its WQE by rsn and place it. */
+/* The outstanding READ (@is_read) or atomic whose response rsn @rsn
+ * names, or NULL.  Exactly one WQE can match: rsn_done..rsn_next - 1 are
+ * the READs and atomics given to the engine whose response has not
+ * completed, each in its own rd_slot (at most MRC_MAX_RD_ATOMIC of them).
+ * A WQE whose response completed matches nothing more, and a second LAST
+ * packet for one rsn is refused: it would complete the request twice.
+ * (Other packets of a response may follow its LAST: loss and spraying.)
+ */
+static struct mrc_swqe *mrc_req_resp_wqe(struct mrc_qp *qp, u32 rsn,
+					 bool is_read, bool last)
+{
+	struct mrc_swqe *w;
+
+	lockdep_assert_held(&qp->lock);
+	if (rsn - qp->rsn_done >= qp->rsn_next - qp->rsn_done)
+		return NULL;
+	w = mrc_swqe(qp, qp->rd_slot[rsn % MRC_MAX_RD_ATOMIC]);
+	if (w->state != MRC_SWQE_POSTED || w->seq != rsn ||
+	    w->resp_done || (last && w->resp_last))
+		return NULL;
+	if (is_read ? !mrc_wr_is_read(w->opcode) :
+		      !mrc_wr_is_atomic(w->opcode))
+		return NULL;
+	return w;
+}
+
+/* A READ_RESP or ATOMIC_RESP packet: find its WQE by rsn and place it.
+ * One that matches no outstanding request of its opcode, or not the
+ * READ's length, is counted and refused (NACKed, so not received: it
+ * places nothing and completes nothing).
+ */
 int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	bool is_read = pkt->hdr.opcode == MRC_OP_READ_RESP;
@@ -404,18 +434,15 @@ int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	u64 orig;
 	int err;
 
-	if (rsn - qp->rsn_done >= qp->rsn_next - qp->rsn_done)
-		return MRC_NACK_INVALID_REQUEST;
-	w = mrc_swqe(qp, qp->rd_slot[rsn % MRC_MAX_RD_ATOMIC]);
-	if (w->state != MRC_SWQE_POSTED || w->seq != rsn ||
-	    is_read != mrc_wr_is_read(w->opcode))
-		return MRC_NACK_INVALID_REQUEST;
+	w = mrc_req_resp_wqe(qp, rsn, is_read, pkt->hdr.flags & MRC_F_LAST);
+	if (!w)
+		goto bad;
 	if (is_read) {
 		const struct mrc_msg_ext *m = &pkt->u.send.msg;
 
 		if (m->msg_len != w->length ||
-		    m->offset + pkt->payload_len > w->length)
-			return MRC_NACK_INVALID_REQUEST;
+		    (u64)m->offset + pkt->payload_len > w->length)
+			goto bad;
 		err = mrc_sge_copy(qp->mdev, &qp->pd->ibpd, w->sge,
 				   w->num_sge, m->offset,
 				   (void *)pkt->payload, pkt->payload_len,
@@ -430,25 +457,40 @@ int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (err && w->status == IB_WC_SUCCESS)
 		w->status = IB_WC_LOC_PROT_ERR;
 	if (pkt->hdr.flags & MRC_F_LAST) {
+		w->resp_last = true;
 		im = &qp->inmsg[pkt->hdr.psn & (MRC_MAX_WINDOW - 1)];
 		memset(im, 0, sizeof(*im));
 		im->opcode = pkt->hdr.opcode;
 		im->seq = rsn;
 	}
 	return 0;
+bad:
+	mrc_count(qp->mdev, MRC_CNT_BAD_RESP, 1);
+	return MRC_NACK_INVALID_REQUEST;
 }
 
+/* The response whose LAST packet place() accepted is complete (once per
+ * rsn, see mrc_req_resp_wqe()).  Responses complete in the peer's PSN
+ * order, which a peer may not have kept in rsn order: rsn_done moves over
+ * every leading rsn whose response is complete, never past rsn_next.
+ */
 void mrc_req_resp_complete(struct mrc_qp *qp, const struct mrc_inmsg *im)
 {
 	struct mrc_swqe *w = mrc_swqe(qp, qp->rd_slot[im->seq %
 						      MRC_MAX_RD_ATOMIC]);
 
+	lockdep_assert_held(&qp->lock);
 	w->resp_done = true;
-	qp->rsn_done++;
 	if (w->acked)
 		w->state = MRC_SWQE_DONE;
 	if (w->status != IB_WC_SUCCESS)
 		qp->pending_error = true;
+	while (qp->rsn_done != qp->rsn_next) {
+		w = mrc_swqe(qp, qp->rd_slot[qp->rsn_done % MRC_MAX_RD_ATOMIC]);
+		if (!w->resp_done)
+			break;
+		qp->rsn_done++;
+	}
 }
 
 /* Completions in send-queue order. */

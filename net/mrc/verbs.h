@@ -70,7 +70,7 @@ static inline struct mrc_pd *to_mpd(struct ib_pd *ibpd)
  * smp_load_acquire() and masked.
  */
 struct mrc_queue {
-	struct rxe_queue_buf *buf;	/* vmalloc_user(), mapped by the user */
+	struct rxe_queue_buf *buf;	/* MRC_GFP_USER vmalloc, user mapped */
 	size_t buf_size;		/* page aligned, header included */
 	u32 log2_elem_size;
 	u32 index_mask;

@@ -14,7 +14,9 @@
 #   - a plane whose carrier goes down: "plane down" event, its EVs unused;
 #   - a plane set admin down: the peer stops using it too (PORT_STATUS);
 #   - an EXP EV profile: the QP's EVs carry its UDP ports, denying one EV
-#     for one live QP (qpn) or for all (profile) shows it denied;
+#     for one live QP (qpn) or for all (profile) shows it denied; a per-QP
+#     replacement with an invalid or duplicate value is refused with the
+#     profile's errno and message, the QP's EV unchanged;
 #   - mrcctl probe: every EV of the route, one explicit EV, a profile's
 #     EVs, the blackholed plane timing out (exit 1 when nothing answers);
 #   - every bad request of CONN_GET, PROBE and the per-QP EV change.
@@ -263,6 +265,17 @@ check_output_fail "per-QP change of an unknown QP" 'no live QP' \
 	M2 ev-profile ev deny dev mrc2 profile 7 index 1 qpn 999
 check_output_fail "per-QP replace onto another plane" 'no live QP' \
 	M2 ev-profile ev replace dev mrc2 profile 7 index 1 plane 1 value 50100 qpn "$qpn"
+# A live QP's copy obeys the profile's replace rules: an invalid value
+# (port 0) is refused with the profile's message instead of installing a
+# zeroed header, and the QP's EV stays as it was.
+check_output_fail "per-QP replace with port 0: EINVAL, the profile's reason" \
+	'^mrcctl: EV value not usable \(port 0, SID ::, ::1, multicast\) \(Invalid argument\)$' \
+	M2 ev-profile ev replace dev mrc2 profile 7 index 1 plane 2 value 0 qpn "$qpn"
+check_output "... the QP's EV 1 keeps its port" '^    ev 1 plane 2 sport 50002 ' \
+	M2 -s conn show dev mrc2
+check_output_fail "per-QP replace with another EV's value: EEXIST" \
+	'^mrcctl: duplicate EV \(same plane and value\) \(File exists\)$' \
+	M2 ev-profile ev replace dev mrc2 profile 7 index 1 plane 2 value 50005 qpn "$qpn"
 check "per-QP replace on the EV's plane" \
 	M2 ev-profile ev replace dev mrc2 profile 7 index 1 plane 2 value 50100 qpn "$qpn"
 check_output "... the QP's EV 1 uses port 50100" '^    ev 1 plane 2 sport 50100 ' \

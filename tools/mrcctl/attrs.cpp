@@ -210,6 +210,7 @@ const char *stat_name(std::uint32_t type)
 	case MRC_A_STAT_RX_CTRL_INVALID: return "rx_ctrl_invalid";
 	case MRC_A_STAT_PROBE_LIMITED: return "probe_limited";
 	case MRC_A_STAT_RX_PROBE_STRAY: return "rx_probe_stray";
+	case MRC_A_STAT_RX_BAD_RESP: return "rx_bad_resp";
 	default: return nullptr;
 	}
 }

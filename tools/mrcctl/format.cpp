@@ -93,10 +93,10 @@ EventInfo event_info(std::uint32_t type)
 }
 
 // The groups of stats_text(), one pair of lines each.
-constexpr std::string_view kStatGroups[][9] = {
+constexpr std::string_view kStatGroups[][10] = {
 	{"tx_pkts", "tx_bytes", "retx_pkts", "nack_tx", "tx_drop"},
 	{"rx_pkts", "rx_bytes", "rx_dup", "rx_oow", "nack_rx", "rx_bad_rkey",
-	 "rx_spoofed", "rx_bad_state", "rx_proto_err"},
+	 "rx_spoofed", "rx_bad_state", "rx_proto_err", "rx_bad_resp"},
 	// Per network namespace (every instance of the namespace shows them).
 	{"rx_malformed", "rx_bad_icrc", "rx_no_qp"},
 	// Forged control packets (per instance), probes (per namespace).

@@ -307,6 +307,9 @@ enum mrc_attr {
 	MRC_A_STAT_RX_PROBE_STRAY, /* per namespace: probe answers matching
 				    * no outstanding probe
 				    */
+	MRC_A_STAT_RX_BAD_RESP,	/* READ/ATOMIC response matching no
+				 * outstanding request: dropped
+				 */
 
 	__MRC_A_MAX,
 	MRC_A_MAX = __MRC_A_MAX - 1

@@ -163,21 +163,33 @@ int mrc_ev_profile_set_event_mask(struct mrc_ev_profile *p, u32 mask)
 	return 0;
 }
 
-int mrc_ev_profile_replace(struct mrc_ev_profile *p, u16 idx, u8 plane,
-			   const u8 *value, u8 len)
+int mrc_ev_profile_check_replace(const struct mrc_ev_profile *p, u16 idx,
+				 u8 plane, const u8 *value, u8 len,
+				 struct mrc_ev *out)
 {
-	struct mrc_ev ev;
 	int err;
 
 	if (p->mode == MRC_EV_MODE_AUTO)
 		return -MRC_EV_EMODE;
 	if (idx >= p->n_evs)
 		return -MRC_EV_ENOENT;
-	err = mrc_ev_make(p, &ev, plane, value, len);
+	err = mrc_ev_make(p, out, plane, value, len);
 	if (err)
 		return err;
-	if (mrc_ev_find(p, &ev, idx) >= 0)
+	if (mrc_ev_find(p, out, idx) >= 0)
 		return -MRC_EV_EDUP;
+	return 0;
+}
+
+int mrc_ev_profile_replace(struct mrc_ev_profile *p, u16 idx, u8 plane,
+			   const u8 *value, u8 len)
+{
+	struct mrc_ev ev;
+	int err;
+
+	err = mrc_ev_profile_check_replace(p, idx, plane, value, len, &ev);
+	if (err)
+		return err;
 	p->evs[idx] = ev;
 	return 0;
 }

@@ -159,6 +159,13 @@ int mrc_ev_profile_clear(struct mrc_ev_profile *p);
 /* Allowed in any state (checked against the EV count when ONLINE). */
 int mrc_ev_profile_set_min_active(struct mrc_ev_profile *p, u16 n);
 int mrc_ev_profile_set_event_mask(struct mrc_ev_profile *p, u32 mask);
+/* The checks of mrc_ev_profile_replace() without the change: 0 and the
+ * EV it would install in @out, or a negative MRC_EV_E*.  A connection's
+ * own copy of EV @idx is replaced under the same rules.
+ */
+int mrc_ev_profile_check_replace(const struct mrc_ev_profile *p, u16 idx,
+				 u8 plane, const u8 *value, u8 len,
+				 struct mrc_ev *out);
 /* Allowed ONLINE too: replace EV @idx (validated, no duplicate). */
 int mrc_ev_profile_replace(struct mrc_ev_profile *p, u16 idx, u8 plane,
 			   const u8 *value, u8 len);

@@ -216,6 +216,42 @@ TEST(EvProfile, OnlineRefusesDefinitionChanges)
 	EXPECT_EQ(f.p.n_evs, 0);
 }
 
+// The checks a connection's own EV replacement goes through (the kernel's
+// per-QP "ev-profile ev replace ... qpn N"): the profile's rules, and the
+// profile itself unchanged.
+TEST(EvProfile, CheckReplaceValidatesWithoutChanging)
+{
+	Prof f(MRC_EV_MODE_EXP, MRC_EV_FMT_UDP);
+	ASSERT_EQ(f.add(1, port(1)), 0);
+	ASSERT_EQ(f.add(2, port(2)), 0);
+	ASSERT_EQ(f.state(MRC_EV_PROF_OFFLINE), 0);
+	ASSERT_EQ(f.state(MRC_EV_PROF_ONLINE), 0);
+	mrc_ev out{};
+	auto v = port(9);
+	ASSERT_EQ(mrc_ev_profile_check_replace(&f.p, 0, 1, v.data(), 2, &out), 0);
+	EXPECT_EQ(out.plane, 1);
+	EXPECT_EQ(out.len, 2);
+	EXPECT_EQ(out.value[1], 9);
+	EXPECT_EQ(out.state, MRC_EV_UNKNOWN);
+	EXPECT_EQ(f.p.evs[0].value[1], 1); // a check, not a change
+	auto zero = port(0);
+	EXPECT_EQ(mrc_ev_profile_check_replace(&f.p, 0, 1, zero.data(), 2, &out),
+		  -MRC_EV_EVALUE);
+	EXPECT_EQ(mrc_ev_profile_check_replace(&f.p, 0, 1, v.data(), 1, &out),
+		  -MRC_EV_ELEN);
+	EXPECT_EQ(mrc_ev_profile_check_replace(&f.p, 0, 0, v.data(), 2, &out),
+		  -MRC_EV_EPLANE);
+	auto dup = port(2);
+	EXPECT_EQ(mrc_ev_profile_check_replace(&f.p, 0, 2, dup.data(), 2, &out),
+		  -MRC_EV_EDUP);
+	EXPECT_EQ(mrc_ev_profile_check_replace(&f.p, 2, 1, v.data(), 2, &out),
+		  -MRC_EV_ENOENT);
+
+	Prof a(MRC_EV_MODE_AUTO, MRC_EV_FMT_UDP);
+	EXPECT_EQ(mrc_ev_profile_check_replace(&a.p, 0, 1, v.data(), 2, &out),
+		  -MRC_EV_EMODE);
+}
+
 TEST(EvProfile, ReplaceAndDenyAllowedOnline)
 {
 	Prof f(MRC_EV_MODE_EXP, MRC_EV_FMT_UDP);

@@ -172,9 +172,9 @@ public:
 			destroy_qp(d);
 		else if (r < 335)
 			modify_qp(d);
-		else if (r < 385)
+		else if (r < 415)
 			connect_pair();
-		else if (r < 620)
+		else if (r < 640)
 			post_send(d);
 		else if (r < 720)
 			post_recv(d);
@@ -351,7 +351,8 @@ private:
 		auto m = std::make_unique<MrObj>();
 		m->map = static_cast<uint8_t *>(p);
 		m->map_len = map_len;
-		m->pd = static_cast<int>(pick(d.pds.size()));
+		// Mostly the first PD, the connected pairs' one.
+		m->pd = chance(60) ? 0 : static_cast<int>(pick(d.pds.size()));
 		int access = chance(70) ? kAllAccess : static_cast<int>(rng_() & 0x1ffff);
 		if (chance(20))
 			access = static_cast<int>(rng_());
@@ -569,6 +570,8 @@ private:
 		if (d.qps.empty())
 			return;
 		QpObj &q = *d.qps[pick(d.qps.size())];
+		if (q.connected && chance(75))	// let connected pairs carry data a while
+			return;
 		ibv_qp_attr a{};
 		a.qp_state = static_cast<ibv_qp_state>(pick(8));
 		a.cur_qp_state = static_cast<ibv_qp_state>(pick(8));
@@ -622,8 +625,11 @@ private:
 		for (int i = 0; i < 2; i++) {
 			Dev &d = *devs_[i];
 			std::vector<QpObj *> c;
+			// Mostly fresh QPs; sometimes a pair's QP again (it may
+			// be in ERR by now).
+			bool again = chance(30);
 			for (auto &o : d.qps)
-				if (o->pd == 0 && !o->connected)
+				if (o->pd == 0 && (again || !o->connected))
 					c.push_back(o.get());
 			if (c.empty())
 				return;
@@ -664,6 +670,13 @@ private:
 				return;
 			}
 		}
+		for (auto *x : q)
+			for (auto &dd : devs_)
+				for (auto &o : dd->qps)
+					if (o->peer == x && o.get() != q[0] && o.get() != q[1]) {
+						o->peer = nullptr;
+						o->connected = false;
+					}
 		q[0]->peer = q[1];
 		q[1]->peer = q[0];
 		q[0]->connected = q[1]->connected = true;
@@ -671,11 +684,11 @@ private:
 	}
 
 	// --- posting ---
-	// Half the time a connected QP, if there is one: data must flow.
+	// Mostly a connected QP, if there is one: data must flow.
 	QpObj &pick_qp(Dev &d)
 	{
 		std::vector<QpObj *> c;
-		if (chance(50))
+		if (chance(80))
 			for (auto &o : d.qps)
 				if (o->connected)
 					c.push_back(o.get());
@@ -743,6 +756,57 @@ private:
 		} else {
 			addr = rnd64();
 			rkey = static_cast<uint32_t>(rng_());
+		}
+	}
+
+	// A WR that should succeed on a connected QP: WRITE, READ, SEND or
+	// an aligned atomic between our MR and the peer's, in bounds.
+	void make_valid(Dev &d, QpObj &q, ibv_send_wr &w, ibv_sge *sge)
+	{
+		MrObj *l = mr_of(d, q.pd);
+		MrObj *r = mr_of(dev_of(*q.peer), q.peer->pd);
+		if (!l || !r || l->len < 8 || r->len < 8 || l->len > (1u << 30) || r->len > (1u << 30))
+			return;
+		static const ibv_wr_opcode ops[] = {IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM,
+						    IBV_WR_SEND, IBV_WR_RDMA_READ,
+						    IBV_WR_ATOMIC_FETCH_AND_ADD};
+		w.opcode = ops[pick(std::size(ops))];
+		w.send_flags &= ~IBV_SEND_INLINE;
+		uint32_t len = pick(std::min<size_t>({l->len, r->len, 16384}) + 1);
+		if (w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD)
+			len = 8;
+		auto la = reinterpret_cast<uintptr_t>(l->mr->addr);
+		auto ra = reinterpret_cast<uintptr_t>(r->mr->addr);
+		sge[0] = {la + ((pick(l->len - len + 1)) & ~uint64_t{7}), len, l->mr->lkey};
+		w.num_sge = 1;
+		w.sg_list = sge;
+		uint64_t raddr = ra + ((pick(r->len - len + 1)) & ~uint64_t{7});
+		if (w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+			raddr = (ra + 7) & ~uint64_t{7};
+			if (raddr + 8 > ra + r->len)
+				raddr = ra;
+			w.wr.atomic.remote_addr = raddr;
+			w.wr.atomic.rkey = r->mr->rkey;
+			w.wr.atomic.compare_add = 1;
+		} else {
+			w.wr.rdma.remote_addr = raddr;
+			w.wr.rdma.rkey = r->mr->rkey;
+		}
+		// A SEND needs a receive at the peer: post one there.
+		if (w.opcode == IBV_WR_SEND) {
+			ibv_recv_wr rw{};
+			ibv_sge rs{ra, static_cast<uint32_t>(r->len), r->mr->lkey};
+			rw.wr_id = new_wr(*q.peer, dev_of(*q.peer), true);
+			rw.sg_list = &rs;
+			rw.num_sge = 1;
+			ibv_recv_wr *bad = nullptr;
+			int rc;
+			{
+				OpGuard g("ibv_post_recv");
+				rc = account("post_recv", ibv_post_recv(q.peer->qp, &rw, &bad));
+			}
+			if (!rc)
+				posted(*q.peer, rw.wr_id, q.peer->state != IBV_QPS_RESET);
 		}
 	}
 
@@ -826,6 +890,9 @@ private:
 				w.wr.rdma.rkey = rk;
 			}
 			w.invalidate_rkey = rk;
+			// One bad WR moves a QP to ERR: mostly good ones on a pair.
+			if (q.peer && chance(90))
+				make_valid(d, q, w, sge[i]);
 			sig[i] = (w.send_flags & IBV_SEND_SIGNALED) || q.sig_all;
 		}
 		ibv_send_wr *bad = nullptr;

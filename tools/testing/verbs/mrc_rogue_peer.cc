@@ -7,8 +7,8 @@
 // "victim" is an ordinary verbs program on an mrc device: one RC QP whose
 // address vector names ADDR, with the fixed peer QPN below.  No side
 // channel is needed: the peer learns the victim's QPN and address from its
-// first request, and both streams' first PSNs follow from the two QPNs
-// (stream_psn()).  It posts the scenario's READs, atomics and WRITEs from one
+// first request, and both streams start at the PSNs the victim's verbs set
+// (kVictimPsn, kPeerPsn, which both modes know).  It posts the scenario's READs, atomics and WRITEs from one
 // registered buffer filled with a canary pattern, waits for each
 // completion, and at the end checks that
 //   - every work request completed exactly once, successfully, and no
@@ -64,37 +64,14 @@ namespace {
 using namespace verbs;
 
 constexpr uint32_t kPeerQpn = 0x00c0de;	// the rogue responder's "QP"
-constexpr uint32_t kPeerPsn = 0x1000;	// the victim's rq_psn (unused by MRC)
-constexpr uint32_t kVictimPsn = 0x2000;	// the victim's sq_psn
+constexpr uint32_t kPeerPsn = 0x1000;	// the victim's rq_psn: our stream starts there
+constexpr uint32_t kVictimPsn = 0x2000;	// the victim's sq_psn: its stream starts there
 constexpr uint32_t kReadLen = 256;
 constexpr uint32_t kWriteLen = 64;
 constexpr uint32_t kWrites = 6;		// > the 4 slots of a 3-WR send ring
 constexpr uint64_t kRemoteVa = 0x10000;	// the peer has no memory: any value
 constexpr uint32_t kRemoteKey = 0x1234;
 constexpr int kEvilCopy = 7;		// what the crafted atomics carry
-
-uint32_t rol32(uint32_t w, unsigned s)
-{
-	return (w << s) | (w >> (32 - s));
-}
-
-// The first PSN of the MRC stream from QP @from to QP @to, as both ends
-// derive it at RTR (Documentation/networking/mrc.rst: jhash_2words(sqpn,
-// dqpn, 0x4d5243) masked to 24 bits; the verbs' PSNs are not used).
-uint32_t stream_psn(uint32_t from, uint32_t to)
-{
-	const uint32_t init = 0x4d5243u + 0xdeadbeefu + (2u << 2);
-	uint32_t a = from + init, b = to + init, c = init;
-
-	c ^= b; c -= rol32(b, 14);
-	a ^= c; a -= rol32(c, 11);
-	b ^= a; b -= rol32(a, 25);
-	c ^= b; c -= rol32(b, 16);
-	a ^= c; a -= rol32(c, 4);
-	b ^= a; b -= rol32(a, 14);
-	c ^= b; c -= rol32(b, 24);
-	return c & MRC_QPN_MASK;
-}
 
 // What the peer answers: both ends compute it.
 uint8_t read_byte(uint32_t rsn, int copy, uint32_t i)
@@ -525,9 +502,11 @@ private:
 			victim_.sin_port = htons(MRC_UDP_PORT);
 			victim_qpn_ = pkt.hdr.sqpn;
 			victim_known_ = true;
-			vcum_ = stream_psn(kPeerQpn, victim_qpn_);
-			if (pkt.hdr.psn != stream_psn(victim_qpn_, kPeerQpn))
-				bad("the victim's first PSN is not the one its QPNs give");
+			// Both streams start at the PSNs the verbs set:
+			// ours at the victim's rq_psn, its at its sq_psn.
+			vcum_ = kPeerPsn;
+			if (pkt.hdr.psn != kVictimPsn)
+				bad("the victim's first PSN is not its sq_psn");
 		}
 		if (!victim_known_)
 			return std::nullopt;	// nothing to answer yet

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# selftest-timeout: 360
+# selftest-timeout: 480
 #
 # Failover in a routed fabric (lib_fabric.sh fabric_leafspine 2 2, a route
 # over both planes, h2 sends to h1).  Two faults, each for 6 s:

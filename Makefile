@@ -6,6 +6,7 @@
 #   make demo       the demo: VM, module, multi-plane fabric, failure
 #   make install    modules_install + depmod (real machine)
 #   make module-debug  mrc.ko for the sanitizer kernel (tools/vm/mkdebugkernel)
+#   make soak       the chaos soak (test_80_chaos.sh) for 10 minutes
 
 # Debian's packaged kernel headers, not the running kernel: this build
 # machine's own kernel is not the target (see Documentation/admin-guide).
@@ -14,7 +15,7 @@ KVER ?= $(notdir $(patsubst %/build,%,$(KDIR)))
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps module module-debug userspace check demo install clean bench
+.PHONY: all deps module module-debug userspace check demo soak install clean bench
 
 all: module userspace
 
@@ -50,6 +51,11 @@ check: deps
 demo: deps
 	$(MAKE) all
 	tools/demo.sh
+
+# The 2-minute soak runs in make check; this is the long one.
+soak: deps
+	$(MAKE) all
+	MRC_SOAK_SECS=600 tools/vm/run --timeout 1800 -- selftests/mrc/run.sh test_80_chaos.sh
 
 bench: all
 	tools/bench/run-all.sh

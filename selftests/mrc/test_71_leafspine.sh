@@ -78,8 +78,14 @@ check "bytes per plane (leaf in front of h2) within $TOL% of an even share" \
 
 for p in $(seq $PLANES); do
 	diag "plane $p: sampled packets per UDP source port: $(tr '\n' ' ' <"$tmp/sniff.$p")"
-	n=$(awk '$1 >= 49152 && $1 <= 65535' "$tmp/sniff.$p" | wc -l)
-	check "plane $p carries 16 EVs (distinct source ports in 0xc000..0xffff: $n)" \
+	# An EV of the spray carries hundreds of the sampled packets; a port
+	# seen once or twice is not one of them (since the random QPNs and
+	# window-checked control packets, a few such single packets from h2
+	# show up: counted apart, see the diagnostic).
+	n=$(awk '$1 >= 49152 && $1 <= 65535 && $2 >= 10' "$tmp/sniff.$p" | wc -l)
+	stray=$(awk '$1 >= 49152 && $1 <= 65535 && $2 < 10' "$tmp/sniff.$p" | wc -l)
+	[ "$stray" -eq 0 ] || diag "plane $p: $stray source ports with fewer than 10 sampled packets"
+	check "plane $p carries 16 EVs (distinct source ports in 0xc000..0xffff with >= 10 packets: $n)" \
 		test "$n" -eq 16
 	# Expected share of each spine: the sampled packets of the source
 	# ports the leaf hashes to it.

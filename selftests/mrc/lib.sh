@@ -506,6 +506,26 @@ ns_bg() {
 	BG_PID=$!
 }
 
+# mrc_attack_setup PROG...: the hostile-packet tests' topology, each step a
+# check that ends the test on failure: the PROGs are built, mrc is loaded,
+# mrc_two_hosts, and an attacker namespace h3 joined to h1 by its own veth
+# (h3 e1 10.0.9.3/24 <-> h1 e1 10.0.9.1/24).
+mrc_attack_setup() {
+	local prog
+	for prog in "$@"; do
+		if [ ! -x "$prog" ]; then
+			not_ok "$(basename "$prog") is built"
+			diag "no $prog: run make"
+			done_testing
+		fi
+	done
+	mrc_load || done_testing
+	check "h1 ($H1_DEV), h2 ($H2_DEV) on e0 (mrc_two_hosts)" mrc_two_hosts || done_testing
+	check "attacker namespace h3" ns_create h3 || done_testing
+	check "h3 e1 10.0.9.3/24 <-> h1 e1 10.0.9.1/24" \
+		veth_pair h3 e1 10.0.9.3/24 h1 e1 10.0.9.1/24 || done_testing
+}
+
 # The last line both ends of a clean mrc_verify run print.
 VERIFY_CLEAN_RE='^mrc_verify: [1-9][0-9]* messages, [0-9]+ bytes, 0 corrupted bytes, 0 failed completions$'
 

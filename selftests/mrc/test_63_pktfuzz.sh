@@ -92,18 +92,7 @@ qpns_of() {
 		END { s = ""; for (x in q) s = s (s == "" ? "" : ",") x; print s }'
 }
 
-for prog in "$FUZZ" "$VERIFY"; do
-	if [ ! -x "$prog" ]; then
-		not_ok "$(basename "$prog") is built"
-		diag "no $prog: run make"
-		done_testing
-	fi
-done
-mrc_load || done_testing
-check "h1 ($H1_DEV), h2 ($H2_DEV) on e0 (mrc_two_hosts)" mrc_two_hosts || done_testing
-check "attacker namespace h3" ns_create h3 || done_testing
-check "h3 e1 10.0.9.3/24 <-> h1 e1 10.0.9.1/24" \
-	veth_pair h3 e1 10.0.9.3/24 h1 e1 10.0.9.1/24 || done_testing
+mrc_attack_setup "$FUZZ" "$VERIFY"
 check "h3 reaches h1" ns_exec h3 ping -c 1 -W 5 10.0.9.1
 
 # The verified transfer, in the background: server in h1, client in h2.

@@ -94,18 +94,7 @@ grew() {
 	fi
 }
 
-for prog in "$FORGE" "$VERIFY"; do
-	if [ ! -x "$prog" ]; then
-		not_ok "$(basename "$prog") is built"
-		diag "no $prog: run make"
-		done_testing
-	fi
-done
-mrc_load || done_testing
-check "h1 ($H1_DEV), h2 ($H2_DEV) on e0 (mrc_two_hosts)" mrc_two_hosts || done_testing
-check "attacker namespace h3" ns_create h3 || done_testing
-check "h3 e1 10.0.9.3/24 <-> h1 e1 10.0.9.1/24" \
-	veth_pair h3 e1 10.0.9.3/24 h1 e1 10.0.9.1/24 || done_testing
+mrc_attack_setup "$FORGE" "$VERIFY"
 # The spoofer: h2's address in h3, h1's plane address reached over e1
 # (a static neighbour: no ARP that would tell h1 about it); h1 takes
 # packets from 10.0.0.2 on e1 (no reverse path filter, as on a host

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include "nl_event.h"
 #include "profile.h"
 #include "nscc.h"
 

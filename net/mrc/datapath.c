@@ -11,6 +11,7 @@
  * cannot be built is dropped and recovered by the engine like a loss.
  */
 
+#include "nl_event.h"
 #include "qp.h"
 
 u64 mrc_now(void)

@@ -19,6 +19,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "mrc.h"
+#include "nl_event.h"
 #include "verbs.h"
 
 /* The user ABI version of the rxe provider (drivers/infiniband/sw/rxe/rxe.h,

@@ -18,7 +18,7 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
-#include "netlink.h"
+#include "nl_event.h"
 #include "profile.h"
 
 /* Same numbers on both sides of the uapi (include/uapi/linux/mrc.h). */

@@ -345,12 +345,8 @@ extern const struct ib_device_ops mrc_counter_ops;
 extern const u16 mrc_stat_attr[MRC_STATS_NR];
 u64 mrc_stat_read(const struct mrc_dev *mdev, unsigned int i);
 
-/* netlink.c */
+/* netlink.c: the ops, registered with the family (nl_event.h). */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);
-void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type);
-void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type);
-void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
-			  enum mrc_event type);
 
 #endif /* _NET_MRC_MRC_H */

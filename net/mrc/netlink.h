@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the files of the "mrc" generic netlink family share: netlink.c
- * (family, instances, planes, routes), netlink_dump.c (the walk of
+ * What the op files of the "mrc" generic netlink family share (the top
+ * layer; the family and the events are in nl_event.h): netlink.c
+ * (ops table, instances, planes, routes), netlink_dump.c (the walk of
  * dumps), netlink_prof_common.c, netlink_profile.c and
  * netlink_cc_profile.c (profiles), netlink_conn.c (connections and their
  * events) and probe.c (probes).
@@ -12,26 +13,16 @@
 #include <net/genetlink.h>
 
 #include "mrc.h"
+#include "nl_event.h"
 
-extern struct genl_family mrc_genl_family;
-
-/* netlink.c: the instance of a request, and the frame of every reply
- * and event.
- */
+/* netlink.c: the instance of a request, and the frame of every reply. */
 struct mrc_dev *mrc_nl_find_dev(struct net *net, struct nlattr **attrs,
 				struct netlink_ext_ack *extack);
 struct mrc_dev *mrc_nl_lock_dev(struct genl_info *info);
-int mrc_nl_put_dev_id(struct sk_buff *skb, const struct mrc_dev *mdev);
 void *mrc_nl_put_hdr(struct sk_buff *skb, const struct mrc_dev *mdev,
 		     u32 portid, u32 seq, int flags, u8 cmd);
 int mrc_nl_end_hdr(struct sk_buff *skb, void *hdr, int err);
 int mrc_nl_reply(struct genl_info *info, struct sk_buff *msg, int err);
-struct sk_buff *mrc_nl_event_new(struct mrc_dev *mdev, enum mrc_event type,
-				 size_t size, void **hdr, gfp_t gfp);
-void mrc_nl_event_send(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
-		       gfp_t gfp);
-void mrc_nl_event_end(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
-		      int err);
 
 /* netlink_dump.c: the walk over the instances that every dump but
  * DEV_GET's shares.  @dump_dev puts one instance's objects from cursor
@@ -60,26 +51,6 @@ int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info);
 /* nlmsg.c: extack texts with values in them. */
 __printf(1, 2) const char *mrc_nl_msg(const char *fmt, ...);
 void mrc_nl_msg_free_all(void);
-
-/* NL_SET_ERR_MSG() for a text of mrc_nl_msg() (it takes literals only). */
-static inline void mrc_nl_set_msg(struct netlink_ext_ack *extack,
-				  const char *text)
-{
-	if (extack)
-		extack->_msg = text;
-}
-
-/* The same, blaming attribute @nla (may be NULL). */
-static inline void mrc_nl_set_msg_attr(struct netlink_ext_ack *extack,
-				       const struct nlattr *nla,
-				       const char *text)
-{
-	if (!extack)
-		return;
-	extack->_msg = text;
-	if (nla)
-		extack->bad_attr = nla;
-}
 
 /* What the ops that EV and CC profiles share need to know of a kind. */
 struct mrc_nl_prof_kind {

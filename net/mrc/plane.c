@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 
 #include "mrc.h"
+#include "nl_event.h"
 
 static bool mrc_ndev_carrier(const struct net_device *ndev)
 {

@@ -78,14 +78,4 @@ int mrc_cc_prof_del(struct mrc_dev *mdev, u32 id,
 		    struct netlink_ext_ack *extack);
 void mrc_cc_prof_flush(struct mrc_dev *mdev, bool announce);
 
-/* netlink_profile.c, netlink_cc_profile.c: events; caller holds
- * mrc_cfg_lock.
- */
-void mrc_genl_event_ev_profile(struct mrc_dev *mdev,
-			       const struct mrc_ev_prof *prof,
-			       enum mrc_event type);
-void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
-			       const struct mrc_cc_prof *prof,
-			       enum mrc_event type);
-
 #endif /* _NET_MRC_PROFILE_H */

@@ -28,6 +28,7 @@
 
 #include "mrc.h"
 #include "netlink.h"
+#include "nl_event.h"
 #include "profile.h"
 
 static unsigned int mrc_addr_len(u8 family)

@@ -4,8 +4,8 @@
  * layer; the family and the events are in nl_event.h): netlink.c
  * (ops table, instances, planes, routes), netlink_dump.c (the walk of
  * dumps), netlink_prof_common.c, netlink_profile.c and
- * netlink_cc_profile.c (profiles), netlink_conn.c (connections and their
- * events) and probe.c (probes).
+ * netlink_cc_profile.c (profiles), netlink_conn.c (connections) and
+ * netlink_probe.c (probes).
  */
 #ifndef _NET_MRC_NETLINK_H
 #define _NET_MRC_NETLINK_H
@@ -45,7 +45,7 @@ struct mrc_dev_id {
 int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
-/* probe.c */
+/* netlink_probe.c */
 int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* nlmsg.c: extack texts with values in them. */

@@ -80,11 +80,14 @@ int mrc_cc_prof_update(struct mrc_dev *mdev, struct mrc_cc_prof *prof,
 	return 0;
 }
 
+/* Delete CC profile @id.  -EBUSY with *@busy the route that names it;
+ * any other error explained in @extack.
+ */
 int mrc_cc_prof_del(struct mrc_dev *mdev, u32 id,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack)
 {
 	struct mrc_cc_prof *prof;
-	struct mrc_route *route;
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
@@ -98,9 +101,9 @@ int mrc_cc_prof_del(struct mrc_dev *mdev, u32 id,
 		NL_SET_ERR_MSG(extack, "no CC profile with this id");
 		return -ENOENT;
 	}
-	route = mrc_route_using_profile(mdev, true, id);
-	if (route)
-		return mrc_route_busy(mdev, route, "CC profile", extack);
+	*busy = mrc_route_using_profile(mdev, true, id);
+	if (*busy)
+		return -EBUSY;
 	xa_erase(&mdev->cc_profiles, id);
 	mdev->nr_cc_profiles--;
 	mrc_genl_event_cc_profile(mdev, prof, MRC_EVENT_CC_PROFILE_DEL);

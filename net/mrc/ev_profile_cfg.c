@@ -11,7 +11,8 @@
  *   - the EV storage is allocated when the profile is added, as large as
  *     its EXP list or GEN expansion, and never grows;
  *   - a profile a route names cannot be deleted nor taken OFFLINE (routes
- *     only name ONLINE profiles, see mrc_route_check_profiles());
+ *     only name ONLINE profiles, the route op checks that): the route is
+ *     returned (@busy) and the op names it in the extack;
  *   - every change is announced (MRC_EVENT_EV_PROFILE, _DEL).
  */
 
@@ -159,18 +160,19 @@ static struct mrc_ev_prof *mrc_ev_prof_lookup(struct mrc_dev *mdev, u32 id,
 	return prof;
 }
 
-/* -EBUSY if a route names EV profile @id, with the route in @extack. */
+/* -EBUSY if a route names EV profile @id, with that route in *@busy. */
 static int mrc_ev_prof_unused(struct mrc_dev *mdev, u32 id,
-			      struct netlink_ext_ack *extack)
+			      const struct mrc_route **busy)
 {
-	struct mrc_route *route = mrc_route_using_profile(mdev, false, id);
-
-	if (!route)
-		return 0;
-	return mrc_route_busy(mdev, route, "EV profile", extack);
+	*busy = mrc_route_using_profile(mdev, false, id);
+	return *busy ? -EBUSY : 0;
 }
 
+/* Delete EV profile @id.  -EBUSY with *@busy the route that names it;
+ * any other error explained in @extack.
+ */
 int mrc_ev_prof_del(struct mrc_dev *mdev, u32 id,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack)
 {
 	struct mrc_ev_prof *prof;
@@ -181,7 +183,7 @@ int mrc_ev_prof_del(struct mrc_dev *mdev, u32 id,
 	prof = mrc_ev_prof_lookup(mdev, id, extack, &err);
 	if (!prof)
 		return err;
-	err = mrc_ev_prof_unused(mdev, id, extack);
+	err = mrc_ev_prof_unused(mdev, id, busy);
 	if (err)
 		return err;
 	xa_erase(&mdev->ev_profiles, id);
@@ -193,10 +195,12 @@ int mrc_ev_prof_del(struct mrc_dev *mdev, u32 id,
 
 /* State, ev_min_active and event mask, all or nothing: the EVs are not
  * touched by these operations, so a copy of the profile header restores
- * it when a later step fails.
+ * it when a later step fails.  Taking it OFFLINE while a route names it:
+ * -EBUSY with *@busy that route; other errors are explained in @extack.
  */
 int mrc_ev_prof_set(struct mrc_dev *mdev, u32 id,
 		    const struct mrc_ev_prof_change *chg,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack)
 {
 	struct mrc_ev_profile saved;
@@ -210,7 +214,7 @@ int mrc_ev_prof_set(struct mrc_dev *mdev, u32 id,
 		return err;
 	if (chg->has_state && chg->state == MRC_EV_PROF_OFFLINE &&
 	    prof->p.state == MRC_EV_PROF_ONLINE) {
-		err = mrc_ev_prof_unused(mdev, id, extack);
+		err = mrc_ev_prof_unused(mdev, id, busy);
 		if (err)
 			return err;
 	}

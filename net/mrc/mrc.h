@@ -287,21 +287,14 @@ bool mrc_plane_ndev_ok(const struct net_device *ndev,
 struct mrc_route *mrc_route_find(struct mrc_dev *mdev, u8 family,
 				 const u8 *peer);
 int mrc_route_add(struct mrc_dev *mdev, const struct mrc_route *tmpl,
-		  bool replace, struct netlink_ext_ack *extack);
-int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer,
-		  struct netlink_ext_ack *extack);
+		  bool replace);
+int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer);
 void mrc_route_plane_gone(struct mrc_dev *mdev, u32 id);
 void mrc_route_flush(struct mrc_dev *mdev, bool announce);
 int mrc_route_lookup(struct mrc_dev *mdev, const struct sockaddr *peer,
 		     struct mrc_route_info *out);
 struct mrc_route *mrc_route_using_profile(struct mrc_dev *mdev, bool cc,
 					  u32 id);
-int mrc_route_busy(struct mrc_dev *mdev, const struct mrc_route *route,
-		   const char *what, struct netlink_ext_ack *extack);
-int mrc_route_check_profiles(struct mrc_dev *mdev,
-			     const struct mrc_route_info *info,
-			     struct nlattr *ev_nla, struct nlattr *cc_nla,
-			     struct netlink_ext_ack *extack);
 
 /* Profiles (ev_profile_cfg.c, cc_profile_cfg.c): the data path's view.
  * Process context; each takes mrc_cfg_lock.

@@ -38,6 +38,7 @@
 
 #include "mrc.h"
 #include "netlink.h"
+#include "profile.h"
 
 static const struct nla_policy mrc_genl_policy[MRC_A_MAX + 1] = {
 	[MRC_A_DEV_INDEX]	= { .type = NLA_U32 },
@@ -634,6 +635,38 @@ static int mrc_nl_get_hop(struct mrc_dev *mdev, struct nlattr *hop,
 	return 0;
 }
 
+/* ROUTE_ADD/SET: the profiles @info names must exist, the EV profile must
+ * be ONLINE.  @ev_nla/@cc_nla: the request's attributes (may be NULL).
+ */
+static int mrc_nl_check_profiles(struct mrc_dev *mdev,
+				 const struct mrc_route_info *info,
+				 struct nlattr *ev_nla, struct nlattr *cc_nla,
+				 struct netlink_ext_ack *extack)
+{
+	struct mrc_ev_prof *ev;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	if (info->ev_profile) {
+		ev = mrc_ev_prof_find(mdev, info->ev_profile);
+		if (!ev) {
+			NL_SET_ERR_MSG_ATTR(extack, ev_nla,
+					    "no EV profile with this id");
+			return -ENOENT;
+		}
+		if (ev->p.state != MRC_EV_PROF_ONLINE) {
+			NL_SET_ERR_MSG_ATTR(extack, ev_nla,
+					    "EV profile is not ONLINE");
+			return -EINVAL;
+		}
+	}
+	if (info->cc_profile && !mrc_cc_prof_find(mdev, info->cc_profile)) {
+		NL_SET_ERR_MSG_ATTR(extack, cc_nla, "no CC profile with this id");
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /* A whole ADD/SET request into @route.  Caller holds mrc_cfg_lock. */
 static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
 			    struct mrc_route *route)
@@ -675,10 +708,29 @@ static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
 				 &route->info.cc_profile, extack);
 	if (err)
 		return err;
-	return mrc_route_check_profiles(mdev, &route->info,
-					info->attrs[MRC_A_ROUTE_EV_PROFILE],
-					info->attrs[MRC_A_ROUTE_CC_PROFILE],
-					extack);
+	return mrc_nl_check_profiles(mdev, &route->info,
+				     info->attrs[MRC_A_ROUTE_EV_PROFILE],
+				     info->attrs[MRC_A_ROUTE_CC_PROFILE],
+				     extack);
+}
+
+/* Why route.c refused a change (@err), in @extack.  Returns @err. */
+static int mrc_nl_route_err(struct netlink_ext_ack *extack, int err)
+{
+	switch (err) {
+	case -EEXIST:
+		NL_SET_ERR_MSG(extack,
+			       "a route to this peer exists (use ROUTE_SET to replace it)");
+		break;
+	case -ENOENT:
+		NL_SET_ERR_MSG(extack, "no route to this peer");
+		break;
+	case -ENOSPC:
+		NL_SET_ERR_MSG(extack,
+			       "route table full (1024 routes per device)");
+		break;
+	}
+	return err;
 }
 
 static int mrc_nl_route_change(struct genl_info *info, bool replace)
@@ -698,7 +750,8 @@ static int mrc_nl_route_change(struct genl_info *info, bool replace)
 	}
 	err = mrc_nl_get_route(mdev, info, route);
 	if (!err)
-		err = mrc_route_add(mdev, route, replace, info->extack);
+		err = mrc_nl_route_err(info->extack,
+				       mrc_route_add(mdev, route, replace));
 	mutex_unlock(&mrc_cfg_lock);
 out:
 	kfree(route);
@@ -728,7 +781,8 @@ static int mrc_nl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = mrc_route_del(mdev, peer.family, peer.peer, info->extack);
+	err = mrc_nl_route_err(info->extack,
+			       mrc_route_del(mdev, peer.family, peer.peer));
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }

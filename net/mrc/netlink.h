@@ -48,7 +48,7 @@ int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 /* netlink_probe.c */
 int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info);
 
-/* nlmsg.c: extack texts with values in them. */
+/* netlink_msg.c: extack texts with values in them. */
 __printf(1, 2) const char *mrc_nl_msg(const char *fmt, ...);
 void mrc_nl_msg_free_all(void);
 
@@ -79,6 +79,8 @@ int mrc_nl_profile_get(struct genl_info *info,
 		       const struct mrc_nl_prof_kind *kind);
 int mrc_nl_profile_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
 			  const struct mrc_nl_prof_kind *kind);
+int mrc_nl_route_busy(const struct mrc_route *route, const char *what,
+		      struct netlink_ext_ack *extack);
 
 /* netlink_profile.c: the ops of MRC_CMD_EV_PROFILE_*. */
 int mrc_nl_ev_profile_add_doit(struct sk_buff *skb, struct genl_info *info);

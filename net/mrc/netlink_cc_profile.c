@@ -188,6 +188,7 @@ out:
 
 int mrc_nl_cc_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct mrc_route *busy = NULL;
 	struct mrc_dev *mdev;
 	int err;
 	u32 id;
@@ -198,7 +199,9 @@ int mrc_nl_cc_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = mrc_cc_prof_del(mdev, id, info->extack);
+	err = mrc_cc_prof_del(mdev, id, &busy, info->extack);
+	if (err == -EBUSY && busy)
+		err = mrc_nl_route_busy(busy, "CC profile", info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }

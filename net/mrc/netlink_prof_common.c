@@ -120,3 +120,24 @@ int mrc_nl_profile_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
 {
 	return mrc_nl_dump_devs(skb, cb, mrc_nl_profile_dump_dev, kind);
 }
+
+/* Refuse a change of a profile (@what) that @route uses (the profile
+ * code returns the route): -EBUSY, and an extack naming the route's peer.
+ */
+int mrc_nl_route_busy(const struct mrc_route *route, const char *what,
+		      struct netlink_ext_ack *extack)
+{
+	const char *text;
+
+	if (route->family == AF_INET)
+		text = mrc_nl_msg("%s in use by the route to %pI4", what,
+				  route->peer);
+	else
+		text = mrc_nl_msg("%s in use by the route to %pI6c", what,
+				  route->peer);
+	if (text)
+		mrc_nl_set_msg(extack, text);
+	else
+		NL_SET_ERR_MSG(extack, "profile in use by a route");
+	return -EBUSY;
+}

@@ -451,6 +451,7 @@ int mrc_nl_ev_profile_add_doit(struct sk_buff *skb, struct genl_info *info)
 
 int mrc_nl_ev_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct mrc_route *busy = NULL;
 	struct mrc_dev *mdev;
 	int err;
 	u32 id;
@@ -461,7 +462,9 @@ int mrc_nl_ev_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = mrc_ev_prof_del(mdev, id, info->extack);
+	err = mrc_ev_prof_del(mdev, id, &busy, info->extack);
+	if (err == -EBUSY && busy)
+		err = mrc_nl_route_busy(busy, "EV profile", info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }
@@ -519,6 +522,7 @@ int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	static const char alone[] =
 		"an EV change (MRC_A_EV_INDEX) goes in a request of its own";
 	static const char no_index[] = "missing EV index (MRC_A_EV_INDEX)";
+	const struct mrc_route *busy = NULL;
 	struct mrc_dev *mdev;
 	bool one_ev;
 	int err;
@@ -563,7 +567,9 @@ int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (one_ev)
 		err = mrc_nl_ev_profile_set_ev(info, mdev, id);
 	else
-		err = mrc_ev_prof_set(mdev, id, &chg, info->extack);
+		err = mrc_ev_prof_set(mdev, id, &chg, &busy, info->extack);
+	if (err == -EBUSY && busy)
+		err = mrc_nl_route_busy(busy, "EV profile", info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }

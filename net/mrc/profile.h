@@ -56,9 +56,11 @@ void mrc_ev_prof_builtin(struct mrc_ev_profile *p);
 int mrc_ev_prof_insert(struct mrc_dev *mdev, struct mrc_ev_prof *prof,
 		       struct netlink_ext_ack *extack);
 int mrc_ev_prof_del(struct mrc_dev *mdev, u32 id,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack);
 int mrc_ev_prof_set(struct mrc_dev *mdev, u32 id,
 		    const struct mrc_ev_prof_change *chg,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack);
 int mrc_ev_prof_ev_change(struct mrc_dev *mdev, u32 id, u16 idx,
 			  const struct mrc_ev *ev, int deny,
@@ -75,6 +77,7 @@ int mrc_cc_prof_insert(struct mrc_dev *mdev, struct mrc_cc_prof *prof,
 int mrc_cc_prof_update(struct mrc_dev *mdev, struct mrc_cc_prof *prof,
 		       const struct mrc_nscc_params *params);
 int mrc_cc_prof_del(struct mrc_dev *mdev, u32 id,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack);
 void mrc_cc_prof_flush(struct mrc_dev *mdev, bool announce);
 

@@ -176,6 +176,8 @@ static int mrc_nl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	void *hdr;
 	u32 id;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags, MRC_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -230,6 +232,8 @@ struct mrc_dev *mrc_nl_find_dev(struct net *net, struct nlattr **attrs,
 	char name[IB_DEVICE_NAME_MAX];
 	struct mrc_dev *mdev;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	if (nla_name) {
 		nla_strscpy(name, nla_name, sizeof(name));
 		mdev = mrc_dev_find(mn, name, 0);
@@ -273,6 +277,8 @@ static struct mrc_plane *mrc_nl_find_plane(struct mrc_dev *mdev,
 					   struct genl_info *info)
 {
 	struct mrc_plane *plane;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
 		NL_SET_ERR_MSG(info->extack, "missing plane id (MRC_A_PLANE_ID)");
@@ -497,6 +503,8 @@ static int mrc_nl_dump_dev_planes(struct sk_buff *skb,
 	int err;
 	u32 id;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	for (id = max_t(u32, cb->args[1], 1); id <= MRC_MAX_PLANES; id++) {
 		plane = mrc_plane_get_locked(mdev, id);
 		if (!plane)
@@ -582,6 +590,8 @@ static int mrc_nl_get_hop(struct mrc_dev *mdev, struct nlattr *hop,
 	u8 family, addr[16];
 	int err;
 	u32 id;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	if (nla_type(hop) != MRC_A_ROUTE_HOP) {
 		NL_SET_ERR_MSG_ATTR(extack, hop,
@@ -676,6 +686,8 @@ static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
 	unsigned int n = 0;
 	struct nlattr *hop;
 	int err, rem;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	err = mrc_nl_get_peer(info->attrs, route, extack);
 	if (err)
@@ -837,6 +849,8 @@ static int mrc_nl_dump_dev_routes(struct sk_buff *skb,
 	struct mrc_route *route;
 	long ridx = 0;
 	int err;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	list_for_each_entry(route, &mdev->routes, node) {
 		if (ridx++ < cb->args[1])

@@ -217,6 +217,8 @@ static int mrc_nl_fill_cc_profile(struct sk_buff *skb, struct mrc_dev *mdev,
 	struct mrc_nscc_params builtin;
 	void *hdr;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	if (!ccp)
 		mrc_cc_profile_default(&builtin);
 	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags,

@@ -95,6 +95,8 @@ static int mrc_nl_profile_dump_dev(struct sk_buff *skb,
 	void *prof;
 	int err;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	if (!id) {
 		err = kind->fill(skb, mdev, 0, NULL, portid, seq, NLM_F_MULTI);
 		if (err)
@@ -128,6 +130,8 @@ int mrc_nl_route_busy(const struct mrc_route *route, const char *what,
 		      struct netlink_ext_ack *extack)
 {
 	const char *text;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	if (route->family == AF_INET)
 		text = mrc_nl_msg("%s in use by the route to %pI4", what,

@@ -585,6 +585,8 @@ static int mrc_nl_fill_ev_profile(struct sk_buff *skb, struct mrc_dev *mdev,
 	struct mrc_ev_profile builtin;
 	void *hdr;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	if (!evp)
 		mrc_ev_prof_builtin(&builtin);
 	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags,

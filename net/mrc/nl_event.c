@@ -347,6 +347,8 @@ void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type)
 	struct sk_buff *msg;
 	void *hdr;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
 			       GFP_KERNEL);
 	if (msg)
@@ -358,6 +360,8 @@ void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type)
 {
 	struct sk_buff *msg;
 	void *hdr;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	msg = mrc_nl_event_new(plane->mdev, type, NLMSG_GOODSIZE, &hdr,
 			       GFP_KERNEL);
@@ -373,6 +377,8 @@ void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
 	struct sk_buff *msg;
 	void *hdr;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
 			       GFP_KERNEL);
 	if (msg)
@@ -386,6 +392,8 @@ void mrc_genl_event_ev_profile(struct mrc_dev *mdev,
 {
 	struct sk_buff *msg;
 	void *hdr;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	msg = mrc_nl_event_new(mdev, type, mrc_nl_ev_profile_size(&prof->p),
 			       &hdr, GFP_KERNEL);
@@ -402,6 +410,8 @@ void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
 {
 	struct sk_buff *msg;
 	void *hdr;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
 			       GFP_KERNEL);
@@ -422,6 +432,8 @@ void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev)
 	enum mrc_event type;
 	struct sk_buff *msg;
 	void *hdr;
+
+	lockdep_assert_held(&qp->lock);
 
 	type = ev->type == MRC_EVT_EV_STATE ? MRC_EVENT_EV_STATE :
 					      MRC_EVENT_QP_ERROR;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * EV and CC profiles of an instance (ev_profile_cfg.c, cc_profile_cfg.c,
- * netlink_profile.c, netlink_cc_profile.c).  Everything here is under mrc_cfg_lock.
+ * netlink_profile.c, netlink_cc_profile.c).  Every function that looks at
+ * or changes an instance's profiles runs under mrc_cfg_lock (asserted);
+ * building a profile (mrc_ev_prof_alloc()) and the errno helpers need no
+ * lock.
  *
  * A profile is referenced by id (1..MRC_MAX_PROFILE) from routes; id 0 is
  * the built-in default of each kind, which is not stored: it cannot be

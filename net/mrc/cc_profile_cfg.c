@@ -51,17 +51,18 @@ int mrc_cc_prof_insert(struct mrc_dev *mdev, struct mrc_cc_prof *prof,
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
-	if (xa_load(&mdev->cc_profiles, prof->id)) {
-		NL_SET_ERR_MSG(extack, "a CC profile with this id exists");
-		return -EEXIST;
-	}
-	if (mdev->nr_cc_profiles >= MRC_MAX_CC_PROFILES) {
+	/* A taken id is refused before a full table, as it always was. */
+	if (mdev->nr_cc_profiles >= MRC_MAX_CC_PROFILES &&
+	    !xa_load(&mdev->cc_profiles, prof->id)) {
 		NL_SET_ERR_MSG(extack,
 			       "too many CC profiles (256 per device)");
 		return -ENOSPC;
 	}
-	err = xa_err(xa_store(&mdev->cc_profiles, prof->id, prof,
-			      GFP_KERNEL));
+	err = xa_insert(&mdev->cc_profiles, prof->id, prof, GFP_KERNEL);
+	if (err == -EBUSY) {
+		NL_SET_ERR_MSG(extack, "a CC profile with this id exists");
+		return -EEXIST;
+	}
 	if (err)
 		return err;
 	mdev->nr_cc_profiles++;

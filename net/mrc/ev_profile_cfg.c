@@ -121,17 +121,18 @@ int mrc_ev_prof_insert(struct mrc_dev *mdev, struct mrc_ev_prof *prof,
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
-	if (xa_load(&mdev->ev_profiles, prof->id)) {
-		NL_SET_ERR_MSG(extack, "an EV profile with this id exists");
-		return -EEXIST;
-	}
-	if (mdev->nr_ev_profiles >= MRC_MAX_EV_PROFILES) {
+	/* A taken id is refused before a full table, as it always was. */
+	if (mdev->nr_ev_profiles >= MRC_MAX_EV_PROFILES &&
+	    !xa_load(&mdev->ev_profiles, prof->id)) {
 		NL_SET_ERR_MSG(extack,
 			       "too many EV profiles (256 per device)");
 		return -ENOSPC;
 	}
-	err = xa_err(xa_store(&mdev->ev_profiles, prof->id, prof,
-			      GFP_KERNEL));
+	err = xa_insert(&mdev->ev_profiles, prof->id, prof, GFP_KERNEL);
+	if (err == -EBUSY) {
+		NL_SET_ERR_MSG(extack, "an EV profile with this id exists");
+		return -EEXIST;
+	}
 	if (err)
 		return err;
 	mdev->nr_ev_profiles++;

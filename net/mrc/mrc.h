@@ -224,6 +224,25 @@ struct mrc_net {
 /* probe.c: the namespace's probe answer rate limit. */
 void mrc_probe_net_init(struct mrc_net *mn);
 
+/* One more object of a kind counted in @nr (the nr_* fields above), at
+ * most @max of them: -ENOMEM, with nothing counted, when @max are there
+ * already.  The one limit rule of every verbs object; the object's
+ * destroy gives it back with mrc_obj_limit_put().
+ */
+static inline int mrc_obj_limit_get(atomic_t *nr, int max)
+{
+	if (atomic_inc_return(nr) > max) {
+		atomic_dec(nr);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static inline void mrc_obj_limit_put(atomic_t *nr)
+{
+	atomic_dec(nr);
+}
+
 static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct mrc_dev, ibdev);

@@ -11,6 +11,7 @@ logdir=${MRC_LOGDIR:-build/logs}
 mkdir -p "$logdir"
 
 suites=(
+	"layering:tools/check-layering.sh"
 	"unit:tools/testing/run-unit.sh"
 	"fuzz:tools/testing/run-fuzz.sh"
 )

@@ -10,6 +10,7 @@ logdir=${MRC_LOGDIR:-build/logs}
 mkdir -p "$logdir"
 
 suites=(
+	"style:tools/testing/run-style.sh"
 	"unit:tools/testing/run-unit.sh"
 	"fuzz:tools/testing/run-fuzz.sh"
 )

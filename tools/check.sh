@@ -12,6 +12,7 @@ mkdir -p "$logdir"
 
 suites=(
 	"layering:tools/check-layering.sh"
+	"style:tools/testing/run-style.sh"
 	"unit:tools/testing/run-unit.sh"
 	"fuzz:tools/testing/run-fuzz.sh"
 )

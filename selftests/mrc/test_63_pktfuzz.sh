@@ -91,6 +91,7 @@ qpns_of() {
 		END { s = ""; for (x in q) s = s (s == "" ? "" : ",") x; print s }'
 }
 
+require_cmd python3 ss "$MRCCTL"
 mrc_attack_setup "$FUZZ" "$VERIFY"
 check "h3 reaches h1" ns_exec h3 ping -c 1 -W 5 10.0.9.1
 
@@ -161,27 +162,9 @@ fi
 # waiting for the server's timeout.
 wait "$client"
 client_rc=$?
-for _ in $(seq 600); do
-	kill -0 "$server" 2>/dev/null || break
-	sleep 0.1
-done
-if kill -0 "$server" 2>/dev/null; then
-	diag "the mrc_verify server was still running 60 s after the client ended: killed"
-	kill "$server" 2>/dev/null
-fi
-wait "$server"
+end_server "$server"
 server_rc=$?
-for side in client server; do
-	if [ $side = client ]; then rc=$client_rc; else rc=$server_rc; fi
-	last=$(grep '^mrc_verify:' "$tmp/$side" | tail -n 1)
-	if [ $rc -eq 0 ] && [[ $last =~ ,\ 0\ corrupted\ bytes,\ 0\ failed\ completions ]]; then
-		ok "mrc_verify $side: clean transfer under attack ($last)"
-	else
-		not_ok "mrc_verify $side: clean transfer under attack"
-		diag "exit status $rc; last lines:"
-		tail -n 15 "$tmp/$side" | sed 's/^/#   /'
-	fi
-done
+verify_ends "under attack" "$client_rc" "$server_rc" "$tmp"
 
 if [ -n "$invalid" ]; then
 	check_mrc_drop_counters "$drops0" "$invalid"

@@ -93,6 +93,7 @@ grew() {
 	fi
 }
 
+require_cmd python3 ss "$MRCCTL"
 mrc_attack_setup "$FORGE" "$VERIFY"
 # The spoofer: h2's address in h3, h1's plane address reached over e1
 # (a static neighbour: no ARP that would tell h1 about it); h1 takes
@@ -244,24 +245,9 @@ grew "... the rest counted as probe_limited" probe_limited "$limited0" \
 kill -INT "$client" 2>/dev/null
 wait "$client"
 client_rc=$?
-for _ in $(seq 600); do
-	kill -0 "$server" 2>/dev/null || break
-	sleep 0.1
-done
-kill "$server" 2>/dev/null
-wait "$server"
+end_server "$server"
 server_rc=$?
-for side in client server; do
-	if [ $side = client ]; then rc=$client_rc; else rc=$server_rc; fi
-	last=$(grep '^mrc_verify:' "$tmp/$side" | tail -n 1)
-	if [ $rc -eq 0 ] && [[ $last =~ ,\ 0\ corrupted\ bytes,\ 0\ failed\ completions ]]; then
-		ok "mrc_verify $side: clean transfer under forged control packets ($last)"
-	else
-		not_ok "mrc_verify $side: clean transfer under forged control packets"
-		diag "exit status $rc; last lines:"
-		tail -n 15 "$tmp/$side" | sed 's/^/#   /'
-	fi
-done
+verify_ends "under forged control packets" "$client_rc" "$server_rc" "$tmp"
 
 rm -rf "$tmp"
 done_testing

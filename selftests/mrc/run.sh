@@ -22,6 +22,10 @@ dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KSFT_SKIP=4
 settings_timeout=$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' "$dir/settings" 2>/dev/null | head -n1)
 default_timeout=${MRC_TEST_TIMEOUT:-${settings_timeout:-300}}
+# MRC_TEST_TIMEOUT_SCALE=N multiplies every timeout (the sanitizer lane's
+# kernel is slower than the one the timeouts were set for).
+timeout_scale=${MRC_TEST_TIMEOUT_SCALE:-1}
+[[ $timeout_scale =~ ^[1-9][0-9]*$ ]] || timeout_scale=1
 
 pass=0
 fail=0
@@ -157,7 +161,7 @@ kmemleak_check() {
 timeout_of() {
 	local t
 	t=$(sed -n '1,20s/^# *selftest-timeout: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
-	echo "${t:-$default_timeout}"
+	echo $(( ${t:-$default_timeout} * timeout_scale ))
 }
 
 # In the VM, the harness kills everything after MRC_VM_TIMEOUT seconds

@@ -10,6 +10,7 @@ logdir=${MRC_LOGDIR:-build/logs}
 mkdir -p "$logdir"
 
 suites=(
+	"spec:tools/netlink/check-spec.sh"
 	"unit:tools/testing/run-unit.sh"
 	"fuzz:tools/testing/run-fuzz.sh"
 )

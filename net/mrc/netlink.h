@@ -33,6 +33,27 @@ void mrc_nl_event_send(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
 void mrc_nl_event_end(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
 		      int err);
 
+/* An object's attributes go at the top level of its own messages (@type
+ * 0: no nest, *@nest NULL) and in a nest of type @type elsewhere (an
+ * event, a list): Documentation/netlink/specs/mrc.yaml, "Wire shape".
+ * nla_nest_cancel() takes a NULL nest as well.
+ */
+static inline int mrc_nl_nest_start(struct sk_buff *skb, int type,
+				    struct nlattr **nest)
+{
+	*nest = NULL;
+	if (!type)
+		return 0;
+	*nest = nla_nest_start(skb, type);
+	return *nest ? 0 : -EMSGSIZE;
+}
+
+static inline void mrc_nl_nest_end(struct sk_buff *skb, struct nlattr *nest)
+{
+	if (nest)
+		nla_nest_end(skb, nest);
+}
+
 /* netlink_dump.c: the walk over the instances that every dump but
  * DEV_GET's shares.  @dump_dev puts one instance's objects from cursor
  * cb->args[1] on and returns 0, or leaves in cb->args[1] where to resume

@@ -230,8 +230,10 @@ int mrc_nl_cc_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* CC profile @id as one MRC_A_CC_PROFILE nest. */
-static int mrc_nl_put_cc_profile(struct sk_buff *skb, u32 id,
+/* CC profile @id (set "cc-profile") as one nest of type @type, or at the
+ * top level if @type is 0.
+ */
+static int mrc_nl_put_cc_profile(struct sk_buff *skb, int type, u32 id,
 				 const struct mrc_nscc_params *p)
 {
 	const u8 *src;
@@ -239,8 +241,7 @@ static int mrc_nl_put_cc_profile(struct sk_buff *skb, u32 id,
 	unsigned int i;
 	int err;
 
-	nest = nla_nest_start(skb, MRC_A_CC_PROFILE);
-	if (!nest)
+	if (mrc_nl_nest_start(skb, type, &nest))
 		return -EMSGSIZE;
 	err = nla_put_u32(skb, MRC_A_CC_PROFILE_ID, id) ||
 	      nla_put_string(skb, MRC_A_CC_ALGO, MRC_CC_ALGO_NSCC);
@@ -256,7 +257,7 @@ static int mrc_nl_put_cc_profile(struct sk_buff *skb, u32 id,
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
-	nla_nest_end(skb, nest);
+	mrc_nl_nest_end(skb, nest);
 	return 0;
 }
 
@@ -278,7 +279,7 @@ static int mrc_nl_fill_cc_profile(struct sk_buff *skb, struct mrc_dev *mdev,
 	if (!hdr)
 		return -EMSGSIZE;
 	return mrc_nl_end_hdr(skb, hdr,
-			      mrc_nl_put_cc_profile(skb, id,
+			      mrc_nl_put_cc_profile(skb, 0, id,
 						    ccp ? &ccp->params :
 							  &builtin));
 }
@@ -295,8 +296,9 @@ void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
 			       GFP_KERNEL);
 	if (msg)
 		mrc_nl_event_end(mdev, msg, hdr,
-				 mrc_nl_put_cc_profile(msg, prof->id,
-						       &prof->params));
+				 mrc_nl_put_cc_profile(msg,
+						       MRC_A_EVENT_CC_PROFILE,
+						       prof->id, &prof->params));
 }
 
 static struct xarray *mrc_nl_cc_profiles(struct mrc_dev *mdev)

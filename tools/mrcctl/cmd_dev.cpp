@@ -21,7 +21,7 @@ int cmd_dev(const Invocation &inv)
 	MsgPtr req = sk.request(MRC_CMD_DEV_GET, !r.dev);
 	if (r.dev && nla_put_string(req.get(), MRC_A_DEV_NAME, r.dev->c_str()) < 0)
 		throw Failure("message too large");
-	if (inv.opts.stats && nla_put_flag(req.get(), MRC_A_STATS) < 0)
+	if (inv.opts.stats && nla_put_flag(req.get(), MRC_A_DEV_WANT_STATS) < 0)
 		throw Failure("message too large");
 
 	std::vector<Dev> devs;

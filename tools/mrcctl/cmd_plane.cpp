@@ -56,7 +56,7 @@ int show(const Invocation &inv)
 	put_string(req.get(), MRC_A_DEV_NAME, r.dev);
 	if (one)
 		put_u32(req.get(), MRC_A_PLANE_ID, r.id);
-	if (inv.opts.stats && nla_put_flag(req.get(), MRC_A_STATS) < 0)
+	if (inv.opts.stats && nla_put_flag(req.get(), MRC_A_PLANE_WANT_STATS) < 0)
 		throw Failure("message too large");
 
 	std::vector<Plane> planes;

@@ -85,16 +85,16 @@ int ev_change(const Request &r)
 	MsgPtr req = request(sk, MRC_CMD_EV_PROFILE_SET, false, r);
 	nl_msg *m = req.get();
 	check(nla_put_u32(m, MRC_A_EV_PROFILE_ID, *p.id));
-	check(nla_put_u16(m, MRC_A_EV_INDEX, static_cast<std::uint16_t>(*p.index)));
+	check(nla_put_u16(m, MRC_A_EV_PROFILE_EV_INDEX, static_cast<std::uint16_t>(*p.index)));
 	if (p.qpn)
-		check(nla_put_u32(m, MRC_A_QPN, *p.qpn));
+		check(nla_put_u32(m, MRC_A_EV_PROFILE_QPN, *p.qpn));
 	if (value) {
-		check(nla_put_u8(m, MRC_A_EV_PLANE,
+		check(nla_put_u8(m, MRC_A_EV_PROFILE_EV_PLANE,
 				 static_cast<std::uint8_t>(*p.ev_plane)));
-		check(nla_put(m, MRC_A_EV_VALUE, static_cast<int>(value->size()),
+		check(nla_put(m, MRC_A_EV_PROFILE_EV_VALUE, static_cast<int>(value->size()),
 			      value->data()));
 	} else {
-		check(nla_put_u8(m, MRC_A_EV_DENY, r.cmd == Cmd::EvDeny));
+		check(nla_put_u8(m, MRC_A_EV_PROFILE_EV_DENY, r.cmd == Cmd::EvDeny));
 	}
 	sk.transact(m, [](nl_msg *) {});
 	return 0;

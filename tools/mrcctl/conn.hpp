@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Live connections (mrcctl conn show, EV_STATE / QP_ERROR events): the
-// model, its decoding from MRC_A_CONN and its text and JSON forms.
+// model, its decoding from set "conn" and its text and JSON forms.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +16,8 @@
 namespace mrcctl {
 
 // The counters the kernel reports for a connection, a plane of it or one
-// of its EVs (MRC_A_CONN_TX_PKTS ...), in the kernel's order.
+// of its EVs (MRC_A_CONN_TX_PKTS, MRC_A_CONN_EV_TX_PKTS ...), in the
+// kernel's order.
 struct ConnCounters {
 	std::vector<std::pair<std::string, std::uint64_t>> list;
 };
@@ -51,9 +52,9 @@ struct Conn {
 	std::optional<std::uint32_t> ev_offset;	// first EV of a dump chunk
 };
 
-// An MRC_A_CONN nest (replies and events).
+// The MRC_A_EVENT_CONN nest of an event.
 Conn decode_conn_nest(nlattr *nest);
-// A CONN_GET reply message.
+// A CONN_GET reply message (set "conn" at the top level).
 Conn decode_conn(nl_msg *msg);
 
 // "582us", "67ms": a time in ns as people read it.

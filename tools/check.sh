@@ -11,6 +11,7 @@ mkdir -p "$logdir"
 
 suites=(
 	"spec:tools/netlink/check-spec.sh"
+	"layering:tools/check-layering.sh"
 	"unit:tools/testing/run-unit.sh"
 	"fuzz:tools/testing/run-fuzz.sh"
 )

@@ -63,10 +63,9 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	if (err)
 		return err;
 
-	if (atomic_inc_return(&mdev->nr_ah) > MRC_MAX_AH) {
-		err = -ENOMEM;
-		goto err_count;
-	}
+	err = mrc_obj_limit_get(&mdev->nr_ah, MRC_MAX_AH);
+	if (err)
+		return err;
 
 	/* The GID attribute reference in init->ah_attr is the caller's and
 	 * dropped after we return; ibah->sgid_attr is the AH's own, held
@@ -91,7 +90,7 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 err_erase:
 	xa_erase(&mdev->ahs, ah->ah_num);
 err_count:
-	atomic_dec(&mdev->nr_ah);
+	mrc_obj_limit_put(&mdev->nr_ah);
 	return err;
 }
 
@@ -101,7 +100,7 @@ int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
 	struct mrc_ah *ah = container_of(ibah, struct mrc_ah, ibah);
 
 	xa_erase(&mdev->ahs, ah->ah_num);
-	atomic_dec(&mdev->nr_ah);
+	mrc_obj_limit_put(&mdev->nr_ah);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include "nl_event.h"
 #include "profile.h"
 #include "nscc.h"
 
@@ -50,17 +51,18 @@ int mrc_cc_prof_insert(struct mrc_dev *mdev, struct mrc_cc_prof *prof,
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
-	if (xa_load(&mdev->cc_profiles, prof->id)) {
-		NL_SET_ERR_MSG(extack, "a CC profile with this id exists");
-		return -EEXIST;
-	}
-	if (mdev->nr_cc_profiles >= MRC_MAX_CC_PROFILES) {
+	/* A taken id is refused before a full table, as it always was. */
+	if (mdev->nr_cc_profiles >= MRC_MAX_CC_PROFILES &&
+	    !xa_load(&mdev->cc_profiles, prof->id)) {
 		NL_SET_ERR_MSG(extack,
 			       "too many CC profiles (256 per device)");
 		return -ENOSPC;
 	}
-	err = xa_err(xa_store(&mdev->cc_profiles, prof->id, prof,
-			      GFP_KERNEL));
+	err = xa_insert(&mdev->cc_profiles, prof->id, prof, GFP_KERNEL);
+	if (err == -EBUSY) {
+		NL_SET_ERR_MSG(extack, "a CC profile with this id exists");
+		return -EEXIST;
+	}
 	if (err)
 		return err;
 	mdev->nr_cc_profiles++;
@@ -79,11 +81,14 @@ int mrc_cc_prof_update(struct mrc_dev *mdev, struct mrc_cc_prof *prof,
 	return 0;
 }
 
+/* Delete CC profile @id.  -EBUSY with *@busy the route that names it;
+ * any other error explained in @extack.
+ */
 int mrc_cc_prof_del(struct mrc_dev *mdev, u32 id,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack)
 {
 	struct mrc_cc_prof *prof;
-	struct mrc_route *route;
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
@@ -97,9 +102,9 @@ int mrc_cc_prof_del(struct mrc_dev *mdev, u32 id,
 		NL_SET_ERR_MSG(extack, "no CC profile with this id");
 		return -ENOENT;
 	}
-	route = mrc_route_using_profile(mdev, true, id);
-	if (route)
-		return mrc_route_busy(mdev, route, "CC profile", extack);
+	*busy = mrc_route_using_profile(mdev, true, id);
+	if (*busy)
+		return -EBUSY;
 	xa_erase(&mdev->cc_profiles, id);
 	mdev->nr_cc_profiles--;
 	mrc_genl_event_cc_profile(mdev, prof, MRC_EVENT_CC_PROFILE_DEL);

@@ -145,10 +145,9 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (err)
 		return err;
 
-	if (atomic_inc_return(&mdev->nr_cq) > MRC_MAX_CQ) {
-		err = -ENOMEM;
-		goto err_count;
-	}
+	err = mrc_obj_limit_get(&mdev->nr_cq, MRC_MAX_CQ);
+	if (err)
+		return err;
 
 	spin_lock_init(&cq->lock);
 	spin_lock_init(&cq->rq_qps_lock);
@@ -172,7 +171,7 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 err_queue:
 	mrc_queue_cleanup(&cq->queue);
 err_count:
-	atomic_dec(&mdev->nr_cq);
+	mrc_obj_limit_put(&mdev->nr_cq);
 	return err;
 }
 
@@ -184,7 +183,7 @@ int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	 * nothing posts into the ring any more.
 	 */
 	mrc_queue_cleanup(&cq->queue);
-	atomic_dec(&to_mdev(ibcq->device)->nr_cq);
+	mrc_obj_limit_put(&to_mdev(ibcq->device)->nr_cq);
 	return 0;
 }
 

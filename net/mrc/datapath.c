@@ -11,6 +11,7 @@
  * cannot be built is dropped and recovered by the engine like a loss.
  */
 
+#include "nl_event.h"
 #include "qp.h"
 
 u64 mrc_now(void)
@@ -104,6 +105,8 @@ const struct mrc_conn_ops mrc_qp_conn_ops = {
 
 void mrc_qp_error(struct mrc_qp *qp)
 {
+	lockdep_assert_held(&qp->lock);
+
 	qp->pending_error = false;
 	if (qp->conn_ready)
 		mrc_conn_abort(qp->conn, mrc_now());
@@ -128,6 +131,8 @@ void mrc_qp_kick_at(struct mrc_qp *qp, u64 now)
 {
 	u64 deadline;
 	bool more = false;
+
+	lockdep_assert_held(&qp->lock);
 
 	if (qp->pending_error)
 		qp->state = IB_QPS_ERR;

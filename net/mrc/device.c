@@ -19,6 +19,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "mrc.h"
+#include "nl_event.h"
 #include "verbs.h"
 
 /* The user ABI version of the rxe provider (drivers/infiniband/sw/rxe/rxe.h,
@@ -128,32 +129,24 @@ static int mrc_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mdev(ibuc->device);
 
-	if (atomic_inc_return(&mdev->nr_ucontext) > MRC_MAX_UCONTEXT) {
-		atomic_dec(&mdev->nr_ucontext);
-		return -ENOMEM;
-	}
-	return 0;
+	return mrc_obj_limit_get(&mdev->nr_ucontext, MRC_MAX_UCONTEXT);
 }
 
 static void mrc_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
-	atomic_dec(&to_mdev(ibuc->device)->nr_ucontext);
+	mrc_obj_limit_put(&to_mdev(ibuc->device)->nr_ucontext);
 }
 
 static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mdev(ibpd->device);
 
-	if (atomic_inc_return(&mdev->nr_pd) > MRC_MAX_PD) {
-		atomic_dec(&mdev->nr_pd);
-		return -ENOMEM;
-	}
-	return 0;
+	return mrc_obj_limit_get(&mdev->nr_pd, MRC_MAX_PD);
 }
 
 static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	atomic_dec(&to_mdev(ibpd->device)->nr_pd);
+	mrc_obj_limit_put(&to_mdev(ibpd->device)->nr_pd);
 	return 0;
 }
 

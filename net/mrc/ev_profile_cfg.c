@@ -11,14 +11,15 @@
  *   - the EV storage is allocated when the profile is added, as large as
  *     its EXP list or GEN expansion, and never grows;
  *   - a profile a route names cannot be deleted nor taken OFFLINE (routes
- *     only name ONLINE profiles, see mrc_route_check_profiles());
+ *     only name ONLINE profiles, the route op checks that): the route is
+ *     returned (@busy) and the op names it in the extack;
  *   - every change is announced (MRC_EVENT_EV_PROFILE, _DEL).
  */
 
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
-#include "netlink.h"
+#include "nl_event.h"
 #include "profile.h"
 
 /* Same numbers on both sides of the uapi (include/uapi/linux/mrc.h). */
@@ -120,17 +121,18 @@ int mrc_ev_prof_insert(struct mrc_dev *mdev, struct mrc_ev_prof *prof,
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
-	if (xa_load(&mdev->ev_profiles, prof->id)) {
-		NL_SET_ERR_MSG(extack, "an EV profile with this id exists");
-		return -EEXIST;
-	}
-	if (mdev->nr_ev_profiles >= MRC_MAX_EV_PROFILES) {
+	/* A taken id is refused before a full table, as it always was. */
+	if (mdev->nr_ev_profiles >= MRC_MAX_EV_PROFILES &&
+	    !xa_load(&mdev->ev_profiles, prof->id)) {
 		NL_SET_ERR_MSG(extack,
 			       "too many EV profiles (256 per device)");
 		return -ENOSPC;
 	}
-	err = xa_err(xa_store(&mdev->ev_profiles, prof->id, prof,
-			      GFP_KERNEL));
+	err = xa_insert(&mdev->ev_profiles, prof->id, prof, GFP_KERNEL);
+	if (err == -EBUSY) {
+		NL_SET_ERR_MSG(extack, "an EV profile with this id exists");
+		return -EEXIST;
+	}
 	if (err)
 		return err;
 	mdev->nr_ev_profiles++;
@@ -159,18 +161,19 @@ static struct mrc_ev_prof *mrc_ev_prof_lookup(struct mrc_dev *mdev, u32 id,
 	return prof;
 }
 
-/* -EBUSY if a route names EV profile @id, with the route in @extack. */
+/* -EBUSY if a route names EV profile @id, with that route in *@busy. */
 static int mrc_ev_prof_unused(struct mrc_dev *mdev, u32 id,
-			      struct netlink_ext_ack *extack)
+			      const struct mrc_route **busy)
 {
-	struct mrc_route *route = mrc_route_using_profile(mdev, false, id);
-
-	if (!route)
-		return 0;
-	return mrc_route_busy(mdev, route, "EV profile", extack);
+	*busy = mrc_route_using_profile(mdev, false, id);
+	return *busy ? -EBUSY : 0;
 }
 
+/* Delete EV profile @id.  -EBUSY with *@busy the route that names it;
+ * any other error explained in @extack.
+ */
 int mrc_ev_prof_del(struct mrc_dev *mdev, u32 id,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack)
 {
 	struct mrc_ev_prof *prof;
@@ -181,7 +184,7 @@ int mrc_ev_prof_del(struct mrc_dev *mdev, u32 id,
 	prof = mrc_ev_prof_lookup(mdev, id, extack, &err);
 	if (!prof)
 		return err;
-	err = mrc_ev_prof_unused(mdev, id, extack);
+	err = mrc_ev_prof_unused(mdev, id, busy);
 	if (err)
 		return err;
 	xa_erase(&mdev->ev_profiles, id);
@@ -193,10 +196,12 @@ int mrc_ev_prof_del(struct mrc_dev *mdev, u32 id,
 
 /* State, ev_min_active and event mask, all or nothing: the EVs are not
  * touched by these operations, so a copy of the profile header restores
- * it when a later step fails.
+ * it when a later step fails.  Taking it OFFLINE while a route names it:
+ * -EBUSY with *@busy that route; other errors are explained in @extack.
  */
 int mrc_ev_prof_set(struct mrc_dev *mdev, u32 id,
 		    const struct mrc_ev_prof_change *chg,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack)
 {
 	struct mrc_ev_profile saved;
@@ -210,7 +215,7 @@ int mrc_ev_prof_set(struct mrc_dev *mdev, u32 id,
 		return err;
 	if (chg->has_state && chg->state == MRC_EV_PROF_OFFLINE &&
 	    prof->p.state == MRC_EV_PROF_ONLINE) {
-		err = mrc_ev_prof_unused(mdev, id, extack);
+		err = mrc_ev_prof_unused(mdev, id, busy);
 		if (err)
 			return err;
 	}

@@ -10,17 +10,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 
 #include "mrc.h"
-
-/* Serialises every control-plane change; see mrc.h for what it covers. */
-DEFINE_MUTEX(mrc_cfg_lock);
-
-unsigned short mrc_udp_port = MRC_UDP_PORT_DEFAULT;
-module_param_named(udp_port, mrc_udp_port, ushort, 0444);
-MODULE_PARM_DESC(udp_port, "UDP destination port of MRC packets (default 4791)");
 
 static int __init mrc_init(void)
 {

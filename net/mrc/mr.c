@@ -129,10 +129,9 @@ struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	if ((start ^ iova) & ~PAGE_MASK)
 		return ERR_PTR(-EINVAL);
 
-	if (atomic_inc_return(&mdev->nr_mr) > MRC_MAX_MR) {
-		err = -ENOMEM;
-		goto err_count;
-	}
+	err = mrc_obj_limit_get(&mdev->nr_mr, MRC_MAX_MR);
+	if (err)
+		return ERR_PTR(err);
 
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr) {
@@ -175,7 +174,7 @@ err_umem:
 err_free:
 	kfree(mr);
 err_count:
-	atomic_dec(&mdev->nr_mr);
+	mrc_obj_limit_put(&mdev->nr_mr);
 	return ERR_PTR(err);
 }
 
@@ -208,7 +207,7 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	 * which dereg_mr may).
 	 */
 	kfree_rcu_mightsleep(mr);
-	atomic_dec(&mdev->nr_mr);
+	mrc_obj_limit_put(&mdev->nr_mr);
 	return 0;
 }
 

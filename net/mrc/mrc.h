@@ -224,6 +224,25 @@ struct mrc_net {
 /* probe.c: the namespace's probe answer rate limit. */
 void mrc_probe_net_init(struct mrc_net *mn);
 
+/* One more object of a kind counted in @nr (the nr_* fields above), at
+ * most @max of them: -ENOMEM, with nothing counted, when @max are there
+ * already.  The one limit rule of every verbs object; the object's
+ * destroy gives it back with mrc_obj_limit_put().
+ */
+static inline int mrc_obj_limit_get(atomic_t *nr, int max)
+{
+	if (atomic_inc_return(nr) > max) {
+		atomic_dec(nr);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static inline void mrc_obj_limit_put(atomic_t *nr)
+{
+	atomic_dec(nr);
+}
+
 static inline struct mrc_dev *to_mdev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct mrc_dev, ibdev);
@@ -287,21 +306,14 @@ bool mrc_plane_ndev_ok(const struct net_device *ndev,
 struct mrc_route *mrc_route_find(struct mrc_dev *mdev, u8 family,
 				 const u8 *peer);
 int mrc_route_add(struct mrc_dev *mdev, const struct mrc_route *tmpl,
-		  bool replace, struct netlink_ext_ack *extack);
-int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer,
-		  struct netlink_ext_ack *extack);
+		  bool replace);
+int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer);
 void mrc_route_plane_gone(struct mrc_dev *mdev, u32 id);
 void mrc_route_flush(struct mrc_dev *mdev, bool announce);
 int mrc_route_lookup(struct mrc_dev *mdev, const struct sockaddr *peer,
 		     struct mrc_route_info *out);
 struct mrc_route *mrc_route_using_profile(struct mrc_dev *mdev, bool cc,
 					  u32 id);
-int mrc_route_busy(struct mrc_dev *mdev, const struct mrc_route *route,
-		   const char *what, struct netlink_ext_ack *extack);
-int mrc_route_check_profiles(struct mrc_dev *mdev,
-			     const struct mrc_route_info *info,
-			     struct nlattr *ev_nla, struct nlattr *cc_nla,
-			     struct netlink_ext_ack *extack);
 
 /* Profiles (ev_profile_cfg.c, cc_profile_cfg.c): the data path's view.
  * Process context; each takes mrc_cfg_lock.
@@ -345,12 +357,8 @@ extern const struct ib_device_ops mrc_counter_ops;
 extern const u16 mrc_stat_attr[MRC_STATS_NR];
 u64 mrc_stat_read(const struct mrc_dev *mdev, unsigned int i);
 
-/* netlink.c */
+/* netlink.c: the ops, registered with the family (nl_event.h). */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);
-void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type);
-void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type);
-void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
-			  enum mrc_event type);
 
 #endif /* _NET_MRC_MRC_H */

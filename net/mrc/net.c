@@ -259,6 +259,8 @@ struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 
 void mrc_net_queue(struct mrc_qp *qp, struct sk_buff *skb)
 {
+	lockdep_assert_held(&qp->lock);		/* qp->txq is unlocked */
+
 	mrc_net_seal(skb);
 	__skb_queue_tail(&qp->txq, skb);
 }

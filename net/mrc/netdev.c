@@ -11,6 +11,7 @@
 #include <linux/rtnetlink.h>
 
 #include "mrc.h"
+#include "nl_event.h"
 
 /* Plane 1's netdev is going: the instance goes with it. */
 static void mrc_netdev_gone_link(struct mrc_dev *mdev)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Generic netlink family "mrc" (include/uapi/linux/mrc.h,
- * Documentation/netlink/specs/mrc.yaml): instances, their planes and
- * routes.  The profile ops are in netlink_prof_common.c,
- * netlink_profile.c and netlink_cc_profile.c; the walk over the instances
- * that dumps share is in netlink_dump.c.
+ * Documentation/netlink/specs/mrc.yaml): the ops table, and the ops of
+ * instances, their planes and routes.  The family, its events and the
+ * fill helpers they share with these replies are in nl_event.c.  The
+ * profile ops are in netlink_prof_common.c, netlink_profile.c and
+ * netlink_cc_profile.c; the walk over the instances that dumps share is
+ * in netlink_dump.c.
  *
  * A request only sees the instances of the caller's network namespace.
  * Mutations need CAP_NET_ADMIN in that namespace (GENL_UNS_ADMIN_PERM);
@@ -21,8 +23,9 @@
  *   ROUTE_GET reply:  ROUTE_DEV_INDEX, ROUTE_DEV_NAME, ROUTE_PEER,
  *                     ROUTE_HOPS { ROUTE_HOP { HOP_PLANE, HOP_VIA } ... },
  *                     ROUTE_EV_PROFILE, ROUTE_CC_PROFILE
- *   EVENT:            EVENT_TYPE, EVENT_DEV_INDEX, EVENT_DEV_NAME
- *                     [, EVENT_PLANE { PLANE_* }] [, EVENT_ROUTE { ... }]
+ * Route requests carry the same set: ROUTE_PEER and (ADD, SET)
+ * ROUTE_HOPS, ROUTE_EV_PROFILE, ROUTE_CC_PROFILE.  Events (nl_event.c)
+ * carry the object in a nest of the event set (EVENT_PLANE, ...).
  * where PLANE_* is PLANE_ID, PLANE_IFINDEX, PLANE_IFNAME, PLANE_ADMIN_UP,
  * PLANE_OPER_UP [, PLANE_STATS { STAT_{TX,RX}_{PKTS,BYTES} }].
  *
@@ -40,36 +43,7 @@
 #include "mrc.h"
 #include "netlink.h"
 #include "nl_policy.h"
-
-static const struct genl_multicast_group mrc_genl_mcgrps[] = {
-	{ .name = MRC_GENL_MCGRP_EVENTS },
-};
-
-static int mrc_nl_put_stat(struct sk_buff *skb, int type,
-			   const atomic64_t *v)
-{
-	return nla_put_u64_64bit(skb, type, atomic64_read(v), MRC_A_STAT_PAD);
-}
-
-/* The plane's traffic as an MRC_A_PLANE_STATS nest. */
-static int mrc_nl_put_plane_stats(struct sk_buff *skb,
-				  const struct mrc_plane *plane)
-{
-	struct nlattr *nest;
-
-	nest = nla_nest_start(skb, MRC_A_PLANE_STATS);
-	if (!nest)
-		return -EMSGSIZE;
-	if (mrc_nl_put_stat(skb, MRC_A_STAT_TX_PKTS, &plane->tx_pkts) ||
-	    mrc_nl_put_stat(skb, MRC_A_STAT_TX_BYTES, &plane->tx_bytes) ||
-	    mrc_nl_put_stat(skb, MRC_A_STAT_RX_PKTS, &plane->rx_pkts) ||
-	    mrc_nl_put_stat(skb, MRC_A_STAT_RX_BYTES, &plane->rx_bytes)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
+#include "profile.h"
 
 /* Every counter of the instance (counters.c) as an MRC_A_DEV_STATS nest. */
 static int mrc_nl_put_dev_stats(struct sk_buff *skb,
@@ -89,37 +63,6 @@ static int mrc_nl_put_dev_stats(struct sk_buff *skb,
 		}
 	}
 	nla_nest_end(skb, nest);
-	return 0;
-}
-
-/* Put @plane's attributes (set "plane"), with its counters if @stats, as
- * one nest of type @type, or at the top level if @type is 0.
- */
-static int mrc_nl_put_plane(struct sk_buff *skb, int type,
-			    const struct mrc_plane *plane, bool stats)
-{
-	struct nlattr *nest;
-
-	if (mrc_nl_nest_start(skb, type, &nest))
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, MRC_A_PLANE_ID, plane->id) ||
-	    nla_put_u32(skb, MRC_A_PLANE_IFINDEX, plane->ndev->ifindex) ||
-	    nla_put_string(skb, MRC_A_PLANE_IFNAME, netdev_name(plane->ndev)) ||
-	    nla_put_u8(skb, MRC_A_PLANE_ADMIN_UP, plane->admin_up) ||
-	    nla_put_u8(skb, MRC_A_PLANE_OPER_UP, plane->oper_up) ||
-	    (stats && mrc_nl_put_plane_stats(skb, plane))) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	mrc_nl_nest_end(skb, nest);
-	return 0;
-}
-
-int mrc_nl_put_dev_id(struct sk_buff *skb, const struct mrc_dev *mdev)
-{
-	if (nla_put_u32(skb, MRC_A_DEV_INDEX, mdev->ibdev.index) ||
-	    nla_put_string(skb, MRC_A_DEV_NAME, mrc_dev_name(mdev)))
-		return -EMSGSIZE;
 	return 0;
 }
 
@@ -171,6 +114,8 @@ static int mrc_nl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	struct nlattr *planes;
 	void *hdr;
 	u32 id;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags, MRC_CMD_DEV_GET);
 	if (!hdr)
@@ -227,6 +172,8 @@ struct mrc_dev *mrc_nl_find_dev(struct net *net, struct nlattr **attrs,
 	char name[IB_DEVICE_NAME_MAX];
 	struct mrc_dev *mdev;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	if (nla_name) {
 		nla_strscpy(name, nla_name, sizeof(name));
 		mdev = mrc_dev_find(mn, name, 0);
@@ -270,6 +217,8 @@ static struct mrc_plane *mrc_nl_find_plane(struct mrc_dev *mdev,
 					   struct genl_info *info)
 {
 	struct mrc_plane *plane;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
 		NL_SET_ERR_MSG(info->extack, "missing plane id (MRC_A_PLANE_ID)");
@@ -494,6 +443,8 @@ static int mrc_nl_dump_dev_planes(struct sk_buff *skb,
 	int err;
 	u32 id;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	for (id = max_t(u32, cb->args[1], 1); id <= MRC_MAX_PLANES; id++) {
 		plane = mrc_plane_get_locked(mdev, id);
 		if (!plane)
@@ -580,6 +531,8 @@ static int mrc_nl_get_hop(struct mrc_dev *mdev, struct nlattr *hop,
 	int err;
 	u32 id;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	if (nla_type(hop) != MRC_A_ROUTE_HOP) {
 		NL_SET_ERR_MSG_ATTR(extack, hop,
 				    "MRC_A_ROUTE_HOPS holds only MRC_A_ROUTE_HOP entries");
@@ -632,6 +585,38 @@ static int mrc_nl_get_hop(struct mrc_dev *mdev, struct nlattr *hop,
 	return 0;
 }
 
+/* ROUTE_ADD/SET: the profiles @info names must exist, the EV profile must
+ * be ONLINE.  @ev_nla/@cc_nla: the request's attributes (may be NULL).
+ */
+static int mrc_nl_check_profiles(struct mrc_dev *mdev,
+				 const struct mrc_route_info *info,
+				 struct nlattr *ev_nla, struct nlattr *cc_nla,
+				 struct netlink_ext_ack *extack)
+{
+	struct mrc_ev_prof *ev;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	if (info->ev_profile) {
+		ev = mrc_ev_prof_find(mdev, info->ev_profile);
+		if (!ev) {
+			NL_SET_ERR_MSG_ATTR(extack, ev_nla,
+					    "no EV profile with this id");
+			return -ENOENT;
+		}
+		if (ev->p.state != MRC_EV_PROF_ONLINE) {
+			NL_SET_ERR_MSG_ATTR(extack, ev_nla,
+					    "EV profile is not ONLINE");
+			return -EINVAL;
+		}
+	}
+	if (info->cc_profile && !mrc_cc_prof_find(mdev, info->cc_profile)) {
+		NL_SET_ERR_MSG_ATTR(extack, cc_nla, "no CC profile with this id");
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /* A whole ADD/SET request into @route.  Caller holds mrc_cfg_lock. */
 static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
 			    struct mrc_route *route)
@@ -641,6 +626,8 @@ static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
 	unsigned int n = 0;
 	struct nlattr *hop;
 	int err, rem;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	err = mrc_nl_get_peer(info->attrs, route, extack);
 	if (err)
@@ -673,10 +660,29 @@ static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
 				 &route->info.cc_profile, extack);
 	if (err)
 		return err;
-	return mrc_route_check_profiles(mdev, &route->info,
-					info->attrs[MRC_A_ROUTE_EV_PROFILE],
-					info->attrs[MRC_A_ROUTE_CC_PROFILE],
-					extack);
+	return mrc_nl_check_profiles(mdev, &route->info,
+				     info->attrs[MRC_A_ROUTE_EV_PROFILE],
+				     info->attrs[MRC_A_ROUTE_CC_PROFILE],
+				     extack);
+}
+
+/* Why route.c refused a change (@err), in @extack.  Returns @err. */
+static int mrc_nl_route_err(struct netlink_ext_ack *extack, int err)
+{
+	switch (err) {
+	case -EEXIST:
+		NL_SET_ERR_MSG(extack,
+			       "a route to this peer exists (use ROUTE_SET to replace it)");
+		break;
+	case -ENOENT:
+		NL_SET_ERR_MSG(extack, "no route to this peer");
+		break;
+	case -ENOSPC:
+		NL_SET_ERR_MSG(extack,
+			       "route table full (1024 routes per device)");
+		break;
+	}
+	return err;
 }
 
 static int mrc_nl_route_change(struct genl_info *info, bool replace)
@@ -696,7 +702,8 @@ static int mrc_nl_route_change(struct genl_info *info, bool replace)
 	}
 	err = mrc_nl_get_route(mdev, info, route);
 	if (!err)
-		err = mrc_route_add(mdev, route, replace, info->extack);
+		err = mrc_nl_route_err(info->extack,
+				       mrc_route_add(mdev, route, replace));
 	mutex_unlock(&mrc_cfg_lock);
 out:
 	kfree(route);
@@ -726,51 +733,10 @@ static int mrc_nl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = mrc_route_del(mdev, peer.family, peer.peer, info->extack);
+	err = mrc_nl_route_err(info->extack,
+			       mrc_route_del(mdev, peer.family, peer.peer));
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
-}
-
-/* @route (set "route") as one nest of type @type, or at the top level if
- * @type is 0.
- */
-static int mrc_nl_put_route(struct sk_buff *skb, int type,
-			    const struct mrc_route *route)
-{
-	const struct mrc_route_hop *h;
-	struct nlattr *nest, *hops, *hop;
-	u32 id;
-
-	if (mrc_nl_nest_start(skb, type, &nest))
-		return -EMSGSIZE;
-	if (nla_put(skb, MRC_A_ROUTE_PEER,
-		    route->family == AF_INET ? 4 : 16, route->peer))
-		goto cancel;
-	hops = nla_nest_start(skb, MRC_A_ROUTE_HOPS);
-	if (!hops)
-		goto cancel;
-	for (id = 1; id <= MRC_MAX_PLANES; id++) {
-		h = &route->info.hops[id];
-		if (!h->valid)
-			continue;
-		hop = nla_nest_start(skb, MRC_A_ROUTE_HOP);
-		if (!hop ||
-		    nla_put_u32(skb, MRC_A_ROUTE_HOP_PLANE, id) ||
-		    nla_put(skb, MRC_A_ROUTE_HOP_VIA,
-			    h->family == AF_INET ? 4 : 16, h->addr))
-			goto cancel;
-		nla_nest_end(skb, hop);
-	}
-	nla_nest_end(skb, hops);
-	if (nla_put_u32(skb, MRC_A_ROUTE_EV_PROFILE, route->info.ev_profile) ||
-	    nla_put_u32(skb, MRC_A_ROUTE_CC_PROFILE, route->info.cc_profile))
-		goto cancel;
-	mrc_nl_nest_end(skb, nest);
-	return 0;
-
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
 }
 
 static int mrc_nl_fill_route(struct sk_buff *skb, struct mrc_dev *mdev,
@@ -824,6 +790,8 @@ static int mrc_nl_dump_dev_routes(struct sk_buff *skb,
 	long ridx = 0;
 	int err;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	list_for_each_entry(route, &mdev->routes, node) {
 		if (ridx++ < cb->args[1])
 			continue;
@@ -847,11 +815,11 @@ static int mrc_nl_route_get_dumpit(struct sk_buff *skb,
 	return mrc_nl_dump_devs(skb, cb, mrc_nl_dump_dev_routes, NULL);
 }
 
-/* Each op has its own policy (net/mrc/nl_policy.c, generated from
- * mrc.yaml): the attributes of its own set that its requests carry, so that
- * anything else is refused.  The EV profile dump says how large an skb
- * must be before the first one is allocated (.start): a profile with every
- * EV does not fit a default dump skb.
+/* Each op has its own policy (nl_policy.c, generated from mrc.yaml): the
+ * attributes of its own set that its requests carry, so that anything else
+ * is refused.  The EV profile dump says how large an skb must be before
+ * the first one is allocated (.start): a profile with every EV does not
+ * fit a default dump skb.
  */
 static const struct genl_ops mrc_genl_ops[] = {
 	{
@@ -990,108 +958,16 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 };
 
-struct genl_family mrc_genl_family __ro_after_init = {
-	.name = MRC_GENL_NAME,
-	.version = MRC_GENL_VERSION,
-	.netnsok = true,
-	/* mrc_cfg_lock serialises what needs it; RTNL nests inside genl. */
-	.parallel_ops = true,
-	.module = THIS_MODULE,
-	.ops = mrc_genl_ops,
-	.n_ops = ARRAY_SIZE(mrc_genl_ops),
-	/* A new family: strict header and attribute checks on every op. */
-	.resv_start_op = MRC_CMD_DEV_GET,
-	.mcgrps = mrc_genl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(mrc_genl_mcgrps),
-};
-
-/* Start an event message of @size bytes; NULL if out of memory or, from
- * the data path (@gfp atomic), nobody listens: the event is lost either
- * way.
+/* The family (nl_event.c, the bottom layer) gets its ops and their policies
+ * here, from above: nl_event.c does not know the ops.  Module init, before
+ * the family is registered and __ro_after_init seals it.
  */
-struct sk_buff *mrc_nl_event_new(struct mrc_dev *mdev, enum mrc_event type,
-				 size_t size, void **hdr, gfp_t gfp)
-{
-	struct sk_buff *msg;
-
-	if (gfp != GFP_KERNEL &&
-	    !genl_has_listeners(&mrc_genl_family, mdev->mnet->net, 0))
-		return NULL;
-	msg = nlmsg_new(size, gfp);
-	if (!msg)
-		return NULL;
-	*hdr = genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, MRC_CMD_EVENT);
-	if (!*hdr || nla_put_u32(msg, MRC_A_EVENT_TYPE, type) ||
-	    mrc_nl_put_dev_id(msg, mdev)) {
-		nlmsg_free(msg);
-		return NULL;
-	}
-	return msg;
-}
-
-void mrc_nl_event_send(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
-		       gfp_t gfp)
-{
-	genlmsg_end(msg, hdr);
-	/* -ESRCH (no listener) is not an error. */
-	genlmsg_multicast_netns(&mrc_genl_family, mdev->mnet->net, msg, 0, 0,
-				gfp);
-}
-
-/* Send the event mrc_nl_event_new() started, or drop it if putting its
- * body failed (@err).  Process context only.
- */
-void mrc_nl_event_end(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
-		      int err)
-{
-	if (err)
-		nlmsg_free(msg);
-	else
-		mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
-}
-
-/* Announce an instance event on "events".  Caller holds mrc_cfg_lock. */
-void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
-			       GFP_KERNEL);
-	if (msg)
-		mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
-}
-
-/* Announce a plane event on "events".  Caller holds mrc_cfg_lock. */
-void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = mrc_nl_event_new(plane->mdev, type, NLMSG_GOODSIZE, &hdr,
-			       GFP_KERNEL);
-	if (msg)
-		mrc_nl_event_end(plane->mdev, msg, hdr,
-				 mrc_nl_put_plane(msg, MRC_A_EVENT_PLANE, plane,
-						  false));
-}
-
-/* Announce a route event on "events".  Caller holds mrc_cfg_lock. */
-void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
-			  enum mrc_event type)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
-			       GFP_KERNEL);
-	if (msg)
-		mrc_nl_event_end(mdev, msg, hdr,
-				 mrc_nl_put_route(msg, MRC_A_EVENT_ROUTE, route));
-}
-
 int mrc_genl_init(void)
 {
+	mrc_genl_family.ops = mrc_genl_ops;
+	mrc_genl_family.n_ops = ARRAY_SIZE(mrc_genl_ops);
+	/* A new family: strict header and attribute checks on every op. */
+	mrc_genl_family.resv_start_op = MRC_CMD_DEV_GET;
 	return genl_register_family(&mrc_genl_family);
 }
 

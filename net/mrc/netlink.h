@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the files of the "mrc" generic netlink family share: netlink.c
- * (family, instances, planes, routes), netlink_dump.c (the walk of
+ * What the op files of the "mrc" generic netlink family share (the top
+ * layer; the family and the events are in nl_event.h): netlink.c
+ * (ops table, instances, planes, routes), netlink_dump.c (the walk of
  * dumps), netlink_prof_common.c, netlink_profile.c and
- * netlink_cc_profile.c (profiles), netlink_conn.c (connections and their
- * events) and probe.c (probes).
+ * netlink_cc_profile.c (profiles), netlink_conn.c (connections) and
+ * netlink_probe.c (probes).
  */
 #ifndef _NET_MRC_NETLINK_H
 #define _NET_MRC_NETLINK_H
@@ -12,47 +13,16 @@
 #include <net/genetlink.h>
 
 #include "mrc.h"
+#include "nl_event.h"
 
-extern struct genl_family mrc_genl_family;
-
-/* netlink.c: the instance of a request, and the frame of every reply
- * and event.
- */
+/* netlink.c: the instance of a request, and the frame of every reply. */
 struct mrc_dev *mrc_nl_find_dev(struct net *net, struct nlattr **attrs,
 				struct netlink_ext_ack *extack);
 struct mrc_dev *mrc_nl_lock_dev(struct genl_info *info);
-int mrc_nl_put_dev_id(struct sk_buff *skb, const struct mrc_dev *mdev);
 void *mrc_nl_put_hdr(struct sk_buff *skb, const struct mrc_dev *mdev,
 		     u32 portid, u32 seq, int flags, u8 cmd);
 int mrc_nl_end_hdr(struct sk_buff *skb, void *hdr, int err);
 int mrc_nl_reply(struct genl_info *info, struct sk_buff *msg, int err);
-struct sk_buff *mrc_nl_event_new(struct mrc_dev *mdev, enum mrc_event type,
-				 size_t size, void **hdr, gfp_t gfp);
-void mrc_nl_event_send(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
-		       gfp_t gfp);
-void mrc_nl_event_end(struct mrc_dev *mdev, struct sk_buff *msg, void *hdr,
-		      int err);
-
-/* An object's attributes go at the top level of its own messages (@type
- * 0: no nest, *@nest NULL) and in a nest of type @type elsewhere (an
- * event, a list): Documentation/netlink/specs/mrc.yaml, "Wire shape".
- * nla_nest_cancel() takes a NULL nest as well.
- */
-static inline int mrc_nl_nest_start(struct sk_buff *skb, int type,
-				    struct nlattr **nest)
-{
-	*nest = NULL;
-	if (!type)
-		return 0;
-	*nest = nla_nest_start(skb, type);
-	return *nest ? 0 : -EMSGSIZE;
-}
-
-static inline void mrc_nl_nest_end(struct sk_buff *skb, struct nlattr *nest)
-{
-	if (nest)
-		nla_nest_end(skb, nest);
-}
 
 /* netlink_dump.c: the walk over the instances that every dump but
  * DEV_GET's shares.  @dump_dev puts one instance's objects from cursor
@@ -75,32 +45,12 @@ struct mrc_dev_id {
 int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
-/* probe.c */
+/* netlink_probe.c */
 int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info);
 
-/* nlmsg.c: extack texts with values in them. */
+/* netlink_msg.c: extack texts with values in them. */
 __printf(1, 2) const char *mrc_nl_msg(const char *fmt, ...);
 void mrc_nl_msg_free_all(void);
-
-/* NL_SET_ERR_MSG() for a text of mrc_nl_msg() (it takes literals only). */
-static inline void mrc_nl_set_msg(struct netlink_ext_ack *extack,
-				  const char *text)
-{
-	if (extack)
-		extack->_msg = text;
-}
-
-/* The same, blaming attribute @nla (may be NULL). */
-static inline void mrc_nl_set_msg_attr(struct netlink_ext_ack *extack,
-				       const struct nlattr *nla,
-				       const char *text)
-{
-	if (!extack)
-		return;
-	extack->_msg = text;
-	if (nla)
-		extack->bad_attr = nla;
-}
 
 /* What the ops that EV and CC profiles share need to know of a kind. */
 struct mrc_nl_prof_kind {
@@ -129,6 +79,8 @@ int mrc_nl_profile_get(struct genl_info *info,
 		       const struct mrc_nl_prof_kind *kind);
 int mrc_nl_profile_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
 			  const struct mrc_nl_prof_kind *kind);
+int mrc_nl_route_busy(const struct mrc_route *route, const char *what,
+		      struct netlink_ext_ack *extack);
 
 /* netlink_profile.c: the ops of MRC_CMD_EV_PROFILE_*. */
 int mrc_nl_ev_profile_add_doit(struct sk_buff *skb, struct genl_info *info);

@@ -19,33 +19,6 @@
 #include "netlink.h"
 #include "profile.h"
 
-/* The CC_* attributes and where their values live. */
-static const struct {
-	u16 attr;
-	u8 size;			/* 4: u32, 1: u8 */
-	u16 off;
-} mrc_cc_fields[] = {
-#define MRC_CC_U32(a, f) { a, 4, offsetof(struct mrc_nscc_params, f) }
-#define MRC_CC_U8(a, f) { a, 1, offsetof(struct mrc_nscc_params, f) }
-	MRC_CC_U32(MRC_A_CC_BASE_RTT, base_rtt),
-	MRC_CC_U32(MRC_A_CC_TARGET_DELAY, target_delay),
-	MRC_CC_U32(MRC_A_CC_QA_THRESHOLD, qa_threshold),
-	MRC_CC_U32(MRC_A_CC_ADJUST_BYTES, adjust_bytes),
-	MRC_CC_U32(MRC_A_CC_ADJUST_PERIOD, adjust_period),
-	MRC_CC_U32(MRC_A_CC_ETA, eta),
-	MRC_CC_U32(MRC_A_CC_FI, fi),
-	MRC_CC_U32(MRC_A_CC_FI_SCALE, fi_scale),
-	MRC_CC_U32(MRC_A_CC_GAMMA, gamma),
-	MRC_CC_U32(MRC_A_CC_MAX_MD_JUMP, max_md_jump),
-	MRC_CC_U32(MRC_A_CC_MAX_CWND, max_cwnd),
-	MRC_CC_U32(MRC_A_CC_MIN_CWND, min_cwnd),
-	MRC_CC_U32(MRC_A_CC_INIT_CWND, init_cwnd),
-	MRC_CC_U8(MRC_A_CC_QA_GATE, qa_gate),
-	MRC_CC_U8(MRC_A_CC_DISABLE_QA, disable_qa),
-#undef MRC_CC_U32
-#undef MRC_CC_U8
-};
-
 /* Apply the CC_* attributes of a request to @p; false if there were none. */
 static bool mrc_nl_get_cc(struct nlattr **attrs, struct mrc_nscc_params *p)
 {
@@ -53,14 +26,14 @@ static bool mrc_nl_get_cc(struct nlattr **attrs, struct mrc_nscc_params *p)
 	unsigned int i;
 	void *dst;
 
-	for (i = 0; i < ARRAY_SIZE(mrc_cc_fields); i++) {
-		if (!attrs[mrc_cc_fields[i].attr])
+	for (i = 0; i < mrc_nl_cc_nr_fields; i++) {
+		if (!attrs[mrc_nl_cc_fields[i].attr])
 			continue;
-		dst = (u8 *)p + mrc_cc_fields[i].off;
-		if (mrc_cc_fields[i].size == 4)
-			*(u32 *)dst = nla_get_u32(attrs[mrc_cc_fields[i].attr]);
+		dst = (u8 *)p + mrc_nl_cc_fields[i].off;
+		if (mrc_nl_cc_fields[i].size == 4)
+			*(u32 *)dst = nla_get_u32(attrs[mrc_nl_cc_fields[i].attr]);
 		else
-			*(u8 *)dst = nla_get_u8(attrs[mrc_cc_fields[i].attr]);
+			*(u8 *)dst = nla_get_u8(attrs[mrc_nl_cc_fields[i].attr]);
 		any = true;
 	}
 	return any;
@@ -215,6 +188,7 @@ out:
 
 int mrc_nl_cc_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct mrc_route *busy = NULL;
 	struct mrc_dev *mdev;
 	int err;
 	u32 id;
@@ -225,40 +199,11 @@ int mrc_nl_cc_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = mrc_cc_prof_del(mdev, id, info->extack);
+	err = mrc_cc_prof_del(mdev, id, &busy, info->extack);
+	if (err == -EBUSY && busy)
+		err = mrc_nl_route_busy(busy, "CC profile", info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
-}
-
-/* CC profile @id (set "cc-profile") as one nest of type @type, or at the
- * top level if @type is 0.
- */
-static int mrc_nl_put_cc_profile(struct sk_buff *skb, int type, u32 id,
-				 const struct mrc_nscc_params *p)
-{
-	const u8 *src;
-	struct nlattr *nest;
-	unsigned int i;
-	int err;
-
-	if (mrc_nl_nest_start(skb, type, &nest))
-		return -EMSGSIZE;
-	err = nla_put_u32(skb, MRC_A_CC_PROFILE_ID, id) ||
-	      nla_put_string(skb, MRC_A_CC_ALGO, MRC_CC_ALGO_NSCC);
-	for (i = 0; !err && i < ARRAY_SIZE(mrc_cc_fields); i++) {
-		src = (const u8 *)p + mrc_cc_fields[i].off;
-		if (mrc_cc_fields[i].size == 4)
-			err = nla_put_u32(skb, mrc_cc_fields[i].attr,
-					  *(const u32 *)src);
-		else
-			err = nla_put_u8(skb, mrc_cc_fields[i].attr, *src);
-	}
-	if (err) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	mrc_nl_nest_end(skb, nest);
-	return 0;
 }
 
 /* The fill of mrc_nl_cc_kind: profile @id (@prof: a struct mrc_cc_prof,
@@ -272,6 +217,8 @@ static int mrc_nl_fill_cc_profile(struct sk_buff *skb, struct mrc_dev *mdev,
 	struct mrc_nscc_params builtin;
 	void *hdr;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	if (!ccp)
 		mrc_cc_profile_default(&builtin);
 	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags,
@@ -282,23 +229,6 @@ static int mrc_nl_fill_cc_profile(struct sk_buff *skb, struct mrc_dev *mdev,
 			      mrc_nl_put_cc_profile(skb, 0, id,
 						    ccp ? &ccp->params :
 							  &builtin));
-}
-
-/* Announce a CC profile event.  Caller holds mrc_cfg_lock. */
-void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
-			       const struct mrc_cc_prof *prof,
-			       enum mrc_event type)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
-			       GFP_KERNEL);
-	if (msg)
-		mrc_nl_event_end(mdev, msg, hdr,
-				 mrc_nl_put_cc_profile(msg,
-						       MRC_A_EVENT_CC_PROFILE,
-						       prof->id, &prof->params));
 }
 
 static struct xarray *mrc_nl_cc_profiles(struct mrc_dev *mdev)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Live connections over generic netlink: MRC_CMD_CONN_GET (one QP, or a
- * dump of all of them), the EV_STATE and QP_ERROR events.
+ * dump of all of them).  The EV_STATE and QP_ERROR events are raised by
+ * the data path through nl_event.c.
  *
  *   CONN_GET reply (set "conn" at the top level): CONN_DEV_INDEX,
  *                   CONN_DEV_NAME, CONN_QPN, CONN_DEST_QPN, CONN_PEER,
@@ -14,8 +15,8 @@
  *   (the bracket only with CONN_WANT_STATS).  A dump puts as many EVs in a
  *   message as fit and continues the same QP in the next message, with
  *   CONN_EVS_OFFSET the index of its first EV.
- *   Events: EVENT_CONN { CONN_QPN, CONN_DEST_QPN, CONN_PEER, and
- *   CONN_EV { CONN_EV_* } (EV_STATE) or CONN_STATUS (QP_ERROR) }.
+ *   Events (nl_event.c): EVENT_CONN { CONN_QPN, CONN_DEST_QPN, CONN_PEER,
+ *   and CONN_EV { CONN_EV_* } (EV_STATE) or CONN_STATUS (QP_ERROR) }.
  *
  * A QP is read under its lock into a snapshot, then formatted: the lock
  * is never held while a message is built.
@@ -435,48 +436,4 @@ int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err == -EAGAIN ? -EMSGSIZE : err;
 	return genlmsg_reply(msg, info);
-}
-
-/* A QP's connection event: an EV changed state, or the QP failed.  Data
- * path (softirq, qp->lock held): atomic, and only built if someone
- * listens.
- */
-void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev)
-{
-	struct mrc_dev *mdev = qp->mdev;
-	struct nlattr *conn, *nest;
-	enum mrc_event type;
-	struct sk_buff *msg;
-	void *hdr;
-
-	type = ev->type == MRC_EVT_EV_STATE ? MRC_EVENT_EV_STATE :
-					      MRC_EVENT_QP_ERROR;
-	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr, GFP_ATOMIC);
-	if (!msg)
-		return;
-	conn = nla_nest_start(msg, MRC_A_EVENT_CONN);
-	if (!conn || nla_put_u32(msg, MRC_A_CONN_QPN, mrc_qpn(qp)) ||
-	    nla_put_u32(msg, MRC_A_CONN_DEST_QPN, qp->attr.dest_qp_num) ||
-	    nla_put(msg, MRC_A_CONN_PEER, qp->ipv6 ? 16 : 4,
-		    qp->ipv6 ? (void *)&qp->daddr.v6.sin6_addr :
-			       (void *)&qp->daddr.v4.sin_addr))
-		goto fail;
-	if (ev->type == MRC_EVT_EV_STATE) {
-		nest = nla_nest_start(msg, MRC_A_CONN_EV);
-		if (!nest || nla_put_u32(msg, MRC_A_CONN_EV_INDEX, ev->ev) ||
-		    nla_put_u32(msg, MRC_A_CONN_EV_PLANE, ev->plane) ||
-		    nla_put_u32(msg, MRC_A_CONN_EV_STATE, ev->new_state) ||
-		    nla_put_u32(msg, MRC_A_CONN_EV_OLD_STATE, ev->old_state) ||
-		    nla_put_u32(msg, MRC_A_CONN_EV_REASON, ev->reason) ||
-		    (ev->rtt && nla_put_u32(msg, MRC_A_CONN_EV_RTT, ev->rtt)))
-			goto fail;
-		nla_nest_end(msg, nest);
-	} else if (nla_put_u32(msg, MRC_A_CONN_STATUS, ev->status)) {
-		goto fail;
-	}
-	nla_nest_end(msg, conn);
-	mrc_nl_event_send(mdev, msg, hdr, GFP_ATOMIC);
-	return;
-fail:
-	nlmsg_free(msg);
 }

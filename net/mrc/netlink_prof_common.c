@@ -95,6 +95,8 @@ static int mrc_nl_profile_dump_dev(struct sk_buff *skb,
 	void *prof;
 	int err;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	if (!id) {
 		err = kind->fill(skb, mdev, 0, NULL, portid, seq, NLM_F_MULTI);
 		if (err)
@@ -119,4 +121,27 @@ int mrc_nl_profile_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
 			  const struct mrc_nl_prof_kind *kind)
 {
 	return mrc_nl_dump_devs(skb, cb, mrc_nl_profile_dump_dev, kind);
+}
+
+/* Refuse a change of a profile (@what) that @route uses (the profile
+ * code returns the route): -EBUSY, and an extack naming the route's peer.
+ */
+int mrc_nl_route_busy(const struct mrc_route *route, const char *what,
+		      struct netlink_ext_ack *extack)
+{
+	const char *text;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	if (route->family == AF_INET)
+		text = mrc_nl_msg("%s in use by the route to %pI4", what,
+				  route->peer);
+	else
+		text = mrc_nl_msg("%s in use by the route to %pI6c", what,
+				  route->peer);
+	if (text)
+		mrc_nl_set_msg(extack, text);
+	else
+		NL_SET_ERR_MSG(extack, "profile in use by a route");
+	return -EBUSY;
 }

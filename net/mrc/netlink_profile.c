@@ -3,8 +3,9 @@
  * Generic netlink ops of EV profiles (MRC_CMD_EV_PROFILE_*;
  * Documentation/admin-guide/mrc.rst, "Profiles"); netlink_cc_profile.c has
  * the CC ops, netlink_prof_common.c what both share (the id of a request,
- * GET and its dump).  netlink.c owns the family, its top-level policy and
- * the instance lookup.
+ * GET and its dump).  netlink.c owns the ops table, its top-level policy
+ * and the instance lookup; nl_event.c the family, the profile events and
+ * the fill of a profile nest that events and replies share.
  *
  * Message layout:
  *   EV_PROFILE_ADD:  DEV, EV_PROFILE_ID, _MODE, _FORMAT [, _MIN_ACTIVE]
@@ -31,12 +32,6 @@
 #include "netlink.h"
 #include "nl_policy.h"
 #include "profile.h"
-
-/* An EV profile message: fixed part, then one MRC_A_EV nest per EV. */
-#define MRC_NL_EV_PROFILE_FIXED	2048
-#define MRC_NL_EV_SIZE		64	/* nest + index, plane, value, state */
-#define MRC_NL_EV_PROFILE_MAX	(MRC_NL_EV_PROFILE_FIXED + \
-				 MRC_MAX_EVS * MRC_NL_EV_SIZE)
 
 static const struct mrc_nl_prof_kind mrc_nl_ev_kind;
 
@@ -442,6 +437,7 @@ int mrc_nl_ev_profile_add_doit(struct sk_buff *skb, struct genl_info *info)
 
 int mrc_nl_ev_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct mrc_route *busy = NULL;
 	struct mrc_dev *mdev;
 	int err;
 	u32 id;
@@ -452,7 +448,9 @@ int mrc_nl_ev_profile_del_doit(struct sk_buff *skb, struct genl_info *info)
 	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = mrc_ev_prof_del(mdev, id, info->extack);
+	err = mrc_ev_prof_del(mdev, id, &busy, info->extack);
+	if (err == -EBUSY && busy)
+		err = mrc_nl_route_busy(busy, "EV profile", info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }
@@ -510,6 +508,7 @@ int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	static const char alone[] =
 		"an EV change (MRC_A_EV_INDEX) goes in a request of its own";
 	static const char no_index[] = "missing EV index (MRC_A_EV_INDEX)";
+	const struct mrc_route *busy = NULL;
 	struct mrc_dev *mdev;
 	bool one_ev;
 	int err;
@@ -554,116 +553,11 @@ int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (one_ev)
 		err = mrc_nl_ev_profile_set_ev(info, mdev, id);
 	else
-		err = mrc_ev_prof_set(mdev, id, &chg, info->extack);
+		err = mrc_ev_prof_set(mdev, id, &chg, &busy, info->extack);
+	if (err == -EBUSY && busy)
+		err = mrc_nl_route_busy(busy, "EV profile", info->extack);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
-}
-
-/* ---- EV profiles: replies and events ---- */
-
-static size_t mrc_nl_ev_profile_size(const struct mrc_ev_profile *p)
-{
-	return MRC_NL_EV_PROFILE_FIXED + (size_t)p->n_evs * MRC_NL_EV_SIZE;
-}
-
-static int mrc_nl_put_gen(struct sk_buff *skb, const struct mrc_ev_profile *p)
-{
-	const struct mrc_ev_gen_field *f;
-	struct nlattr *fields, *field;
-	unsigned int i;
-
-	if (nla_put_u16(skb, MRC_A_EV_PROFILE_PLANE_MASK, p->gen.plane_mask) ||
-	    nla_put_u8(skb, MRC_A_EV_PROFILE_GEN_SHIFT, p->gen.shift) ||
-	    nla_put(skb, MRC_A_EV_PROFILE_GEN_BASE,
-		    mrc_ev_format_len(p->format), p->gen.base))
-		return -EMSGSIZE;
-	fields = nla_nest_start(skb, MRC_A_EV_PROFILE_GEN_FIELDS);
-	if (!fields)
-		return -EMSGSIZE;
-	for (i = 0; i < p->gen.n_fields; i++) {
-		f = &p->gen.fields[i];
-		field = nla_nest_start(skb, MRC_A_EV_GEN_FIELD);
-		if (!field ||
-		    nla_put_u8(skb, MRC_A_EV_GEN_WIDTH, f->width) ||
-		    nla_put_u32(skb, MRC_A_EV_GEN_INIT, f->init) ||
-		    nla_put_u32(skb, MRC_A_EV_GEN_MIN, f->min) ||
-		    nla_put_u32(skb, MRC_A_EV_GEN_MAX, f->max) ||
-		    nla_put_u32(skb, MRC_A_EV_GEN_MASK, f->mask))
-			return -EMSGSIZE;
-		nla_nest_end(skb, field);
-	}
-	nla_nest_end(skb, fields);
-	return 0;
-}
-
-static int mrc_nl_put_evs(struct sk_buff *skb, const struct mrc_ev_profile *p)
-{
-	const struct mrc_ev *ev;
-	struct nlattr *evs, *nest;
-	u16 i;
-
-	evs = nla_nest_start(skb, MRC_A_EV_PROFILE_EVS);
-	if (!evs)
-		return -EMSGSIZE;
-	for (i = 0; i < p->n_evs; i++) {
-		ev = &p->evs[i];
-		nest = nla_nest_start(skb, MRC_A_EV);
-		if (!nest ||
-		    nla_put_u16(skb, MRC_A_EV_INDEX, i) ||
-		    nla_put_u8(skb, MRC_A_EV_PLANE, ev->plane) ||
-		    nla_put(skb, MRC_A_EV_VALUE, ev->len, ev->value) ||
-		    nla_put_u8(skb, MRC_A_EV_STATE, ev->state))
-			return -EMSGSIZE;
-		nla_nest_end(skb, nest);
-	}
-	nla_nest_end(skb, evs);
-	return 0;
-}
-
-/* Profile @id (set "ev-profile") as one nest of type @type, or at the top
- * level if @type is 0.
- */
-static int mrc_nl_put_ev_profile(struct sk_buff *skb, int type, u32 id,
-				 const struct mrc_ev_profile *p)
-{
-	struct nlattr *nest;
-	int err = -EMSGSIZE;
-
-	if (mrc_nl_nest_start(skb, type, &nest))
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, MRC_A_EV_PROFILE_ID, id) ||
-	    nla_put_u8(skb, MRC_A_EV_PROFILE_MODE, p->mode) ||
-	    nla_put_u8(skb, MRC_A_EV_PROFILE_FORMAT, p->format) ||
-	    nla_put_u8(skb, MRC_A_EV_PROFILE_STATE, p->state) ||
-	    nla_put_u16(skb, MRC_A_EV_PROFILE_MIN_ACTIVE, p->ev_min_active) ||
-	    nla_put_u32(skb, MRC_A_EV_PROFILE_EVENT_MASK, p->event_mask))
-		goto cancel;
-	switch (p->mode) {
-	case MRC_EV_MODE_AUTO:
-		/* Profile 0 has no plane mask: it uses the route's planes. */
-		if (nla_put_u16(skb, MRC_A_EV_PROFILE_COUNT, p->auto_count) ||
-		    (p->auto_plane_mask &&
-		     nla_put_u16(skb, MRC_A_EV_PROFILE_PLANE_MASK,
-				 p->auto_plane_mask)))
-			goto cancel;
-		break;
-	case MRC_EV_MODE_GEN:
-		err = mrc_nl_put_gen(skb, p);
-		if (err)
-			goto cancel;
-		fallthrough;
-	default:
-		err = mrc_nl_put_evs(skb, p);
-		if (err)
-			goto cancel;
-		break;
-	}
-	mrc_nl_nest_end(skb, nest);
-	return 0;
-
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
 }
 
 /* The fill of mrc_nl_ev_kind: profile @id (@prof: a struct mrc_ev_prof,
@@ -677,6 +571,8 @@ static int mrc_nl_fill_ev_profile(struct sk_buff *skb, struct mrc_dev *mdev,
 	struct mrc_ev_profile builtin;
 	void *hdr;
 
+	lockdep_assert_held(&mrc_cfg_lock);
+
 	if (!evp)
 		mrc_ev_prof_builtin(&builtin);
 	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags,
@@ -686,23 +582,6 @@ static int mrc_nl_fill_ev_profile(struct sk_buff *skb, struct mrc_dev *mdev,
 	return mrc_nl_end_hdr(skb, hdr,
 			      mrc_nl_put_ev_profile(skb, 0, id,
 						    evp ? &evp->p : &builtin));
-}
-
-/* Announce an EV profile event.  Caller holds mrc_cfg_lock. */
-void mrc_genl_event_ev_profile(struct mrc_dev *mdev,
-			       const struct mrc_ev_prof *prof,
-			       enum mrc_event type)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = mrc_nl_event_new(mdev, type, mrc_nl_ev_profile_size(&prof->p),
-			       &hdr, GFP_KERNEL);
-	if (msg)
-		mrc_nl_event_end(mdev, msg, hdr,
-				 mrc_nl_put_ev_profile(msg,
-						       MRC_A_EVENT_EV_PROFILE,
-						       prof->id, &prof->p));
 }
 
 static struct xarray *mrc_nl_ev_profiles(struct mrc_dev *mdev)

@@ -5,9 +5,12 @@
  * lives as long as the instance.  A netdev serves at most one plane of one
  * instance.
  *
- * All functions here run under RTNL and mrc_cfg_lock (see mrc.h), so a
- * netdev found registered cannot unregister before it is on a plane table,
- * where the netdevice notifier will find it.
+ * All functions here run under mrc_cfg_lock (asserted).  Binding a netdev
+ * (mrc_plane_add()) also needs RTNL (asserted), so that a netdev found
+ * registered cannot unregister before it is on a plane table, where the
+ * netdevice notifier will find it.  Unbinding needs no RTNL: the plane
+ * holds a reference on its netdev, and the notifier takes mrc_cfg_lock
+ * too (PLANE_DEL and "rdma link del" come without RTNL).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -18,6 +21,7 @@
 #include <linux/slab.h>
 
 #include "mrc.h"
+#include "nl_event.h"
 
 static bool mrc_ndev_carrier(const struct net_device *ndev)
 {
@@ -204,7 +208,9 @@ int mrc_plane_add(struct mrc_dev *mdev, struct net_device *ndev, u32 id,
 	return 0;
 }
 
-/* Detach plane @id from @mdev.  Caller holds RTNL and mrc_cfg_lock. */
+/* Detach plane @id from @mdev.  Caller holds mrc_cfg_lock (not RTNL: see
+ * the top of this file).
+ */
 int mrc_plane_del(struct mrc_dev *mdev, u32 id, struct netlink_ext_ack *extack)
 {
 	struct mrc_plane *plane;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * EV and CC profiles of an instance (ev_profile_cfg.c, cc_profile_cfg.c,
- * netlink_profile.c, netlink_cc_profile.c).  Everything here is under mrc_cfg_lock.
+ * netlink_profile.c, netlink_cc_profile.c).  Every function that looks at
+ * or changes an instance's profiles runs under mrc_cfg_lock (asserted);
+ * building a profile (mrc_ev_prof_alloc()) and the errno helpers need no
+ * lock.
  *
  * A profile is referenced by id (1..MRC_MAX_PROFILE) from routes; id 0 is
  * the built-in default of each kind, which is not stored: it cannot be
@@ -56,9 +59,11 @@ void mrc_ev_prof_builtin(struct mrc_ev_profile *p);
 int mrc_ev_prof_insert(struct mrc_dev *mdev, struct mrc_ev_prof *prof,
 		       struct netlink_ext_ack *extack);
 int mrc_ev_prof_del(struct mrc_dev *mdev, u32 id,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack);
 int mrc_ev_prof_set(struct mrc_dev *mdev, u32 id,
 		    const struct mrc_ev_prof_change *chg,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack);
 int mrc_ev_prof_ev_change(struct mrc_dev *mdev, u32 id, u16 idx,
 			  const struct mrc_ev *ev, int deny,
@@ -75,17 +80,8 @@ int mrc_cc_prof_insert(struct mrc_dev *mdev, struct mrc_cc_prof *prof,
 int mrc_cc_prof_update(struct mrc_dev *mdev, struct mrc_cc_prof *prof,
 		       const struct mrc_nscc_params *params);
 int mrc_cc_prof_del(struct mrc_dev *mdev, u32 id,
+		    const struct mrc_route **busy,
 		    struct netlink_ext_ack *extack);
 void mrc_cc_prof_flush(struct mrc_dev *mdev, bool announce);
-
-/* netlink_profile.c, netlink_cc_profile.c: events; caller holds
- * mrc_cfg_lock.
- */
-void mrc_genl_event_ev_profile(struct mrc_dev *mdev,
-			       const struct mrc_ev_prof *prof,
-			       enum mrc_event type);
-void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
-			       const struct mrc_cc_prof *prof,
-			       enum mrc_event type);
 
 #endif /* _NET_MRC_PROFILE_H */

@@ -179,10 +179,9 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		return err;
 	uctx = rdma_udata_to_drv_context(udata, struct mrc_ucontext, ibuc);
-	if (atomic_inc_return(&mdev->nr_qp) > MRC_MAX_QP) {
-		err = -ENOMEM;
-		goto err_count;
-	}
+	err = mrc_obj_limit_get(&mdev->nr_qp, MRC_MAX_QP);
+	if (err)
+		return err;
 
 	qp->mdev = mdev;
 	qp->mnet = mdev->mnet;
@@ -226,8 +225,7 @@ err_xa:
 	xa_erase(&qp->mnet->qps, qpn);
 err_free:
 	mrc_qp_free(qp);
-err_count:
-	atomic_dec(&mdev->nr_qp);
+	mrc_obj_limit_put(&mdev->nr_qp);
 	return err;
 }
 
@@ -622,7 +620,7 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	hrtimer_cancel(&qp->timer);
 
 	mrc_qp_free(qp);
-	atomic_dec(&qp->mdev->nr_qp);
+	mrc_obj_limit_put(&qp->mdev->nr_qp);
 	return 0;
 }
 

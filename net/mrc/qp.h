@@ -332,9 +332,6 @@ struct mrc_xmit {
 
 void mrc_net_send(const struct mrc_xmit *x, struct sk_buff *skb);
 
-/* netlink_conn.c: an EV state change or failure, to "events". */
-void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev);
-
 /* net.c */
 /* Build the packet for @pkt (headers, @payload_len bytes filled by
  * @fill, ICRC) towards the QP's peer and queue it on qp->txq.  Counted

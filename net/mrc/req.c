@@ -225,6 +225,8 @@ void mrc_req_doorbell(struct mrc_qp *qp)
 	struct mrc_swqe *w;
 	u8 st;
 
+	lockdep_assert_held(&qp->lock);
+
 	/* A producer index moved backwards (a broken or hostile user) must
 	 * not make us overwrite copies still in use.
 	 */
@@ -248,6 +250,8 @@ void mrc_req_post(struct mrc_qp *qp, u64 now)
 	struct mrc_swqe *w;
 	struct mrc_msg m;
 	u32 msn;
+
+	lockdep_assert_held(&qp->lock);
 
 	while (qp->sq_post != qp->sq_fetch && qp->req_msgs < MRC_REQ_MSGS) {
 		w = mrc_swqe(qp, qp->sq_post);
@@ -362,6 +366,8 @@ bool mrc_req_tx(struct mrc_qp *qp, u64 now)
 	struct mrc_pkt pkt;
 	int n;
 
+	lockdep_assert_held(&qp->lock);
+
 	for (n = 0; n < MRC_TX_BUDGET; n++) {
 		if (qp->pending_error || !mrc_conn_tx_next(qp->conn, now, &d))
 			return false;
@@ -381,6 +387,8 @@ bool mrc_req_tx(struct mrc_qp *qp, u64 now)
 void mrc_req_send_complete(struct mrc_qp *qp, u64 cookie, int status)
 {
 	struct mrc_swqe *w = mrc_swqe(qp, (u32)cookie);
+
+	lockdep_assert_held(&qp->lock);
 
 	qp->req_msgs--;
 	if (status != MRC_ST_OK) {
@@ -433,6 +441,8 @@ int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	struct mrc_swqe *w;
 	u64 orig;
 	int err;
+
+	lockdep_assert_held(&qp->lock);
 
 	w = mrc_req_resp_wqe(qp, rsn, is_read, pkt->hdr.flags & MRC_F_LAST);
 	if (!w)
@@ -500,6 +510,8 @@ void mrc_req_complete(struct mrc_qp *qp)
 	struct mrc_swqe *w;
 	u32 idx;
 
+	lockdep_assert_held(&qp->lock);
+
 	while (qp->sq.index != qp->sq_fetch) {
 		idx = qp->sq.index;
 		w = mrc_swqe(qp, idx);
@@ -531,6 +543,8 @@ void mrc_req_flush(struct mrc_qp *qp)
 {
 	struct mrc_swqe *w;
 	u32 idx;
+
+	lockdep_assert_held(&qp->lock);
 
 	mrc_req_doorbell(qp);
 	for (idx = qp->sq.index; idx != qp->sq_fetch;

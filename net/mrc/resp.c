@@ -226,6 +226,8 @@ static int mrc_resp_place_rd(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 
 int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
+	lockdep_assert_held(&qp->lock);
+
 	switch (pkt->hdr.opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
@@ -317,6 +319,8 @@ void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im)
 {
 	struct mrc_rwqe *rw = &qp->rwqe[qp->rq.index];
 
+	lockdep_assert_held(&qp->lock);
+
 	switch (im->opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
@@ -348,6 +352,8 @@ void mrc_resp_post(struct mrc_qp *qp, u64 now)
 	struct mrc_msg m;
 	u32 msn;
 
+	lockdep_assert_held(&qp->lock);
+
 	while (qp->resp_queued != qp->resp_tail) {
 		r = &qp->resp[qp->resp_queued % MRC_RESP_SLOTS];
 		m.cookie = MRC_COOKIE_RESP | qp->resp_queued;
@@ -366,6 +372,8 @@ void mrc_resp_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,
 	struct mrc_resp *r = &qp->resp[(u32)d->cookie % MRC_RESP_SLOTS];
 	struct sk_buff *skb;
 	u8 *payload;
+
+	lockdep_assert_held(&qp->lock);
 
 	if (d->len && !r->mr) {
 		/* The MR was deregistered under the response (detached by
@@ -396,6 +404,8 @@ void mrc_resp_send_complete(struct mrc_qp *qp, u64 cookie)
 {
 	struct mrc_resp *r = &qp->resp[(u32)cookie % MRC_RESP_SLOTS];
 
+	lockdep_assert_held(&qp->lock);
+
 	if (r->mr)
 		mrc_mr_put(r->mr);
 	r->mr = NULL;
@@ -411,6 +421,8 @@ void mrc_resp_flush_rq(struct mrc_qp *qp)
 				qp->rq.index);
 	struct mrc_rwqe *rw;
 	u8 status;
+
+	lockdep_assert_held(&qp->lock);
 
 	while (n--) {
 		rw = &qp->rwqe[qp->rq.index];
@@ -451,6 +463,8 @@ void mrc_resp_detach_mr(struct mrc_qp *qp, void *arg)
 void mrc_resp_release(struct mrc_qp *qp)
 {
 	struct mrc_resp *r;
+
+	lockdep_assert_held(&qp->lock);
 
 	while (qp->resp_head != qp->resp_tail) {
 		r = &qp->resp[qp->resp_head % MRC_RESP_SLOTS];

@@ -15,9 +15,13 @@
  *     changed route; a route left without hops is deleted
  *     (MRC_EVENT_ROUTE_DEL);
  *   - a route names only existing profiles, and only ONLINE EV profiles
- *     (mrc_route_check_profiles()); while it does, those profiles cannot
- *     be deleted nor taken OFFLINE (mrc_route_using_profile());
+ *     (checked by the op, netlink.c); while it does, those profiles
+ *     cannot be deleted nor taken OFFLINE (mrc_route_using_profile());
  *   - the routes go with the instance (mrc_route_flush()).
+ *
+ * No extack text is built here: a refusal is an errno (and, for a
+ * profile in use, the route), which the netlink op turns into the
+ * message.
  */
 
 #include <linux/in.h>
@@ -27,8 +31,7 @@
 #include <linux/string.h>
 
 #include "mrc.h"
-#include "netlink.h"
-#include "profile.h"
+#include "nl_event.h"
 
 static unsigned int mrc_addr_len(u8 family)
 {
@@ -51,33 +54,27 @@ struct mrc_route *mrc_route_find(struct mrc_dev *mdev, u8 family,
 }
 
 /* Add the route @tmpl describes (already checked against the planes), or
- * replace the existing one of the same peer if @replace.
+ * replace the existing one of the same peer if @replace.  Return: 0,
+ * -EEXIST (a route to the peer exists, !@replace), -ENOENT (none, and
+ * @replace), -ENOSPC (MRC_MAX_ROUTES reached) or -ENOMEM.
  */
 int mrc_route_add(struct mrc_dev *mdev, const struct mrc_route *tmpl,
-		  bool replace, struct netlink_ext_ack *extack)
+		  bool replace)
 {
 	struct mrc_route *route;
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
 	route = mrc_route_find(mdev, tmpl->family, tmpl->peer);
-	if (route && !replace) {
-		NL_SET_ERR_MSG(extack,
-			       "a route to this peer exists (use ROUTE_SET to replace it)");
+	if (route && !replace)
 		return -EEXIST;
-	}
-	if (!route && replace) {
-		NL_SET_ERR_MSG(extack, "no route to this peer");
+	if (!route && replace)
 		return -ENOENT;
-	}
 	if (route) {
 		route->info = tmpl->info;
 	} else {
-		if (mdev->nr_routes >= MRC_MAX_ROUTES) {
-			NL_SET_ERR_MSG(extack,
-				       "route table full (1024 routes per device)");
+		if (mdev->nr_routes >= MRC_MAX_ROUTES)
 			return -ENOSPC;
-		}
 		route = kmemdup(tmpl, sizeof(*tmpl), GFP_KERNEL);
 		if (!route)
 			return -ENOMEM;
@@ -99,18 +96,16 @@ static void mrc_route_unlink(struct mrc_dev *mdev, struct mrc_route *route,
 	kfree(route);
 }
 
-int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer,
-		  struct netlink_ext_ack *extack)
+/* Delete the route to @peer.  Return: 0 or -ENOENT (no such route). */
+int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer)
 {
 	struct mrc_route *route;
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
 	route = mrc_route_find(mdev, family, peer);
-	if (!route) {
-		NL_SET_ERR_MSG(extack, "no route to this peer");
+	if (!route)
 		return -ENOENT;
-	}
 	mrc_route_unlink(mdev, route, mdev->registered);
 	return 0;
 }
@@ -209,57 +204,4 @@ struct mrc_route *mrc_route_using_profile(struct mrc_dev *mdev, bool cc,
 		if ((cc ? route->info.cc_profile : route->info.ev_profile) == id)
 			return route;
 	return NULL;
-}
-
-/* Refuse a change of a profile (@what) that @route uses: -EBUSY, and an
- * extack naming the route's peer.
- */
-int mrc_route_busy(struct mrc_dev *mdev, const struct mrc_route *route,
-		   const char *what, struct netlink_ext_ack *extack)
-{
-	const char *text;
-
-	if (route->family == AF_INET)
-		text = mrc_nl_msg("%s in use by the route to %pI4", what,
-				  route->peer);
-	else
-		text = mrc_nl_msg("%s in use by the route to %pI6c", what,
-				  route->peer);
-	if (text)
-		mrc_nl_set_msg(extack, text);
-	else
-		NL_SET_ERR_MSG(extack, "profile in use by a route");
-	return -EBUSY;
-}
-
-/* ROUTE_ADD/SET: the profiles @info names must exist, the EV profile must
- * be ONLINE.  @ev_nla/@cc_nla: the request's attributes (may be NULL).
- */
-int mrc_route_check_profiles(struct mrc_dev *mdev,
-			     const struct mrc_route_info *info,
-			     struct nlattr *ev_nla, struct nlattr *cc_nla,
-			     struct netlink_ext_ack *extack)
-{
-	struct mrc_ev_prof *ev;
-
-	lockdep_assert_held(&mrc_cfg_lock);
-
-	if (info->ev_profile) {
-		ev = mrc_ev_prof_find(mdev, info->ev_profile);
-		if (!ev) {
-			NL_SET_ERR_MSG_ATTR(extack, ev_nla,
-					    "no EV profile with this id");
-			return -ENOENT;
-		}
-		if (ev->p.state != MRC_EV_PROF_ONLINE) {
-			NL_SET_ERR_MSG_ATTR(extack, ev_nla,
-					    "EV profile is not ONLINE");
-			return -EINVAL;
-		}
-	}
-	if (info->cc_profile && !mrc_cc_prof_find(mdev, info->cc_profile)) {
-		NL_SET_ERR_MSG_ATTR(extack, cc_nla, "no CC profile with this id");
-		return -ENOENT;
-	}
-	return 0;
 }

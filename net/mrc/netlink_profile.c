@@ -473,8 +473,10 @@ static int mrc_nl_ev_profile_set_ev(struct genl_info *info,
 		}
 		deny = nla_get_u8(attrs[MRC_A_EV_PROFILE_EV_DENY]);
 	} else {
-		err = mrc_nl_get_ev(attrs[MRC_A_EV_PROFILE_EV_PLANE], attrs[MRC_A_EV_PROFILE_EV_VALUE],
-				    attrs[MRC_A_EV_PROFILE_EV_INDEX], &ev, info->extack);
+		err = mrc_nl_get_ev(attrs[MRC_A_EV_PROFILE_EV_PLANE],
+				    attrs[MRC_A_EV_PROFILE_EV_VALUE],
+				    attrs[MRC_A_EV_PROFILE_EV_INDEX], &ev,
+				    info->extack);
 		if (err)
 			return err;
 		evp = &ev;

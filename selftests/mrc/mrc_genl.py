@@ -47,6 +47,7 @@ NLMSG_ERROR, NLMSG_DONE = 2, 3
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 16, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
 SOL_NETLINK, NETLINK_CAP_ACK, NETLINK_EXT_ACK = 270, 10, 11
+NETLINK_GENERIC = 16
 NLM_F_ACK_TLVS = 0x200
 NLMSGERR_ATTR_MSG = 1
 INTS = {"u8": "=B", "u16": "=H", "u32": "=I", "u64": "=Q"}
@@ -169,7 +170,7 @@ class Client:
     def __init__(self, spec=None):
         self.spec = spec or Spec()
         self.s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
-                               socket.NETLINK_GENERIC)
+                               NETLINK_GENERIC)
         self.s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
         self.s.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
         self.s.bind((0, 0))

@@ -11,6 +11,7 @@ pkgs=(
 	rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils
 	libibverbs-dev librdmacm-dev
 	libnl-3-dev libnl-genl-3-dev iproute2 iputils-ping
+	nlohmann-json3-dev
 	libgtest-dev libgmock-dev googletest libbenchmark-dev
 	clang libclang-rt-14-dev sparse
 	gnuplot-nox python3 python3-docutils

@@ -14,7 +14,7 @@
 static inline void mrc_vm_flags_set(struct vm_area_struct *vma,
 				    unsigned long flags)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
 	vm_flags_set(vma, flags);
 #else
 	vma->vm_flags |= flags;
@@ -26,7 +26,7 @@ static inline void mrc_vm_flags_set(struct vm_area_struct *vma,
  */
 static inline struct nlattr **mrc_genl_dump_attrs(struct netlink_callback *cb)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
 	return genl_info_dump(cb)->attrs;
 #else
 	return genl_dumpit_info(cb)->attrs;

@@ -31,6 +31,59 @@ _mrc_test=$(basename "$0")
 echo "TAP version 13"
 echo "# $_mrc_test"
 
+# kselftest's exit status of a script whose prerequisite is missing (no
+# module, a tool not installed, not root): run.sh counts it as skipped.
+KSFT_SKIP=4
+
+# mrc_skip REASON: end the script here as skipped (exit $KSFT_SKIP), with
+# the TAP plan of what ran and REASON.
+mrc_skip() {
+	echo "1..$_mrc_n # SKIP $*"
+	echo "# $_mrc_test: skipped: $*"
+	_mrc_cleanup 2>/dev/null
+	exit $KSFT_SKIP
+}
+
+# require_cmd CMD...: skip the script unless every CMD (a name on $PATH
+# or a path, e.g. "$MRCCTL") is an executable.
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || mrc_skip "$c not found (not installed or not built)"
+	done
+}
+
+# require_module: skip the script unless mrc and the modules it depends on
+# can be loaded: the in-tree $MRC_KO or an installed mrc.  Looked up in
+# modules.dep and modules.builtin (not "modinfo NAME", which costs seconds
+# in the VM), once per script.
+_mrc_module_found=0
+_mrc_have_module() {
+	local name=${1//-/_} dir=/lib/modules/$(uname -r)
+	[ -d "/sys/module/$name" ] && return 0
+	grep -Eq "(^|/)${name//_/[_-]}\.ko(\.[a-z]+)?:" "$dir/modules.dep" 2>/dev/null && return 0
+	grep -Eq "(^|/)${name//_/[_-]}\.ko$" "$dir/modules.builtin" 2>/dev/null
+}
+require_module() {
+	local dep deps
+	[ "$_mrc_module_found" = 1 ] && return 0
+	require_cmd modprobe modinfo insmod rmmod
+	if [ -f "$MRC_KO" ]; then
+		deps=$(modinfo -F depends "$MRC_KO" 2>/dev/null)
+	else
+		_mrc_have_module mrc || mrc_skip "no $MRC_KO (make module) and no installed mrc module"
+		deps=$(modinfo -F depends mrc 2>/dev/null)
+	fi
+	for dep in ${deps//,/ }; do
+		_mrc_have_module "$dep" || mrc_skip "module $dep (needed by mrc) not found"
+	done
+	_mrc_module_found=1
+}
+
+# Every script creates namespaces, links or modules.
+[ "$(id -u)" -eq 0 ] || mrc_skip "not root"
+require_cmd ip
+
 # diag MSG...: a TAP diagnostic line per line of MSG.
 diag() {
 	printf '%s\n' "$*" | sed 's/^/# /'
@@ -155,9 +208,11 @@ check_output_fail() {
 
 # mrc_load [PARAM=VALUE...]: load the in-tree mrc.ko (its dependencies via
 # modprobe first, since insmod does not resolve them), or "modprobe mrc"
-# when there is no in-tree build.  A failure is reported as a failed check.
+# when there is no in-tree build.  A failure is reported as a failed check;
+# a module that is not there at all skips the script (require_module).
 mrc_load() {
 	local dep
+	require_module
 	if [ -f "$MRC_KO" ]; then
 		for dep in $(modinfo -F depends "$MRC_KO" 2>/dev/null | tr ',' ' '); do
 			if ! _mrc_run modprobe "$dep"; then
@@ -350,6 +405,54 @@ mrc_tmpdir() {
 	trap '_mrc_cleanup; rm -rf "$tmp"' EXIT
 }
 
+# The control-plane tests run in namespace $A (set by the test); the peers
+# of its veths sit in $B.  M ARG...: mrcctl in $A (-n enters it without
+# the cost of "ip netns exec"); N CMD...: CMD in $A.
+M() { "$MRCCTL" -n "$A" "$@"; }
+N() { ns_exec "$A" "$@"; }
+
+# mrc_ctl_setup COUNT [NET]: mrc loaded, namespaces $A and $B, and COUNT
+# veth pairs pI in $A <-> qI in $B (I = 1..COUNT), without addresses or,
+# with NET (e.g. 10.40), NET.I.1/24 <-> NET.I.2/24.  No rdma, mrcctl or
+# module skips the test, no namespace ends it; a missing pair is a failed
+# check.
+mrc_ctl_setup() {
+	local count=$1 net=${2:-} i a1=- a2=-
+	require_cmd rdma "$MRCCTL"
+	mrc_load || done_testing
+	ns_create "$A" && ns_create "$B" || { not_ok "namespaces"; done_testing; }
+	for i in $(seq "$count"); do
+		[ -z "$net" ] || { a1=$net.$i.1/24; a2=$net.$i.2/24; }
+		veth_pair "$A" "p$i" "$a1" "$B" "q$i" "$a2" || not_ok "veth pair p$i"
+	done
+}
+
+# mrc_monitors NETDEV: "mrcctl monitor" and "mrcctl -j monitor" in $A in
+# the background, writing to the files $txt and $json (their pids in
+# mon_txt and mon_json), then the check "monitors are listening"
+# (monitors_listening, with throw-away instances on NETDEV).
+mrc_monitors() {
+	"$MRCCTL" -n "$A" monitor >"$txt" 2>&1 &
+	mon_txt=$!
+	"$MRCCTL" -n "$A" -j monitor >"$json" 2>&1 &
+	mon_json=$!
+	if monitors_listening "$A" "$1" "$txt" "$json"; then
+		ok "monitors are listening"
+	else
+		not_ok "monitors are listening"
+	fi
+}
+
+# unpriv: the command that runs the rest of its line as user nobody,
+# without CAP_NET_ADMIN (empty when neither setpriv nor capsh exists).
+unpriv=()
+if command -v setpriv >/dev/null; then
+	unpriv=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		--inh-caps=-all --bounding-set=-all)
+elif command -v capsh >/dev/null; then
+	unpriv=(capsh --drop=cap_net_admin --user=nobody --)
+fi
+
 # exits STATUS CMD...: ok iff CMD exits with STATUS (e.g. mrcctl's 2 for
 # a usage error, 1 for a refusal), its output passed through.
 exits() {
@@ -471,18 +574,12 @@ ns_bg() {
 }
 
 # mrc_attack_setup PROG...: the hostile-packet tests' topology, each step a
-# check that ends the test on failure: the PROGs are built, mrc is loaded,
+# check that ends the test on failure: the PROGs are built and rdma and
+# ibv_devinfo installed (else the test is skipped), mrc is loaded,
 # mrc_two_hosts, and an attacker namespace h3 joined to h1 by its own veth
 # (h3 e1 10.0.9.3/24 <-> h1 e1 10.0.9.1/24).
 mrc_attack_setup() {
-	local prog
-	for prog in "$@"; do
-		if [ ! -x "$prog" ]; then
-			not_ok "$(basename "$prog") is built"
-			diag "no $prog: run make"
-			done_testing
-		fi
-	done
+	require_cmd rdma ibv_devinfo "$@"
 	mrc_load || done_testing
 	check "h1 ($H1_DEV), h2 ($H2_DEV) on e0 (mrc_two_hosts)" mrc_two_hosts || done_testing
 	check "attacker namespace h3" ns_create h3 || done_testing
@@ -541,6 +638,37 @@ verify_pair() {
 	local desc=$1
 	shift
 	verbs_pair "$desc" "$VERIFY_CLEAN_RE" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 mrc_verify "$@"
+}
+
+# end_server PID [SECONDS]: a server started in the background, whose
+# client has ended, gets SECONDS (default 60) to end too before it is
+# killed; returns its exit status.
+end_server() {
+	local pid=$1 secs=${2:-60}
+	if ! wait_for "$secs" _peer_gone "$pid"; then
+		diag "the server (pid $pid) was still running $secs s after its client ended: killed"
+		kill "$pid" 2>/dev/null
+	fi
+	wait "$pid"
+}
+
+# verify_ends WHAT CLIENT_RC SERVER_RC DIR: the checks "mrc_verify SIDE:
+# clean transfer WHAT" of a transfer both ends of which ran in the
+# background (their output in DIR/client and DIR/server): each exited 0
+# and its last summary line counts 0 corrupted bytes, 0 failed completions.
+verify_ends() {
+	local what=$1 client_rc=$2 server_rc=$3 dir=$4 side rc last
+	for side in client server; do
+		if [ $side = client ]; then rc=$client_rc; else rc=$server_rc; fi
+		last=$(grep '^mrc_verify:' "$dir/$side" | tail -n 1)
+		if [ "$rc" -eq 0 ] && [[ $last =~ ,\ 0\ corrupted\ bytes,\ 0\ failed\ completions ]]; then
+			ok "mrc_verify $side: clean transfer $what ($last)"
+		else
+			not_ok "mrc_verify $side: clean transfer $what"
+			diag "exit status $rc; last lines:"
+			tail -n 15 "$dir/$side" | sed 's/^/#   /'
+		fi
+	done
 }
 
 # netem_on NS DEV NETEM_ARGS...: replace DEV's root qdisc in NS by netem.

@@ -289,6 +289,25 @@ fabric_leafspine() {
 	_fab_run && _fab_instances
 }
 
+# fabric_setup DESC PLANES SPINES [v4|v6]: the start of every fabric test:
+# the tools the fabric needs and mrc loaded (else the test is skipped),
+# then fabric_leafspine PLANES SPINES [v4|v6] as the check DESC; without
+# the fabric the test ends here.  Not run
+# through "check": the fabric's state (FAB_*, the namespaces to delete)
+# must be set in this shell, not in a subshell.
+fabric_setup() {
+	local desc=$1
+	shift
+	require_cmd rdma ibv_devinfo tc python3 sysctl
+	mrc_load || done_testing
+	if fabric_leafspine "$@"; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		done_testing
+	fi
+}
+
 # fabric_routes [PLANE...]: on each host, the route to the other host
 # (PEER = its plane-1 address) over the given planes (default all), via the
 # other host's address on each.

@@ -8,14 +8,20 @@
 # is "selftests: N passed, N failed[, N skipped]".
 #
 #   selftests/mrc/run.sh [test_foo.sh...]
-#   MRC_TEST_TIMEOUT=S   default per-script timeout (300); a script can ask
-#                        for its own with a line "# selftest-timeout: S"
+#   MRC_TEST_TIMEOUT=S   default per-script timeout (else "timeout=" of the
+#                        kselftest file "settings", else 300); a script
+#                        can ask for its own with a line
+#                        "# selftest-timeout: S"
+# A script that exits 4 (kselftest's KSFT_SKIP: a prerequisite is missing,
+# e.g. no module, a tool not installed, not root) counts as skipped.
 # Works in the VM (tools/vm/run -- selftests/mrc/run.sh) and as root on a
 # real machine.  See Documentation/testing.rst.
 set -u
 
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-default_timeout=${MRC_TEST_TIMEOUT:-300}
+KSFT_SKIP=4
+settings_timeout=$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' "$dir/settings" 2>/dev/null | head -n1)
+default_timeout=${MRC_TEST_TIMEOUT:-${settings_timeout:-300}}
 
 pass=0
 fail=0
@@ -35,13 +41,6 @@ runner_fail() {
 	fail=$((fail + 1))
 }
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "# selftests must run as root (in the VM: tools/vm/run -- $0)"
-	runner_fail "run.sh: not root"
-	summary
-	exit 1
-fi
-
 tests=()
 if [ $# -gt 0 ]; then
 	for t in "$@"; do
@@ -59,6 +58,16 @@ else
 fi
 
 [ ${#tests[@]} -gt 0 ] || runner_fail "run.sh: no test to run"
+
+# Without root no script can run: every one is skipped, as each would
+# skip itself (lib.sh).
+if [ "$(id -u)" -ne 0 ]; then
+	echo "# selftests must run as root (in the VM: tools/vm/run -- $0): all skipped"
+	skipped=${#tests[@]}
+	summary
+	[ "$fail" -eq 0 ] && exit $KSFT_SKIP
+	exit 1
+fi
 
 state=$(mktemp -d "${TMPDIR:-/tmp}/mrc-selftests.XXXXXX") || exit 1
 export MRC_STATE_DIR=$state
@@ -114,10 +123,14 @@ clean_state() {
 # Kernel messages that mean a bug, whatever the test thought of itself.
 oops_re='(BUG:|Oops|WARNING:|general protection fault|Kernel panic|UBSAN:|KASAN:|kernel BUG|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|rcu: INFO|stack-protector|unreferenced object)'
 
-# kmemleak (the sanitizer kernel, tools/vm/mkdebugkernel): scanned after
-# every test.  An unreferenced object allocated by mrc or the RDMA core
-# (which allocates the verbs objects mrc fills in) is a leak of ours;
-# others are shown but not counted (the boot's own are cleared first).
+# kmemleak (the sanitizer kernel, tools/vm/mkdebugkernel): scanned once
+# after the last test and the module's unload (MRC_KMEMLEAK_SCAN=end, the
+# default: a scan takes about a minute under TCG) or after every test
+# (MRC_KMEMLEAK_SCAN=each, to tell which test leaked).  An unreferenced
+# object allocated by mrc or the RDMA core (which allocates the verbs
+# objects mrc fills in) is a leak of ours; others are shown but not counted
+# (the boot's own are cleared first).
+kmemleak_scan=${MRC_KMEMLEAK_SCAN:-end}
 kmemleak=/sys/kernel/debug/kmemleak
 if [ ! -e "$kmemleak" ] && [ -d /sys/kernel/debug ]; then
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
@@ -193,7 +206,11 @@ for t in "${tests[@]}"; do
 	pass=$((pass + p))
 	fail=$((fail + f))
 	skipped=$((skipped + s))
-	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	if [ $rc -eq $KSFT_SKIP ] && [ "$f" -eq 0 ]; then
+		# The whole script is skipped: its reason is in its plan line.
+		skipped=$((skipped + 1))
+		s=$((s + 1))
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		runner_fail "$name: timed out after $limit s"
 	elif [ $((p + s + f)) -eq 0 ]; then
 		runner_fail "$name: no TAP output (exit status $rc)"
@@ -209,7 +226,7 @@ for t in "${tests[@]}"; do
 		runner_fail "$name: kernel warnings in dmesg"
 		printf '%s\n' "$oops" | head -n 20 | sed 's/^/#   /'
 	fi
-	kmemleak_check "$name"
+	[ "$kmemleak_scan" = each ] && kmemleak_check "$name"
 	echo "# $name: $p passed, $f failed, $s skipped, exit $rc, $secs s"
 done
 clean_state

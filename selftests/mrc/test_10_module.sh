@@ -9,6 +9,8 @@
 dmesg_mark() { _dmesg_lines=$(dmesg | wc -l); }
 dmesg_new() { dmesg | tail -n +$((_dmesg_lines + 1)); }
 
+require_cmd rdma ibv_devinfo "$MRCCTL"
+require_module
 mrc_unload
 modprobe -r rdma_rxe 2>/dev/null
 

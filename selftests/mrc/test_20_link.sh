@@ -7,6 +7,7 @@
 # "rdma link del" or by deleting the netdev.
 . "$(dirname "$0")/lib.sh"
 
+require_cmd rdma ibv_devinfo ibv_devices "$MRCCTL"
 mrc_load || { done_testing; }
 veth_pair - l0a 10.0.0.1/24 - l0b 10.0.0.2/24
 veth_pair - l1a 10.0.1.1/24 - l1b 10.0.1.2/24

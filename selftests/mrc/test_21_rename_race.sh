@@ -7,6 +7,7 @@
 # the test on any oops or warning in dmesg).
 . "$(dirname "$0")/lib.sh"
 
+require_cmd rdma "$MRCCTL"
 mrc_load || { done_testing; }
 veth_pair - r0a 10.0.0.1/24 - r0b 10.0.0.2/24
 

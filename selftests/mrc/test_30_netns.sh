@@ -17,6 +17,7 @@ hides() {
 	! grep -q "\"name\":\"$2\"" <<<"$out"
 }
 
+require_cmd rdma ibv_devinfo "$MRCCTL"
 mrc_load || { done_testing; }
 ns_create h1
 ns_create h2

@@ -13,10 +13,6 @@
 A=mrc40a
 B=mrc40b
 
-# -n enters the namespace without the cost of "ip netns exec".
-M() { "$MRCCTL" -n "$A" "$@"; }
-N() { ns_exec "$A" "$@"; }
-
 # json_ok EXPR CMD...: CMD prints JSON; ok iff python's EXPR over it (as d)
 # is true. The JSON is printed so that a failed check shows it.
 json_ok() {
@@ -44,12 +40,8 @@ wait_json() {
 # The planes of mrc0 as {id: plane} in python: P(d).
 P='{p["id"]: p for p in d}'
 
-mrc_load || { done_testing; }
-ns_create "$A" && ns_create "$B" || { not_ok "namespaces"; done_testing; }
-for i in 1 2 3 4; do
-	veth_pair "$A" p$i 10.40.$i.1/24 "$B" q$i 10.40.$i.2/24 ||
-		not_ok "veth pair p$i"
-done
+require_cmd python3
+mrc_ctl_setup 4 10.40
 
 check "rdma link add mrc0 in a namespace" N rdma link add mrc0 type mrc netdev p1
 

@@ -17,10 +17,6 @@
 A=mrc41a
 B=mrc41b
 
-# -n enters the namespace without the cost of "ip netns exec".
-M() { "$MRCCTL" -n "$A" "$@"; }
-N() { ns_exec "$A" "$@"; }
-
 # genl_raw OP [ATTR=VALUE...]: send one request of operation OP of the
 # family's spec (mrc_genl.py: attributes named, numbered and typed from
 # Documentation/netlink/specs/mrc.yaml) with exactly the attributes given,
@@ -35,21 +31,8 @@ import json, sys
 print(" ".join(str(p["id"]) for p in json.load(sys.stdin)))'
 }
 
-# can_drop_privileges: the command that runs the rest of the line
-# without CAP_NET_ADMIN, as user nobody.
-unpriv=()
-if command -v setpriv >/dev/null; then
-	unpriv=(setpriv --reuid=65534 --regid=65534 --clear-groups
-		--inh-caps=-all --bounding-set=-all)
-elif command -v capsh >/dev/null; then
-	unpriv=(capsh --drop=cap_net_admin --user=nobody --)
-fi
-
-mrc_load || { done_testing; }
-ns_create "$A" && ns_create "$B" || { not_ok "namespaces"; done_testing; }
-for i in 1 2 3 4; do
-	veth_pair "$A" p$i - "$B" q$i - || not_ok "veth pair p$i"
-done
+require_cmd python3
+mrc_ctl_setup 4
 for i in $(seq 5 18); do
 	N ip link add e$i type veth peer name f$i || not_ok "veth e$i"
 done

@@ -13,29 +13,17 @@
 A=mrc42a
 B=mrc42b
 
-# -n enters the namespace without the cost of "ip netns exec".
-M() { "$MRCCTL" -n "$A" "$@"; }
-N() { ns_exec "$A" "$@"; }
-
 mrc_tmpdir
 txt=$tmp/monitor.txt
 json=$tmp/monitor.json
 only1=$tmp/monitor-mrc1.txt
 
-mrc_load || { done_testing; }
-ns_create "$A" && ns_create "$B" || { not_ok "namespaces"; done_testing; }
-for i in 1 2 3 4; do
-	veth_pair "$A" p$i - "$B" q$i - || not_ok "veth pair p$i"
-done
+require_cmd python3
+mrc_ctl_setup 4
 
-"$MRCCTL" -n "$A" monitor >"$txt" 2>&1 &
-mon_txt=$!
-"$MRCCTL" -n "$A" -j monitor >"$json" 2>&1 &
-mon_json=$!
 "$MRCCTL" -n "$A" monitor dev mrc1 >"$only1" 2>&1 &
 mon_only1=$!
-
-if monitors_listening "$A" p4 "$txt" "$json"; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
+mrc_monitors p4
 check "monitors still running" kill -0 $mon_txt $mon_json $mon_only1
 start=$(wc -l <"$txt")
 

@@ -15,9 +15,6 @@
 A=mrc43a
 B=mrc43b
 
-M() { "$MRCCTL" -n "$A" "$@"; }
-N() { ns_exec "$A" "$@"; }
-
 mrc_tmpdir
 txt=$tmp/monitor.txt
 json=$tmp/monitor.json
@@ -79,25 +76,10 @@ ROUTE_DEL=route-del
 ROUTE_SET=route-set
 ROUTE_GET=route-get
 
-unpriv=()
-if command -v setpriv >/dev/null; then
-	unpriv=(setpriv --reuid=65534 --regid=65534 --clear-groups
-		--inh-caps=-all --bounding-set=-all)
-elif command -v capsh >/dev/null; then
-	unpriv=(capsh --drop=cap_net_admin --user=nobody --)
-fi
+require_cmd python3
+mrc_ctl_setup 4
 
-mrc_load || { done_testing; }
-ns_create "$A" && ns_create "$B" || { not_ok "namespaces"; done_testing; }
-for i in 1 2 3 4; do
-	veth_pair "$A" p$i - "$B" q$i - || not_ok "veth pair p$i"
-done
-
-"$MRCCTL" -n "$A" monitor >"$txt" 2>&1 &
-mon_txt=$!
-"$MRCCTL" -n "$A" -j monitor >"$json" 2>&1 &
-mon_json=$!
-if monitors_listening "$A" p4 "$txt" "$json"; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
+mrc_monitors p4
 
 check "rdma link add mrc0 (plane 1 = p1)" N rdma link add mrc0 type mrc netdev p1
 check "rdma link add mrc1 (plane 1 = p4)" N rdma link add mrc1 type mrc netdev p4

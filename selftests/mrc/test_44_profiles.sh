@@ -16,9 +16,6 @@
 A=mrc44a
 B=mrc44b
 
-M() { "$MRCCTL" -n "$A" "$@"; }
-N() { ns_exec "$A" "$@"; }
-
 mrc_tmpdir
 txt=$tmp/monitor.txt
 json=$tmp/monitor.json
@@ -53,23 +50,10 @@ CC_ADD=cc-profile-add
 CC_SET=cc-profile-set
 DEV="('dev-name','mrc0')"
 
-unpriv=()
-if command -v setpriv >/dev/null; then
-	unpriv=(setpriv --reuid=65534 --regid=65534 --clear-groups
-		--inh-caps=-all --bounding-set=-all)
-fi
+require_cmd python3
+mrc_ctl_setup 3
 
-mrc_load || { done_testing; }
-ns_create "$A" && ns_create "$B" || { not_ok "namespaces"; done_testing; }
-for i in 1 2 3; do
-	veth_pair "$A" p$i - "$B" q$i - || not_ok "veth pair p$i"
-done
-
-"$MRCCTL" -n "$A" monitor >"$txt" 2>&1 &
-mon_txt=$!
-"$MRCCTL" -n "$A" -j monitor >"$json" 2>&1 &
-mon_json=$!
-if monitors_listening "$A" p3 "$txt" "$json"; then ok "monitors are listening"; else not_ok "monitors are listening"; fi
+mrc_monitors p3
 
 check "rdma link add mrc0 (plane 1 = p1)" N rdma link add mrc0 type mrc netdev p1
 check "plane add p2 to mrc0 (id 2)" M plane add dev mrc0 netdev p2

@@ -73,6 +73,7 @@ tot=sum(p['tx_bytes'] for p in c['planes'])
 print(next(100*p['tx_bytes']//max(tot,1) for p in c['planes'] if p['plane']==$1))"
 }
 
+require_cmd rdma ibv_devinfo python3 tc "$MRCCTL" "$VERBS_BIN/mrc_verify"
 mrc_load || exit 1
 check "two hosts h1/h2 with mrc1/mrc2 on e0 (plane 1)" mrc_two_hosts || exit 1
 check "plane 2: veth e1 10.1.0.1 <-> 10.1.0.2" \

@@ -18,6 +18,7 @@ cq_count() {
 	rdma res show cq | grep -c "^dev mrc0 "
 }
 
+require_cmd rdma "$CQ_CHECK"
 mrc_load || { done_testing; }
 veth_pair - c0a 10.0.5.1/24 - c0b 10.0.5.2/24
 

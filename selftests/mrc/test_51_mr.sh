@@ -30,6 +30,7 @@ two_hosts() {
 		ibv_devinfo -v -d mrc0
 }
 
+require_cmd rdma ibv_devinfo "$PROG"
 mrc_load || done_testing
 check "two hosts: mrc0 in h1, mrc1 in h2" two_hosts || done_testing
 [ -x "$PROG" ] || { not_ok "$PROG is built (make)"; done_testing; }

@@ -47,6 +47,7 @@ if ! memcg_ready; then
 	done_testing
 fi
 check "mrc_memcg_check is built" test -x "$CHECK" || done_testing
+require_cmd rdma "$CHECK"
 mrc_load || done_testing
 veth_pair - m0a 10.0.6.1/24 - m0b 10.0.6.2/24
 check "rdma link add mrc0 type mrc netdev m0a" \

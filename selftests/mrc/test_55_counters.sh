@@ -92,6 +92,7 @@ sys.exit(0 if d[0]["stats"]["tx_pkts"] > 0 else 1)'
 T=$(mktemp -d) || exit 1
 trap '_mrc_cleanup 2>/dev/null; rm -rf "$T"' EXIT
 
+require_cmd rdma ibv_devinfo ibv_rc_pingpong python3 ss "$MRCCTL"
 mrc_load || done_testing
 check "two hosts: $H1_DEV in h1, $H2_DEV in h2" mrc_two_hosts || done_testing
 

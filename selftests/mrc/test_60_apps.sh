@@ -12,6 +12,7 @@
 # are small: under TCG every test takes seconds.
 . "$(dirname "$0")/lib.sh"
 
+require_cmd rdma ibv_devinfo ibv_rc_pingpong ib_write_bw ib_read_bw ib_send_bw ib_atomic_bw ib_write_lat ib_read_lat ib_send_lat ss
 mrc_load || done_testing
 check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
 

@@ -13,6 +13,7 @@
 # run; the other runs are smaller to stay within TCG's time.
 . "$(dirname "$0")/lib.sh"
 
+require_cmd rdma ibv_devinfo tc "$VERBS_BIN/mrc_verify"
 mrc_load || done_testing
 check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
 

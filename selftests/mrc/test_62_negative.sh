@@ -19,6 +19,7 @@
 #    instances go away and the module unloads.  run.sh checks dmesg.
 . "$(dirname "$0")/lib.sh"
 
+require_cmd rdma ibv_devinfo "$VERBS_BIN/mrc_verify" "$VERBS_BIN/mrc_negative"
 mrc_load || done_testing
 check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
 

@@ -8,6 +8,7 @@
 # selftest-timeout: 600
 . "$(dirname "$0")/lib.sh"
 
+require_cmd rdma ibv_devinfo ibv_rc_pingpong ss "$VERBS_BIN/mrc_verify"
 mrc_load || done_testing
 check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
 check "h1 e0: fd00::1/64" ip -n h1 addr add fd00::1/64 dev e0 nodad

@@ -21,7 +21,7 @@ seed=${MRC_NLFUZZ_SEED:-1}
 NLFUZZ=${MRC_NLFUZZ:-$REPO/build/bin/mrc_nlfuzz}
 VERIFY_RE_NOCORRUPT='^mrc_verify: [0-9]+ messages, [0-9]+ bytes, 0 corrupted bytes, [0-9]+ failed completions$'
 
-[ -x "$NLFUZZ" ] || { skip "mrc_nlfuzz" "$NLFUZZ not built"; done_testing; }
+require_cmd rdma ibv_devinfo "$MRCCTL" "$VERBS_BIN/mrc_verify" "$NLFUZZ"
 mrc_load || done_testing
 mrc_tmpdir
 check "two hosts" mrc_two_hosts

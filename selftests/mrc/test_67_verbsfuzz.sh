@@ -22,7 +22,7 @@ secs=${MRC_VERBSFUZZ_TIME:-45}
 FUZZ=$VERBS_BIN/mrc_verbsfuzz
 SUMMARY_RE='^mrc_verbsfuzz: [1-9][0-9]* ops, [0-9]+ errnos, [0-9]+ completions, 0 duplicate, 0 unknown, 0 missing$'
 
-[ -x "$FUZZ" ] || { skip "mrc_verbsfuzz" "$FUZZ not built"; done_testing; }
+require_cmd rdma ibv_devinfo "$VERBS_BIN/mrc_verify" "$FUZZ"
 mrc_load || done_testing
 check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
 

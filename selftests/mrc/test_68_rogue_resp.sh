@@ -40,6 +40,7 @@ print(v)'
 }
 
 check "mrc_rogue_peer is built" test -x "$ROGUE" || done_testing
+require_cmd rdma python3 "$MRCCTL" "$ROGUE"
 mrc_load || done_testing
 check "h1 and h2" eval "ns_create h1 && ns_create h2" || done_testing
 check "h1 e0 10.0.0.1/24 <-> h2 e0 10.0.0.2/24" \
@@ -63,12 +64,7 @@ for s in dup-atomic dup-reorder mismatch slot-reuse; do
 		"^mrc_rogue_peer: victim: $s: [0-9]+ completions, 0 bytes changed outside the answered buffers, 0 failure\\(s\\)$" \
 		ns_exec h1 "$ROGUE" victim -d "$H1_DEV" -g 1 --peer 10.0.0.2 \
 		--scenario "$s" -t 20
-	for _ in $(seq 300); do
-		kill -0 "$peer" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill "$peer" 2>/dev/null
-	wait "$peer"
+	end_server "$peer" 30
 	prc=$?
 	sum=$(grep "^mrc_rogue_peer: peer: $s: crafted" "$tmp/peer.$s")
 	if [ $prc -eq 0 ] && [ -n "$sum" ]; then

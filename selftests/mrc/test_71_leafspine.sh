@@ -27,13 +27,8 @@ TOL=20
 PLANES=2
 SPINES=2
 
-mrc_load || done_testing
-if fabric_leafspine $PLANES $SPINES; then
-	ok "fabric: $PLANES planes x $SPINES spines"
-else
-	not_ok "fabric: $PLANES planes x $SPINES spines"
-	done_testing
-fi
+require_cmd ib_write_bw "$MRCCTL"
+fabric_setup "fabric: $PLANES planes x $SPINES spines" $PLANES $SPINES
 tmp=$(mktemp -d) || exit 1
 
 # --- the fabric alone ------------------------------------------------------

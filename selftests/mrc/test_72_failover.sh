@@ -26,13 +26,8 @@ DOWN_SECS=6
 # outlast each fault however fast the host is.
 VERIFY=(--count=100 --min-size=256K --max-size=1M)
 
-mrc_load || done_testing
-if fabric_leafspine 2 2; then
-	ok "fabric: 2 planes x 2 spines"
-else
-	not_ok "fabric: 2 planes x 2 spines"
-	done_testing
-fi
+require_cmd ib_write_bw "$MRCCTL" "$VERBS_BIN/mrc_verify"
+fabric_setup "fabric: 2 planes x 2 spines" 2 2
 check "routes over planes 1-2 on both hosts" fabric_routes
 tmp=$(mktemp -d) || exit 1
 

@@ -21,13 +21,8 @@
 WINDOW=6
 PROF=7
 
-mrc_load || done_testing
-if fabric_leafspine 2 2 v6; then
-	ok "fabric: 2 planes x 2 spines, IPv6, SRv6 End SIDs on the spines"
-else
-	not_ok "fabric: 2 planes x 2 spines, IPv6, SRv6 End SIDs on the spines"
-	done_testing
-fi
+require_cmd ib_write_bw "$MRCCTL" "$VERBS_BIN/mrc_verify"
+fabric_setup "fabric: 2 planes x 2 spines, IPv6, SRv6 End SIDs on the spines" 2 2 v6
 tmp=$(mktemp -d) || exit 1
 h1a=$(fab_addr 1 1)
 h2a=$(fab_addr 2 1)

@@ -36,14 +36,9 @@ NOCORRUPT_RE='^mrc_verify: [0-9]+ messages, [0-9]+ bytes, 0 corrupted bytes, [0-
 CHURN_PORT=18530
 PAIR_PORT=18531
 
-mrc_load || done_testing
+require_cmd "$VERBS_BIN/mrc_verify"
+fabric_setup "fabric: 2 planes x 2 spines" 2 2
 mrc_tmpdir
-if fabric_leafspine 2 2; then
-	ok "fabric: 2 planes x 2 spines"
-else
-	not_ok "fabric: 2 planes x 2 spines"
-	done_testing
-fi
 check "routes over planes 1-2 on both hosts" fabric_routes
 
 # --- the second pair: h3 and h4, one veth, instances mrc3 and mrc4 ------------

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <sys/resource.h>
 
+#include <nlohmann/json.hpp>
+
 #include "config.hpp"
 
 namespace mrcsim {
@@ -167,6 +169,18 @@ double cpu_seconds()
 	       static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
+namespace {
+
+// Rounded to a fixed number of decimals, as the summary always printed
+// them: the file stays readable and diffable between runs.
+double fixed(double v, int decimals)
+{
+	const double scale = std::pow(10.0, decimals);
+	return std::round(v * scale) / scale;
+}
+
+} // namespace
+
 std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabric &fabric, std::uint64_t peak_queue)
 {
 	std::vector<double> thr, fct;
@@ -191,47 +205,50 @@ std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabr
 	Percentiles t = percentiles(thr);
 	Percentiles c = percentiles(fct);
 	const double sim_us = static_cast<double>(info.end) / kUs;
-	char buf[2048];
-	std::snprintf(buf, sizeof(buf),
-		      "{\n"
-		      "  \"scenario\": \"%s\",\n"
-		      "  \"transport\": \"%s\",\n"
-		      "  \"hosts\": %u,\n"
-		      "  \"planes\": %u,\n"
-		      "  \"line_rate_gbps\": %.3f,\n"
-		      "  \"flows\": %u,\n"
-		      "  \"completed\": %u,\n"
-		      "  \"failed\": %u,\n"
-		      "  \"unfinished\": %u,\n"
-		      "  \"throughput\": {\"mean\": %.5f, \"p1\": %.5f, \"p50\": %.5f, \"p99\": %.5f, \"min\": %.5f, \"jain\": %.5f},\n"
-		      "  \"fct_us\": {\"mean\": %.3f, \"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f},\n"
-		      "  \"retransmissions\": %llu,\n"
-		      "  \"drops\": %llu,\n"
-		      "  \"peak_queue_bytes\": %llu,\n"
-		      "  \"sim_end_us\": %.3f,\n"
-		      "  \"events\": %llu,\n"
-		      "  \"perf\": {\"wall_s\": %.3f, \"cpu_s\": %.3f, \"events_per_s\": %.0f, \"events_per_cpu_s\": %.0f, "
-		      "\"sim_us_per_wall_s\": %.3f, \"sim_us_per_cpu_s\": %.3f, \"peak_rss_mb\": %.1f}\n"
-		      "}\n",
-		      info.scenario.c_str(), info.transport.c_str(), fabric.topo().hosts(), fabric.topo().planes(),
-		      line_rate_gbps(fabric), flows.size(), done, failed, unfinished, t.mean, t.p1, t.p50, t.p99, t.min, jain,
-		      c.mean, c.p50, c.p99, c.max, static_cast<unsigned long long>(retx),
-		      static_cast<unsigned long long>(fabric.drops()), static_cast<unsigned long long>(peak_queue), sim_us,
-		      static_cast<unsigned long long>(info.events), info.wall_s, info.cpu_s,
-		      info.wall_s > 0 ? static_cast<double>(info.events) / info.wall_s : 0.0,
-		      info.cpu_s > 0 ? static_cast<double>(info.events) / info.cpu_s : 0.0,
-		      info.wall_s > 0 ? sim_us / info.wall_s : 0.0, info.cpu_s > 0 ? sim_us / info.cpu_s : 0.0,
-		      static_cast<double>(info.peak_rss_kb) / 1024.0);
-	// Failure start times, for the timeline plots.
-	std::string out = buf;
-	std::string fl = "  \"failures_us\": [";
-	for (std::size_t i = 0; i < info.failures.size(); ++i) {
-		std::snprintf(buf, sizeof(buf), "%s%.3f", i ? ", " : "", static_cast<double>(info.failures[i]) / kUs);
-		fl += buf;
-	}
-	fl += "],\n";
-	out.insert(out.find("  \"retransmissions\""), fl);
-	return out;
+	auto per = [](double n, double d) { return d > 0 ? n / d : 0.0; };
+
+	// A writer, not a format string: names from the scenario or --set
+	// may hold quotes, backslashes and control characters.  Ordered:
+	// the keys keep the order the summary always had.
+	nlohmann::ordered_json failures = nlohmann::ordered_json::array();
+	for (Time ft : info.failures)
+		failures.push_back(fixed(static_cast<double>(ft) / kUs, 3));
+	nlohmann::ordered_json j = {
+		{"scenario", info.scenario},
+		{"transport", info.transport},
+		{"hosts", fabric.topo().hosts()},
+		{"planes", fabric.topo().planes()},
+		{"line_rate_gbps", fixed(line_rate_gbps(fabric), 3)},
+		{"flows", flows.size()},
+		{"completed", done},
+		{"failed", failed},
+		{"unfinished", unfinished},
+		{"throughput",
+		 {{"mean", fixed(t.mean, 5)},
+		  {"p1", fixed(t.p1, 5)},
+		  {"p50", fixed(t.p50, 5)},
+		  {"p99", fixed(t.p99, 5)},
+		  {"min", fixed(t.min, 5)},
+		  {"jain", fixed(jain, 5)}}},
+		{"fct_us",
+		 {{"mean", fixed(c.mean, 3)}, {"p50", fixed(c.p50, 3)}, {"p99", fixed(c.p99, 3)}, {"max", fixed(c.max, 3)}}},
+		// Failure start times, for the timeline plots.
+		{"failures_us", failures},
+		{"retransmissions", retx},
+		{"drops", fabric.drops()},
+		{"peak_queue_bytes", peak_queue},
+		{"sim_end_us", fixed(sim_us, 3)},
+		{"events", info.events},
+		{"perf",
+		 {{"wall_s", fixed(info.wall_s, 3)},
+		  {"cpu_s", fixed(info.cpu_s, 3)},
+		  {"events_per_s", std::llround(per(static_cast<double>(info.events), info.wall_s))},
+		  {"events_per_cpu_s", std::llround(per(static_cast<double>(info.events), info.cpu_s))},
+		  {"sim_us_per_wall_s", fixed(per(sim_us, info.wall_s), 3)},
+		  {"sim_us_per_cpu_s", fixed(per(sim_us, info.cpu_s), 3)},
+		  {"peak_rss_mb", fixed(static_cast<double>(info.peak_rss_kb) / 1024.0, 1)}}},
+	};
+	return j.dump(2) + "\n";
 }
 
 } // namespace mrcsim

@@ -9,7 +9,7 @@
 
 #include "addr.hpp"
 #include "commands.hpp"
-#include "conn.hpp"
+#include "format.hpp"
 #include "nl.hpp"
 #include "nla_get.hpp"
 
@@ -17,13 +17,6 @@ namespace mrcctl {
 
 namespace {
 
-struct ProbeResult {
-	std::optional<std::uint32_t> ev;
-	std::optional<std::uint32_t> plane;
-	std::optional<std::uint16_t> sport;
-	std::optional<std::string> via;
-	std::optional<std::uint64_t> rtt_ns;	// none: no answer in time
-};
 
 ProbeResult decode_result(nlattr *nest)
 {
@@ -42,43 +35,6 @@ ProbeResult decode_result(nlattr *nest)
 		}
 	});
 	return r;
-}
-
-std::string result_text(const ProbeResult &r)
-{
-	std::string s;
-	auto add = [&](const std::string &w) {
-		if (!s.empty())
-			s += ' ';
-		s += w;
-	};
-	if (r.ev)
-		add("ev " + std::to_string(*r.ev));
-	if (r.plane)
-		add("plane " + std::to_string(*r.plane));
-	if (r.sport)
-		add("sport " + std::to_string(*r.sport));
-	add("via " + r.via.value_or("-"));
-	add(r.rtt_ns ? "rtt " + ns_text(*r.rtt_ns) : "timeout");
-	return s + '\n';
-}
-
-void result_json(JsonWriter &w, const ProbeResult &r)
-{
-	w.begin_object();
-	if (r.ev)
-		w.field("ev", *r.ev);
-	if (r.plane)
-		w.field("plane", *r.plane);
-	if (r.sport)
-		w.field("sport", static_cast<std::uint32_t>(*r.sport));
-	if (r.via)
-		w.field("via", *r.via);
-	if (r.rtt_ns)
-		w.field("rtt_ns", *r.rtt_ns);
-	else
-		w.field("timeout", true);
-	w.end_object();
 }
 
 } // namespace
@@ -116,7 +72,7 @@ int cmd_probe(const Invocation &inv)
 					   });
 				   });
 	});
-	print_list(std::cout, inv.opts, results, result_text, result_json);
+	print_list(std::cout, inv.opts, results, probe_result_text, probe_result_json);
 	// Scripts: a probe that nothing answered is a failure.
 	for (const auto &res : results)
 		if (res.rtt_ns)

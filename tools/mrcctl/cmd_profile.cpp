@@ -117,14 +117,7 @@ int ev_profile_show(const Invocation &inv)
 		print_list(std::cout, inv.opts, list,
 			   [](const EvProfile &p) { return evs_text(p); },
 			   [](JsonWriter &w, const EvProfile &p) {
-				   w.begin_object();
-				   if (p.dev)
-					   w.field("dev", *p.dev);
-				   if (p.id)
-					   w.field("profile", *p.id);
-				   w.key("evs");
-				   evs_json(w, p);
-				   w.end_object();
+				   ev_show_json(w, p);
 			   });
 		return 0;
 	}

@@ -378,4 +378,41 @@ void event_json(JsonWriter &w, const Event &e)
 	w.end_object();
 }
 
+std::string probe_result_text(const ProbeResult &r)
+{
+	std::string s;
+	auto add = [&](const std::string &w) {
+		if (!s.empty())
+			s += ' ';
+		s += w;
+	};
+	if (r.ev)
+		add("ev " + std::to_string(*r.ev));
+	if (r.plane)
+		add("plane " + std::to_string(*r.plane));
+	if (r.sport)
+		add("sport " + std::to_string(*r.sport));
+	add("via " + r.via.value_or("-"));
+	add(r.rtt_ns ? "rtt " + ns_text(*r.rtt_ns) : "timeout");
+	return s + '\n';
+}
+
+void probe_result_json(JsonWriter &w, const ProbeResult &r)
+{
+	w.begin_object();
+	if (r.ev)
+		w.field("ev", *r.ev);
+	if (r.plane)
+		w.field("plane", *r.plane);
+	if (r.sport)
+		w.field("sport", static_cast<std::uint32_t>(*r.sport));
+	if (r.via)
+		w.field("via", *r.via);
+	if (r.rtt_ns)
+		w.field("rtt_ns", *r.rtt_ns);
+	else
+		w.field("timeout", true);
+	w.end_object();
+}
+
 } // namespace mrcctl

@@ -44,4 +44,8 @@ void route_json(JsonWriter &w, const Route &r);
 std::string event_text(const Event &e);
 void event_json(JsonWriter &w, const Event &e);
 
+// "ev 0 plane 1 sport 49152 via 10.1.0.2 rtt 582us", or "timeout".
+std::string probe_result_text(const ProbeResult &r);
+void probe_result_json(JsonWriter &w, const ProbeResult &r);
+
 } // namespace mrcctl

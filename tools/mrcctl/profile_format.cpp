@@ -141,6 +141,18 @@ void evs_json(JsonWriter &w, const EvProfile &p)
 	w.end_array();
 }
 
+void ev_show_json(JsonWriter &w, const EvProfile &p)
+{
+	w.begin_object();
+	if (p.dev)
+		w.field("dev", *p.dev);
+	if (p.id)
+		w.field("profile", *p.id);
+	w.key("evs");
+	evs_json(w, p);
+	w.end_object();
+}
+
 void ev_profile_fields_json(JsonWriter &w, const EvProfile &p)
 {
 	if (p.id)

@@ -22,6 +22,8 @@ void ev_profile_json(JsonWriter &w, const EvProfile &p);
 // Only the EVs (ev show), one line each.
 std::string evs_text(const EvProfile &p);
 void evs_json(JsonWriter &w, const EvProfile &p);
+// ev show: {"dev", "profile", "evs": [...]}
+void ev_show_json(JsonWriter &w, const EvProfile &p);
 
 // "dev mrc0 id 1 algo uet-1.0-nscc base-rtt 100us ... disable-qa off"
 std::string cc_profile_text(const CcProfile &p);

@@ -225,7 +225,7 @@ TEST(ProfileCli, Refusals)
 		  "eta given twice");
 	EXPECT_EQ(usage_error({"cc-profile", "set", "dev", "m", "id", "1",
 			       "qa-gate", "256"}),
-		  "invalid qa-gate '256'");
+		  "qa-gate 256 is larger than 255");
 	EXPECT_EQ(usage_error({"cc-profile", "set", "dev", "m", "id", "1",
 			       "disable-qa", "yes"}),
 		  "disable-qa takes on or off");

@@ -72,7 +72,7 @@ int cmd_probe(const Invocation &inv)
 					   });
 				   });
 	});
-	print_list(std::cout, inv.opts, results, probe_result_text, probe_result_json);
+	print_list(std::cout, inv.opts, results, print_probe_result);
 	// Scripts: a probe that nothing answered is a failure.
 	for (const auto &res : results)
 		if (res.rtt_ns)

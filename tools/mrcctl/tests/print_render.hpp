@@ -24,66 +24,60 @@ inline Options options(Mode m)
 	return o;
 }
 
-template <typename T, typename Text, typename Json>
-std::string list(Mode m, const std::vector<T> &items, Text text, Json json)
+template <typename T, typename Print>
+std::string list(Mode m, const std::vector<T> &items, Print print)
 {
 	std::ostringstream os;
-	print_list(os, options(m), items, text, json);
+	print_list(os, options(m), items, print);
 	return os.str();
 }
 
 inline std::string planes(Mode m, const std::vector<Plane> &v)
 {
-	return list(m, v, [](const Plane &p) { return plane_text(p) + '\n'; },
-		    plane_json);
+	return list(m, v, print_plane);
 }
 
 inline std::string devs(Mode m, const std::vector<Dev> &v)
 {
-	return list(m, v, dev_text, dev_json);
+	return list(m, v, print_dev);
 }
 
 inline std::string routes(Mode m, const std::vector<Route> &v)
 {
-	return list(m, v, [](const Route &r) { return route_text(r) + '\n'; },
-		    route_json);
+	return list(m, v, print_route);
 }
 
 inline std::string ev_profiles(Mode m, const std::vector<EvProfile> &v)
 {
-	return list(m, v, ev_profile_text, ev_profile_json);
+	return list(m, v, print_ev_profile);
 }
 
 inline std::string ev_show(Mode m, const std::vector<EvProfile> &v)
 {
-	return list(m, v, evs_text, ev_show_json);
+	return list(m, v, print_ev_show);
 }
 
 inline std::string cc_profiles(Mode m, const std::vector<CcProfile> &v)
 {
-	return list(m, v, cc_profile_text, cc_profile_json);
+	return list(m, v, print_cc_profile);
 }
 
 inline std::string conns(Mode m, const std::vector<Conn> &v)
 {
-	return list(m, v, conn_text, conn_json);
+	return list(m, v, print_conn);
 }
 
 inline std::string probes(Mode m, const std::vector<ProbeResult> &v)
 {
-	return list(m, v, probe_result_text, probe_result_json);
+	return list(m, v, print_probe_result);
 }
 
 // One monitor line (cmd_monitor.cpp).
 inline std::string event(Mode m, const Event &e)
 {
 	std::ostringstream os;
-	if (m != Mode::Text) {
-		JsonWriter w(os, m == Mode::Pretty);
-		event_json(w, e);
-	} else {
-		os << event_text(e);
-	}
+	Printer p(os, m != Mode::Text, m == Mode::Pretty);
+	print_event(p, e);
 	os << '\n';
 	return os.str();
 }

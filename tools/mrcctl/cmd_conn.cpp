@@ -37,7 +37,7 @@ int cmd_conn(const Invocation &inv)
 		}
 		conns.push_back(std::move(c));
 	});
-	print_list(std::cout, inv.opts, conns, conn_text, conn_json);
+	print_list(std::cout, inv.opts, conns, print_conn);
 	return 0;
 }
 

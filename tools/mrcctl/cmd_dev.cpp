@@ -26,8 +26,7 @@ int cmd_dev(const Invocation &inv)
 
 	std::vector<Dev> devs;
 	sk.transact(req.get(), [&](nl_msg *m) { devs.push_back(decode_dev(m)); });
-	print_list(std::cout, inv.opts, devs, dev_text,
-		   [](JsonWriter &w, const Dev &d) { dev_json(w, d); });
+	print_list(std::cout, inv.opts, devs, print_dev);
 	return 0;
 }
 

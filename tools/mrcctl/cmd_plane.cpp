@@ -68,10 +68,7 @@ int show(const Invocation &inv)
 			return;
 		planes.push_back(std::move(p));
 	});
-	print_list(
-		std::cout, inv.opts, planes,
-		[](const Plane &p) { return plane_text(p) + '\n'; },
-		[](JsonWriter &w, const Plane &p) { plane_json(w, p); });
+	print_list(std::cout, inv.opts, planes, print_plane);
 	return 0;
 }
 

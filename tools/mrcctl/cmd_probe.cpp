@@ -9,7 +9,7 @@
 
 #include "addr.hpp"
 #include "commands.hpp"
-#include "conn.hpp"
+#include "format.hpp"
 #include "nl.hpp"
 #include "nla_get.hpp"
 
@@ -17,13 +17,6 @@ namespace mrcctl {
 
 namespace {
 
-struct ProbeResult {
-	std::optional<std::uint32_t> ev;
-	std::optional<std::uint32_t> plane;
-	std::optional<std::uint16_t> sport;
-	std::optional<std::string> via;
-	std::optional<std::uint64_t> rtt_ns;	// none: no answer in time
-};
 
 ProbeResult result_of(const nla::Attrs &tb)
 {
@@ -35,43 +28,6 @@ ProbeResult result_of(const nla::Attrs &tb)
 	if (nlattr *a = tb[MRC_A_PROBE_RESULT_ADDR])
 		r.via = addr_text(nla_data(a), static_cast<std::size_t>(nla_len(a)));
 	return r;
-}
-
-std::string result_text(const ProbeResult &r)
-{
-	std::string s;
-	auto add = [&](const std::string &w) {
-		if (!s.empty())
-			s += ' ';
-		s += w;
-	};
-	if (r.ev)
-		add("ev " + std::to_string(*r.ev));
-	if (r.plane)
-		add("plane " + std::to_string(*r.plane));
-	if (r.sport)
-		add("sport " + std::to_string(*r.sport));
-	add("via " + r.via.value_or("-"));
-	add(r.rtt_ns ? "rtt " + ns_text(*r.rtt_ns) : "timeout");
-	return s + '\n';
-}
-
-void result_json(JsonWriter &w, const ProbeResult &r)
-{
-	w.begin_object();
-	if (r.ev)
-		w.field("ev", *r.ev);
-	if (r.plane)
-		w.field("plane", *r.plane);
-	if (r.sport)
-		w.field("sport", static_cast<std::uint32_t>(*r.sport));
-	if (r.via)
-		w.field("via", *r.via);
-	if (r.rtt_ns)
-		w.field("rtt_ns", *r.rtt_ns);
-	else
-		w.field("timeout", true);
-	w.end_object();
 }
 
 } // namespace
@@ -102,7 +58,7 @@ int cmd_probe(const Invocation &inv)
 				    mrc::policy::probe_result,
 				    [&](const nla::Attrs &e) { results.push_back(result_of(e)); });
 	});
-	print_list(std::cout, inv.opts, results, result_text, result_json);
+	print_list(std::cout, inv.opts, results, print_probe_result);
 	// Scripts: a probe that nothing answered is a failure.
 	for (const auto &res : results)
 		if (res.rtt_ns)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Live connections (mrcctl conn show, EV_STATE / QP_ERROR events): the
-// model, its decoding from set "conn" and its text and JSON forms.
+// model, its decoding from set "conn" (conn.cpp) and its text and JSON
+// forms (conn_format.cpp).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,7 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "json.hpp"
+#include "printer.hpp"
 
 namespace mrcctl {
 
@@ -65,11 +66,12 @@ const char *conn_ev_reason_name(std::uint32_t r);
 const char *qp_state_name(std::uint32_t s);
 const char *conn_status_name(std::uint32_t s);
 
-std::string conn_text(const Conn &c);
-void conn_json(JsonWriter &w, const Conn &c);
+// conn show (conn_format.cpp): a line of the connection's fields and
+// counters, then a line per plane and per EV; JSON one object with
+// "planes" and "evs" arrays.
+void print_conn(Printer &p, const Conn &c);
 // The fields of a connection event ("qpn 17 ev 3 plane 2 good ->
 // assumed_bad reason loss").
-std::string conn_event_text(const Conn &c);
-void conn_event_json(JsonWriter &w, const Conn &c);
+void print_conn_event_fields(Printer &p, const Conn &c);
 
 } // namespace mrcctl

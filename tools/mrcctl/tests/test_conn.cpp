@@ -13,6 +13,7 @@
 #include "attrs.hpp"
 #include "cli.hpp"
 #include "conn.hpp"
+#include "render_one.hpp"
 #include "format.hpp"
 #include "genl_msg.hpp"
 #include "nl.hpp"
@@ -115,7 +116,7 @@ TEST(Conn, DecodeReply)
 TEST(Conn, Text)
 {
 	MsgPtr m = conn_reply(0, 2, true);
-	EXPECT_EQ(conn_text(decode_conn(m.get())),
+	EXPECT_EQ(mrcctl::test::text_of(print_conn, decode_conn(m.get())),
 		  "dev mrc2 qpn 17 peer 10.0.0.1 dest_qpn 18 state RTS ev_profile 0 "
 		  "status ok srtt 1872us rto 67ms evs 48\n"
 		  "   tx_pkts 101 tx_bytes 102 retx_pkts 103 lost_pkts 104 ecn_marks 105\n"
@@ -128,8 +129,8 @@ TEST(Conn, Json)
 {
 	MsgPtr m = conn_reply(0, 1, false);
 	std::ostringstream os;
-	JsonWriter w(os, false);
-	conn_json(w, decode_conn(m.get()));
+	Printer w(os, true, false);
+	print_conn(w, decode_conn(m.get()));
 	EXPECT_EQ(os.str(),
 		  "{\"dev\":\"mrc2\",\"qpn\":17,\"peer\":\"10.0.0.1\",\"dest_qpn\":18,"
 		  "\"state\":\"RTS\",\"ev_profile\":0,\"status\":\"ok\","
@@ -172,12 +173,12 @@ TEST(Conn, EvStateEvent)
 	nla_nest_end(m, e);
 	nla_nest_end(m, c);
 	Event ev = decode_event(m);
-	EXPECT_EQ(event_text(ev),
+	EXPECT_EQ(mrcctl::test::text_of(print_event, ev),
 		  "ev state dev mrc2 qpn 17 peer 10.0.0.1 ev 4 plane 2 "
 		  "assumed_bad -> good reason probe_ok rtt 412us");
 	std::ostringstream os;
-	JsonWriter w(os, false);
-	event_json(w, ev);
+	Printer w(os, true, false);
+	print_event(w, ev);
 	EXPECT_EQ(os.str(),
 		  "{\"event\":\"ev_state\",\"dev\":\"mrc2\",\"dev_index\":2,"
 		  "\"qpn\":17,\"peer\":\"10.0.0.1\",\"dest_qpn\":18,\"ev\":4,"
@@ -195,7 +196,7 @@ TEST(Conn, QpErrorEvent)
 	nla_put_u32(m, MRC_A_CONN_QPN, 17);
 	nla_put_u32(m, MRC_A_CONN_STATUS, MRC_CONN_RETRY_EXCEEDED);
 	nla_nest_end(m, c);
-	EXPECT_EQ(event_text(decode_event(m)),
+	EXPECT_EQ(mrcctl::test::text_of(print_event, decode_event(m)),
 		  "qp error dev mrc2 qpn 17 status retry_exceeded");
 }
 

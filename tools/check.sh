@@ -11,6 +11,7 @@ logdir=${MRC_LOGDIR:-build/logs}
 mkdir -p "$logdir"
 
 suites=(
+	"spec:tools/netlink/check-spec.sh"
 	"layering:tools/check-layering.sh"
 	"style:tools/testing/run-style.sh"
 	"unit:tools/testing/run-unit.sh"

@@ -12,21 +12,25 @@
  * Mutations need CAP_NET_ADMIN in that namespace (GENL_UNS_ADMIN_PERM);
  * reads do not.  Every refusal carries an extack message.
  *
- * Message layout:
+ * Message layout (Documentation/netlink/specs/mrc.yaml, "Wire shape"):
+ * each object has its own attribute set; the requests and the GET replies
+ * of an object carry its set at the top level, beginning with the handle
+ * DEV_INDEX, DEV_NAME:
  *   DEV_GET reply:    DEV_INDEX, DEV_NAME, DEV_CAPS, DEV_MAX_PLANES,
- *                     DEV_UDP_PORT, DEV_PLANES { PLANE { PLANE_* } ... }
+ *                     DEV_UDP_PORT, DEV_PLANES { DEV_PLANE { PLANE_* } ... }
  *                     [, DEV_STATS { STAT_* }]
- *   PLANE_GET reply:  DEV_INDEX, DEV_NAME, PLANE { PLANE_* }
- *   ROUTE_GET reply:  DEV_INDEX, DEV_NAME, ROUTE { ROUTE_PEER, ROUTE_HOPS
- *                     { ROUTE_HOP { HOP_PLANE, HOP_VIA } ... },
- *                     ROUTE_EV_PROFILE, ROUTE_CC_PROFILE }
- * Route requests carry DEV_NAME or DEV_INDEX, ROUTE_PEER and (ADD, SET)
- * ROUTE_HOPS, ROUTE_EV_PROFILE, ROUTE_CC_PROFILE at the top level.
+ *   PLANE_GET reply:  PLANE_DEV_INDEX, PLANE_DEV_NAME, PLANE_*
+ *   ROUTE_GET reply:  ROUTE_DEV_INDEX, ROUTE_DEV_NAME, ROUTE_PEER,
+ *                     ROUTE_HOPS { ROUTE_HOP { HOP_PLANE, HOP_VIA } ... },
+ *                     ROUTE_EV_PROFILE, ROUTE_CC_PROFILE
+ * Route requests carry the same set: ROUTE_PEER and (ADD, SET)
+ * ROUTE_HOPS, ROUTE_EV_PROFILE, ROUTE_CC_PROFILE.  Events (nl_event.c)
+ * carry the object in a nest of the event set (EVENT_PLANE, ...).
  * where PLANE_* is PLANE_ID, PLANE_IFINDEX, PLANE_IFNAME, PLANE_ADMIN_UP,
  * PLANE_OPER_UP [, PLANE_STATS { STAT_{TX,RX}_{PKTS,BYTES} }].
  *
  * Counters (DEV_STATS, PLANE_STATS) are only in the replies of requests
- * that carry the flag MRC_A_STATS (do and dump), never in events: the
+ * that carry the flag *_WANT_STATS (do and dump), never in events: the
  * replies without it are unchanged.  They are read without any lock, each
  * one atomically; the set is not a snapshot.
  */
@@ -38,73 +42,8 @@
 
 #include "mrc.h"
 #include "netlink.h"
+#include "nl_policy.h"
 #include "profile.h"
-
-static const struct nla_policy mrc_genl_policy[MRC_A_MAX + 1] = {
-	[MRC_A_DEV_INDEX]	= { .type = NLA_U32 },
-	[MRC_A_DEV_NAME]	= { .type = NLA_STRING,
-				    .len = IB_DEVICE_NAME_MAX - 1 },
-	[MRC_A_PLANE_ID]	= NLA_POLICY_RANGE(NLA_U32, 1, MRC_MAX_PLANES),
-	[MRC_A_PLANE_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[MRC_A_PLANE_IFNAME]	= { .type = NLA_STRING, .len = IFNAMSIZ - 1 },
-	[MRC_A_PLANE_ADMIN_UP]	= NLA_POLICY_MAX(NLA_U8, 1),
-	[MRC_A_STATS]		= { .type = NLA_FLAG },
-	/* Routes: addresses, plane ids and profiles are checked by the ops,
-	 * so that each refusal says what is wrong.
-	 */
-	[MRC_A_ROUTE_PEER]	= { .type = NLA_BINARY, .len = 16 },
-	[MRC_A_ROUTE_HOPS]	= { .type = NLA_NESTED },
-	[MRC_A_ROUTE_EV_PROFILE] = { .type = NLA_U32 },
-	[MRC_A_ROUTE_CC_PROFILE] = { .type = NLA_U32 },
-	[MRC_A_QPN]		= { .type = NLA_U32 },
-	[MRC_A_PROBE_TO]	= { .type = NLA_BINARY, .len = 16 },
-	[MRC_A_PROBE_TIMEOUT]	= { .type = NLA_U32 },
-	[MRC_A_CONN_EV_SPORT]	= { .type = NLA_U16 },
-	[MRC_A_CONN_EV_PLANE]	= { .type = NLA_U32 },
-	/* Profiles: ids, modes, formats, states and values are judged by the
-	 * ops and the engine (netlink_profile.c), which say what is wrong.
-	 */
-	[MRC_A_EV_PROFILE_ID]	= { .type = NLA_U32 },
-	[MRC_A_EV_PROFILE_MODE]	= { .type = NLA_U8 },
-	[MRC_A_EV_PROFILE_FORMAT] = { .type = NLA_U8 },
-	[MRC_A_EV_PROFILE_STATE] = { .type = NLA_U8 },
-	[MRC_A_EV_PROFILE_MIN_ACTIVE] = { .type = NLA_U16 },
-	[MRC_A_EV_PROFILE_EVENT_MASK] = { .type = NLA_U32 },
-	[MRC_A_EV_PROFILE_COUNT] = { .type = NLA_U16 },
-	[MRC_A_EV_PROFILE_PLANE_MASK] = { .type = NLA_U16 },
-	[MRC_A_EV_PROFILE_EVS]	= { .type = NLA_NESTED },
-	[MRC_A_EV_PROFILE_GEN_FIELDS] = { .type = NLA_NESTED },
-	[MRC_A_EV_PROFILE_GEN_SHIFT] = { .type = NLA_U8 },
-	[MRC_A_EV_PROFILE_GEN_BASE] = { .type = NLA_BINARY, .len = 16 },
-	[MRC_A_EV_INDEX]	= { .type = NLA_U16 },
-	[MRC_A_EV_PLANE]	= { .type = NLA_U8 },
-	[MRC_A_EV_VALUE]	= { .type = NLA_BINARY, .len = 32 },
-	[MRC_A_EV_DENY]		= NLA_POLICY_MAX(NLA_U8, 1),
-	[MRC_A_CC_PROFILE_ID]	= { .type = NLA_U32 },
-	[MRC_A_CC_ALGO]		= { .type = NLA_NUL_STRING, .len = 31 },
-	[MRC_A_CC_BASE_RTT]	= { .type = NLA_U32 },
-	[MRC_A_CC_TARGET_DELAY]	= { .type = NLA_U32 },
-	[MRC_A_CC_QA_THRESHOLD]	= { .type = NLA_U32 },
-	[MRC_A_CC_ADJUST_BYTES]	= { .type = NLA_U32 },
-	[MRC_A_CC_ADJUST_PERIOD] = { .type = NLA_U32 },
-	[MRC_A_CC_ETA]		= { .type = NLA_U32 },
-	[MRC_A_CC_FI]		= { .type = NLA_U32 },
-	[MRC_A_CC_FI_SCALE]	= { .type = NLA_U32 },
-	[MRC_A_CC_GAMMA]	= { .type = NLA_U32 },
-	[MRC_A_CC_MAX_MD_JUMP]	= { .type = NLA_U32 },
-	[MRC_A_CC_MAX_CWND]	= { .type = NLA_U32 },
-	[MRC_A_CC_MIN_CWND]	= { .type = NLA_U32 },
-	[MRC_A_CC_INIT_CWND]	= { .type = NLA_U32 },
-	[MRC_A_CC_QA_GATE]	= { .type = NLA_U8 },
-	[MRC_A_CC_DISABLE_QA]	= { .type = NLA_U8 },
-	/* Everything else is output only: strict validation rejects it. */
-};
-
-/* Inside one MRC_A_ROUTE_HOP nest. */
-static const struct nla_policy mrc_route_hop_policy[MRC_A_MAX + 1] = {
-	[MRC_A_ROUTE_HOP_PLANE]	= { .type = NLA_U32 },
-	[MRC_A_ROUTE_HOP_VIA]	= { .type = NLA_BINARY, .len = 16 },
-};
 
 /* Every counter of the instance (counters.c) as an MRC_A_DEV_STATS nest. */
 static int mrc_nl_put_dev_stats(struct sk_buff *skb,
@@ -118,7 +57,7 @@ static int mrc_nl_put_dev_stats(struct sk_buff *skb,
 		return -EMSGSIZE;
 	for (i = 0; i < MRC_STATS_NR; i++) {
 		if (nla_put_u64_64bit(skb, mrc_stat_attr[i],
-				      mrc_stat_read(mdev, i), MRC_A_PAD)) {
+				      mrc_stat_read(mdev, i), MRC_A_STAT_PAD)) {
 			nla_nest_cancel(skb, nest);
 			return -EMSGSIZE;
 		}
@@ -194,7 +133,8 @@ static int mrc_nl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 		goto cancel;
 	for (id = 1; id <= MRC_MAX_PLANES; id++) {
 		plane = mrc_plane_get_locked(mdev, id);
-		if (plane && mrc_nl_put_plane(skb, plane, stats))
+		if (plane &&
+		    mrc_nl_put_plane(skb, MRC_A_DEV_PLANE, plane, stats))
 			goto cancel;
 	}
 	nla_nest_end(skb, planes);
@@ -217,7 +157,7 @@ static int mrc_nl_fill_plane(struct sk_buff *skb, struct mrc_plane *plane,
 	hdr = mrc_nl_put_hdr(skb, plane->mdev, portid, seq, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	return mrc_nl_end_hdr(skb, hdr, mrc_nl_put_plane(skb, plane, stats));
+	return mrc_nl_end_hdr(skb, hdr, mrc_nl_put_plane(skb, 0, plane, stats));
 }
 
 /* The instance a request names by MRC_A_DEV_NAME and/or MRC_A_DEV_INDEX in
@@ -308,7 +248,7 @@ static int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(mdev))
 		return mrc_nl_reply(info, msg, PTR_ERR(mdev));
 	err = mrc_nl_fill_dev(msg, mdev, info->snd_portid, info->snd_seq, 0,
-			      nla_get_flag(info->attrs[MRC_A_STATS]));
+			      nla_get_flag(info->attrs[MRC_A_DEV_WANT_STATS]));
 	mutex_unlock(&mrc_cfg_lock);
 	return mrc_nl_reply(info, msg, err);
 }
@@ -318,7 +258,7 @@ static int mrc_nl_dev_get_dumpit(struct sk_buff *skb,
 {
 	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
 	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
-	bool stats = nla_get_flag(attrs[MRC_A_STATS]);
+	bool stats = nla_get_flag(attrs[MRC_A_DEV_WANT_STATS]);
 	long idx = 0, start = cb->args[0];
 	struct mrc_dev *mdev;
 	int err = 0;
@@ -486,7 +426,7 @@ static int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
 	else
 		err = mrc_nl_fill_plane(msg, plane, info->snd_portid,
 					info->snd_seq, 0, MRC_CMD_PLANE_GET,
-					nla_get_flag(info->attrs[MRC_A_STATS]));
+					nla_get_flag(info->attrs[MRC_A_PLANE_WANT_STATS]));
 	mutex_unlock(&mrc_cfg_lock);
 	return mrc_nl_reply(info, msg, err);
 }
@@ -526,7 +466,7 @@ static int mrc_nl_dump_dev_planes(struct sk_buff *skb,
 static int mrc_nl_plane_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
-	bool stats = nla_get_flag(mrc_genl_dump_attrs(cb)[MRC_A_STATS]);
+	bool stats = nla_get_flag(mrc_genl_dump_attrs(cb)[MRC_A_PLANE_WANT_STATS]);
 
 	return mrc_nl_dump_devs(skb, cb, mrc_nl_dump_dev_planes, &stats);
 }
@@ -585,7 +525,7 @@ static int mrc_nl_get_hop(struct mrc_dev *mdev, struct nlattr *hop,
 			  struct mrc_route *route,
 			  struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[MRC_A_MAX + 1];
+	struct nlattr *tb[MRC_A_ROUTE_HOP_MAX + 1];
 	struct mrc_route_hop *h;
 	u8 family, addr[16];
 	int err;
@@ -598,8 +538,8 @@ static int mrc_nl_get_hop(struct mrc_dev *mdev, struct nlattr *hop,
 				    "MRC_A_ROUTE_HOPS holds only MRC_A_ROUTE_HOP entries");
 		return -EINVAL;
 	}
-	err = nla_parse_nested(tb, MRC_A_MAX, hop, mrc_route_hop_policy,
-			       extack);
+	err = nla_parse_nested(tb, MRC_A_ROUTE_HOP_MAX, hop,
+			       mrc_route_hop_nl_policy, extack);
 	if (err)
 		return err;
 	if (!tb[MRC_A_ROUTE_HOP_PLANE]) {
@@ -808,7 +748,7 @@ static int mrc_nl_fill_route(struct sk_buff *skb, struct mrc_dev *mdev,
 	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags, MRC_CMD_ROUTE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	return mrc_nl_end_hdr(skb, hdr, mrc_nl_put_route(skb, route));
+	return mrc_nl_end_hdr(skb, hdr, mrc_nl_put_route(skb, 0, route));
 }
 
 static int mrc_nl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -875,124 +815,157 @@ static int mrc_nl_route_get_dumpit(struct sk_buff *skb,
 	return mrc_nl_dump_devs(skb, cb, mrc_nl_dump_dev_routes, NULL);
 }
 
-static const struct genl_small_ops mrc_genl_ops[] = {
+/* Each op has its own policy (nl_policy.c, generated from mrc.yaml): the
+ * attributes of its own set that its requests carry, so that anything else
+ * is refused.  The EV profile dump says how large an skb must be before
+ * the first one is allocated (.start): a profile with every EV does not
+ * fit a default dump skb.
+ */
+static const struct genl_ops mrc_genl_ops[] = {
 	{
 		.cmd = MRC_CMD_DEV_GET,
 		.doit = mrc_nl_dev_get_doit,
 		.dumpit = mrc_nl_dev_get_dumpit,
+		.policy = mrc_dev_get_nl_policy,
+		.maxattr = MRC_A_DEV_MAX,
 	},
 	{
 		.cmd = MRC_CMD_PLANE_ADD,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_plane_add_doit,
+		.policy = mrc_plane_add_nl_policy,
+		.maxattr = MRC_A_PLANE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_PLANE_DEL,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_plane_del_doit,
+		.policy = mrc_plane_del_nl_policy,
+		.maxattr = MRC_A_PLANE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_PLANE_SET,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_plane_set_doit,
+		.policy = mrc_plane_set_nl_policy,
+		.maxattr = MRC_A_PLANE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_PLANE_GET,
 		.doit = mrc_nl_plane_get_doit,
 		.dumpit = mrc_nl_plane_get_dumpit,
+		.policy = mrc_plane_get_nl_policy,
+		.maxattr = MRC_A_PLANE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_ROUTE_ADD,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_route_add_doit,
+		.policy = mrc_route_add_nl_policy,
+		.maxattr = MRC_A_ROUTE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_ROUTE_DEL,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_route_del_doit,
+		.policy = mrc_route_del_nl_policy,
+		.maxattr = MRC_A_ROUTE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_ROUTE_SET,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_route_set_doit,
+		.policy = mrc_route_set_nl_policy,
+		.maxattr = MRC_A_ROUTE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_ROUTE_GET,
 		.doit = mrc_nl_route_get_doit,
 		.dumpit = mrc_nl_route_get_dumpit,
+		.policy = mrc_route_get_nl_policy,
+		.maxattr = MRC_A_ROUTE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_CONN_GET,
 		.doit = mrc_nl_conn_get_doit,
 		.dumpit = mrc_nl_conn_get_dumpit,
+		.policy = mrc_conn_get_nl_policy,
+		.maxattr = MRC_A_CONN_MAX,
 	},
 	{
 		.cmd = MRC_CMD_PROBE,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_probe_doit,
+		.policy = mrc_probe_nl_policy,
+		.maxattr = MRC_A_PROBE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_EV_PROFILE_ADD,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_ev_profile_add_doit,
+		.policy = mrc_ev_profile_add_nl_policy,
+		.maxattr = MRC_A_EV_PROFILE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_EV_PROFILE_DEL,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_ev_profile_del_doit,
+		.policy = mrc_ev_profile_del_nl_policy,
+		.maxattr = MRC_A_EV_PROFILE_MAX,
 	},
 	{
 		.cmd = MRC_CMD_EV_PROFILE_SET,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_ev_profile_set_doit,
+		.policy = mrc_ev_profile_set_nl_policy,
+		.maxattr = MRC_A_EV_PROFILE_MAX,
 	},
-	{
-		.cmd = MRC_CMD_CC_PROFILE_ADD,
-		.flags = GENL_UNS_ADMIN_PERM,
-		.doit = mrc_nl_cc_profile_add_doit,
-	},
-	{
-		.cmd = MRC_CMD_CC_PROFILE_DEL,
-		.flags = GENL_UNS_ADMIN_PERM,
-		.doit = mrc_nl_cc_profile_del_doit,
-	},
-	{
-		.cmd = MRC_CMD_CC_PROFILE_SET,
-		.flags = GENL_UNS_ADMIN_PERM,
-		.doit = mrc_nl_cc_profile_set_doit,
-	},
-	{
-		.cmd = MRC_CMD_CC_PROFILE_GET,
-		.doit = mrc_nl_cc_profile_get_doit,
-		.dumpit = mrc_nl_cc_profile_get_dumpit,
-	},
-};
-
-/* Ops that need more than genl_small_ops offers: an EV profile with every
- * EV does not fit a default dump skb, so its dump says how large one must
- * be before the first skb is allocated (.start).
- */
-static const struct genl_ops mrc_genl_full_ops[] = {
 	{
 		.cmd = MRC_CMD_EV_PROFILE_GET,
 		.doit = mrc_nl_ev_profile_get_doit,
 		.start = mrc_nl_ev_profile_get_start,
 		.dumpit = mrc_nl_ev_profile_get_dumpit,
+		.policy = mrc_ev_profile_get_nl_policy,
+		.maxattr = MRC_A_EV_PROFILE_MAX,
+	},
+	{
+		.cmd = MRC_CMD_CC_PROFILE_ADD,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_cc_profile_add_doit,
+		.policy = mrc_cc_profile_add_nl_policy,
+		.maxattr = MRC_A_CC_PROFILE_MAX,
+	},
+	{
+		.cmd = MRC_CMD_CC_PROFILE_DEL,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_cc_profile_del_doit,
+		.policy = mrc_cc_profile_del_nl_policy,
+		.maxattr = MRC_A_CC_PROFILE_MAX,
+	},
+	{
+		.cmd = MRC_CMD_CC_PROFILE_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_cc_profile_set_doit,
+		.policy = mrc_cc_profile_set_nl_policy,
+		.maxattr = MRC_A_CC_PROFILE_MAX,
+	},
+	{
+		.cmd = MRC_CMD_CC_PROFILE_GET,
+		.doit = mrc_nl_cc_profile_get_doit,
+		.dumpit = mrc_nl_cc_profile_get_dumpit,
+		.policy = mrc_cc_profile_get_nl_policy,
+		.maxattr = MRC_A_CC_PROFILE_MAX,
 	},
 };
 
-/* The family (nl_event.c, the bottom layer) gets its ops and their policy
+/* The family (nl_event.c, the bottom layer) gets its ops and their policies
  * here, from above: nl_event.c does not know the ops.  Module init, before
  * the family is registered and __ro_after_init seals it.
  */
 int mrc_genl_init(void)
 {
-	mrc_genl_family.maxattr = MRC_A_MAX;
-	mrc_genl_family.policy = mrc_genl_policy;
-	mrc_genl_family.small_ops = mrc_genl_ops;
-	mrc_genl_family.n_small_ops = ARRAY_SIZE(mrc_genl_ops);
-	mrc_genl_family.ops = mrc_genl_full_ops;
-	mrc_genl_family.n_ops = ARRAY_SIZE(mrc_genl_full_ops);
+	mrc_genl_family.ops = mrc_genl_ops;
+	mrc_genl_family.n_ops = ARRAY_SIZE(mrc_genl_ops);
 	/* A new family: strict header and attribute checks on every op. */
 	mrc_genl_family.resv_start_op = MRC_CMD_DEV_GET;
 	return genl_register_family(&mrc_genl_family);

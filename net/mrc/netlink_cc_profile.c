@@ -226,7 +226,7 @@ static int mrc_nl_fill_cc_profile(struct sk_buff *skb, struct mrc_dev *mdev,
 	if (!hdr)
 		return -EMSGSIZE;
 	return mrc_nl_end_hdr(skb, hdr,
-			      mrc_nl_put_cc_profile(skb, id,
+			      mrc_nl_put_cc_profile(skb, 0, id,
 						    ccp ? &ccp->params :
 							  &builtin));
 }

@@ -4,15 +4,19 @@
  * dump of all of them).  The EV_STATE and QP_ERROR events are raised by
  * the data path through nl_event.c.
  *
- *   CONN_GET reply: DEV_INDEX, DEV_NAME, CONN { QPN, CONN_DEST_QPN,
- *                   CONN_PEER, CONN_STATE, CONN_STATUS, CONN_EV_PROFILE,
- *                   PSNs, window, RTT, counters, EV counts
- *                   [, CONN_PLANES { CONN_PLANE { PLANE_ID, PLANE_OPER_UP,
- *                   counters } ... }, CONN_EVS { CONN_EV_OFFSET,
- *                   CONN_EV { CONN_EV_*, counters } ... }] }
- *   (the bracket only with MRC_A_STATS).  A dump puts as many EVs in a
+ *   CONN_GET reply (set "conn" at the top level): CONN_DEV_INDEX,
+ *                   CONN_DEV_NAME, CONN_QPN, CONN_DEST_QPN, CONN_PEER,
+ *                   CONN_STATE, CONN_STATUS, CONN_EV_PROFILE, PSNs,
+ *                   window, RTT, counters, EV counts
+ *                   [, CONN_PLANES { CONN_PLANE { CONN_PLANE_ID,
+ *                   CONN_PLANE_EVS_USABLE, counters } ... }, CONN_EVS {
+ *                   CONN_EVS_OFFSET, CONN_EVS_EV { CONN_EV_*, counters }
+ *                   ... }]
+ *   (the bracket only with CONN_WANT_STATS).  A dump puts as many EVs in a
  *   message as fit and continues the same QP in the next message, with
- *   CONN_EV_OFFSET the index of its first EV.
+ *   CONN_EVS_OFFSET the index of its first EV.
+ *   Events (nl_event.c): EVENT_CONN { CONN_QPN, CONN_DEST_QPN, CONN_PEER,
+ *   and CONN_EV { CONN_EV_* } (EV_STATE) or CONN_STATUS (QP_ERROR) }.
  *
  * A QP is read under its lock into a snapshot, then formatted: the lock
  * is never held while a message is built.
@@ -105,14 +109,38 @@ static void mrc_conn_snap_take(struct mrc_qp *qp, struct mrc_conn_snap *s,
 	spin_unlock_bh(&qp->lock);
 }
 
-static int mrc_nl_put_counters(struct sk_buff *skb, u64 tx_pkts,
+/* The counters that a connection, each of its planes and each of its EVs
+ * carry, in the attributes of that one's set (@a).
+ */
+struct mrc_nl_ctr_attrs {
+	u16 tx_pkts, tx_bytes, retx, lost, ecn, pad;
+};
+
+static const struct mrc_nl_ctr_attrs mrc_nl_conn_ctrs = {
+	MRC_A_CONN_TX_PKTS, MRC_A_CONN_TX_BYTES, MRC_A_CONN_RETX_PKTS,
+	MRC_A_CONN_LOST_PKTS, MRC_A_CONN_ECN_MARKS, MRC_A_CONN_PAD,
+};
+
+static const struct mrc_nl_ctr_attrs mrc_nl_conn_plane_ctrs = {
+	MRC_A_CONN_PLANE_TX_PKTS, MRC_A_CONN_PLANE_TX_BYTES,
+	MRC_A_CONN_PLANE_RETX_PKTS, MRC_A_CONN_PLANE_LOST_PKTS,
+	MRC_A_CONN_PLANE_ECN_MARKS, MRC_A_CONN_PLANE_PAD,
+};
+
+static const struct mrc_nl_ctr_attrs mrc_nl_conn_ev_ctrs = {
+	MRC_A_CONN_EV_TX_PKTS, MRC_A_CONN_EV_TX_BYTES, MRC_A_CONN_EV_RETX_PKTS,
+	MRC_A_CONN_EV_LOST_PKTS, MRC_A_CONN_EV_ECN_MARKS, MRC_A_CONN_EV_PAD,
+};
+
+static int mrc_nl_put_counters(struct sk_buff *skb,
+			       const struct mrc_nl_ctr_attrs *a, u64 tx_pkts,
 			       u64 tx_bytes, u64 retx, u64 lost, u64 ecn)
 {
-	if (nla_put_u64_64bit(skb, MRC_A_CONN_TX_PKTS, tx_pkts, MRC_A_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_BYTES, tx_bytes, MRC_A_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_RETX_PKTS, retx, MRC_A_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_LOST_PKTS, lost, MRC_A_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_ECN_MARKS, ecn, MRC_A_PAD))
+	if (nla_put_u64_64bit(skb, a->tx_pkts, tx_pkts, a->pad) ||
+	    nla_put_u64_64bit(skb, a->tx_bytes, tx_bytes, a->pad) ||
+	    nla_put_u64_64bit(skb, a->retx, retx, a->pad) ||
+	    nla_put_u64_64bit(skb, a->lost, lost, a->pad) ||
+	    nla_put_u64_64bit(skb, a->ecn, ecn, a->pad))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -122,7 +150,7 @@ static int mrc_nl_put_conn_head(struct sk_buff *skb,
 {
 	const struct mrc_conn_stats *st = &s->st;
 
-	if (nla_put_u32(skb, MRC_A_QPN, s->qpn) ||
+	if (nla_put_u32(skb, MRC_A_CONN_QPN, s->qpn) ||
 	    nla_put_u32(skb, MRC_A_CONN_DEST_QPN, s->dest_qpn) ||
 	    nla_put_u32(skb, MRC_A_CONN_STATE, s->state) ||
 	    nla_put_u32(skb, MRC_A_CONN_EV_PROFILE, s->ev_profile))
@@ -141,12 +169,13 @@ static int mrc_nl_put_conn_head(struct sk_buff *skb,
 	    nla_put_u32(skb, MRC_A_CONN_CWND, st->cwnd) ||
 	    nla_put_u32(skb, MRC_A_CONN_SRTT, st->srtt) ||
 	    nla_put_u32(skb, MRC_A_CONN_RTO, st->rto) ||
-	    mrc_nl_put_counters(skb, st->tx_pkts, st->tx_bytes,
-				st->retx_pkts, st->lost_pkts, st->ecn_acks) ||
+	    mrc_nl_put_counters(skb, &mrc_nl_conn_ctrs, st->tx_pkts,
+				st->tx_bytes, st->retx_pkts, st->lost_pkts,
+				st->ecn_acks) ||
 	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_PKTS, st->rx_pkts,
-			      MRC_A_PAD) ||
+			      MRC_A_CONN_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_CONN_TIMEOUTS, st->timeouts,
-			      MRC_A_PAD) ||
+			      MRC_A_CONN_PAD) ||
 	    nla_put_u32(skb, MRC_A_CONN_EVS_TOTAL, st->evs_total) ||
 	    nla_put_u32(skb, MRC_A_CONN_EVS_USABLE, st->evs_usable) ||
 	    nla_put_u32(skb, MRC_A_CONN_EVS_BAD, st->evs_bad) ||
@@ -188,9 +217,10 @@ static int mrc_nl_put_conn_planes(struct sk_buff *skb,
 			usable += e->state == MRC_EV_GOOD;
 		}
 		nest = nla_nest_start(skb, MRC_A_CONN_PLANE);
-		if (!nest || nla_put_u32(skb, MRC_A_PLANE_ID, p) ||
-		    nla_put_u32(skb, MRC_A_CONN_EVS_USABLE, usable) ||
-		    mrc_nl_put_counters(skb, pkts, bytes, retx, lost, ecn))
+		if (!nest || nla_put_u32(skb, MRC_A_CONN_PLANE_ID, p) ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_EVS_USABLE, usable) ||
+		    mrc_nl_put_counters(skb, &mrc_nl_conn_plane_ctrs, pkts,
+					bytes, retx, lost, ecn))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
@@ -204,7 +234,7 @@ static int mrc_nl_put_conn_ev(struct sk_buff *skb,
 	const struct mrc_ev_info *e = &s->ev[i];
 	struct nlattr *nest;
 
-	nest = nla_nest_start(skb, MRC_A_CONN_EV);
+	nest = nla_nest_start(skb, MRC_A_CONN_EVS_EV);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, MRC_A_CONN_EV_INDEX, i) ||
@@ -212,8 +242,9 @@ static int mrc_nl_put_conn_ev(struct sk_buff *skb,
 	    nla_put_u32(skb, MRC_A_CONN_EV_STATE, e->state) ||
 	    nla_put_u32(skb, MRC_A_CONN_EV_RTT, e->srtt) ||
 	    nla_put_u16(skb, MRC_A_CONN_EV_SPORT, ntohs(s->sport[i])) ||
-	    mrc_nl_put_counters(skb, e->tx_pkts, e->tx_bytes, e->retx_pkts,
-				e->lost_pkts, e->ecn_marks)) {
+	    mrc_nl_put_counters(skb, &mrc_nl_conn_ev_ctrs, e->tx_pkts,
+				e->tx_bytes, e->retx_pkts, e->lost_pkts,
+				e->ecn_marks)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -229,7 +260,7 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, const struct mrc_conn_snap *s,
 			    const struct mrc_dev_id *dev, u32 portid, u32 seq,
 			    int flags, bool stats, u32 *ev_off)
 {
-	struct nlattr *conn, *evs;
+	struct nlattr *evs;
 	void *hdr;
 	u32 i = *ev_off;
 
@@ -240,14 +271,13 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, const struct mrc_conn_snap *s,
 	if (nla_put_u32(skb, MRC_A_DEV_INDEX, dev->index) ||
 	    nla_put_string(skb, MRC_A_DEV_NAME, dev->name))
 		goto cancel;
-	conn = nla_nest_start(skb, MRC_A_CONN);
-	if (!conn || mrc_nl_put_conn_head(skb, s))
+	if (mrc_nl_put_conn_head(skb, s))
 		goto cancel;
 	if (stats && s->ready) {
 		if (!i && mrc_nl_put_conn_planes(skb, s))
 			goto cancel;
 		evs = nla_nest_start(skb, MRC_A_CONN_EVS);
-		if (!evs || nla_put_u32(skb, MRC_A_CONN_EV_OFFSET, i))
+		if (!evs || nla_put_u32(skb, MRC_A_CONN_EVS_OFFSET, i))
 			goto cancel;
 		for (; i < s->n_evs; i++)
 			if (mrc_nl_put_conn_ev(skb, s, i))
@@ -257,7 +287,6 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, const struct mrc_conn_snap *s,
 			goto cancel;
 		nla_nest_end(skb, evs);
 	}
-	nla_nest_end(skb, conn);
 	genlmsg_end(skb, hdr);
 	if (stats && i < s->n_evs) {
 		*ev_off = i;
@@ -313,7 +342,7 @@ static void mrc_nl_qp_dev_id(struct mrc_qp *qp, struct mrc_dev_id *id)
 int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nlattr **attrs = mrc_genl_dump_attrs(cb);
-	bool stats = nla_get_flag(attrs[MRC_A_STATS]);
+	bool stats = nla_get_flag(attrs[MRC_A_CONN_WANT_STATS]);
 	struct net *net = sock_net(skb->sk);
 	struct mrc_net *mn = mrc_net(net);
 	unsigned long index = cb->args[0];
@@ -360,7 +389,7 @@ int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
-	bool stats = nla_get_flag(info->attrs[MRC_A_STATS]);
+	bool stats = nla_get_flag(info->attrs[MRC_A_CONN_WANT_STATS]);
 	struct mrc_conn_snap *s;
 	struct mrc_dev_id only, dev;
 	struct sk_buff *msg;
@@ -369,20 +398,20 @@ int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 	bool all;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_QPN)) {
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_CONN_QPN)) {
 		NL_SET_ERR_MSG(info->extack, "missing QP number (MRC_A_QPN)");
 		return -EINVAL;
 	}
 	err = mrc_nl_dev_id(net, info->attrs, &only, &all, info->extack);
 	if (err)
 		return err;
-	qp = mrc_qp_get(mrc_net(net), nla_get_u32(info->attrs[MRC_A_QPN]));
+	qp = mrc_qp_get(mrc_net(net), nla_get_u32(info->attrs[MRC_A_CONN_QPN]));
 	if (qp)
 		mrc_nl_qp_dev_id(qp, &dev);
 	if (!qp || (!all && dev.index != only.index)) {
 		if (qp)
 			mrc_qp_put(qp);
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_QPN],
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_CONN_QPN],
 				    "no such QP");
 		return -ENOENT;
 	}

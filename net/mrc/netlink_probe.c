@@ -27,14 +27,17 @@ static int mrc_probe_put_result(struct sk_buff *msg,
 
 	nest = nla_nest_start(msg, MRC_A_PROBE_RESULT);
 	if (!nest ||
-	    nla_put_u32(msg, MRC_A_CONN_EV_INDEX, i) ||
-	    nla_put_u32(msg, MRC_A_CONN_EV_PLANE, run->prep.evs[i].plane) ||
-	    nla_put_u16(msg, MRC_A_CONN_EV_SPORT, ntohs(run->ev[i].sport)) ||
-	    (pl->valid && nla_put(msg, MRC_A_PROBE_ADDR, v6 ? 16 : 4,
+	    nla_put_u32(msg, MRC_A_PROBE_RESULT_EV_INDEX, i) ||
+	    nla_put_u32(msg, MRC_A_PROBE_RESULT_EV_PLANE,
+			run->prep.evs[i].plane) ||
+	    nla_put_u16(msg, MRC_A_PROBE_RESULT_EV_SPORT,
+			ntohs(run->ev[i].sport)) ||
+	    (pl->valid && nla_put(msg, MRC_A_PROBE_RESULT_ADDR, v6 ? 16 : 4,
 				  v6 ? (const void *)&pl->daddr.v6.sin6_addr :
 				       (const void *)&pl->daddr.v4.sin_addr)) ||
-	    (run->rtt[i] && nla_put_u64_64bit(msg, MRC_A_PROBE_RTT,
-					      run->rtt[i], MRC_A_PAD)))
+	    (run->rtt[i] && nla_put_u64_64bit(msg, MRC_A_PROBE_RESULT_RTT,
+					      run->rtt[i],
+					      MRC_A_PROBE_RESULT_PAD)))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -104,8 +107,8 @@ static int mrc_probe_peer(struct genl_info *info, struct sockaddr_storage *ss)
 static int mrc_probe_one_ev(struct genl_info *info,
 			    struct mrc_qp_path_prep *prep)
 {
-	struct nlattr *sport = info->attrs[MRC_A_CONN_EV_SPORT];
-	struct nlattr *plane = info->attrs[MRC_A_CONN_EV_PLANE];
+	struct nlattr *sport = info->attrs[MRC_A_PROBE_EV_SPORT];
+	struct nlattr *plane = info->attrs[MRC_A_PROBE_EV_PLANE];
 	u32 p;
 
 	if (!sport && !plane)
@@ -189,8 +192,8 @@ int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_unlock(&mrc_cfg_lock);
 
 	err = mrc_paths_prepare(mdev, (struct sockaddr *)&peer, 0,
-				info->attrs[MRC_A_ROUTE_EV_PROFILE] ?
-				nla_get_u32(info->attrs[MRC_A_ROUTE_EV_PROFILE]) :
+				info->attrs[MRC_A_PROBE_EV_PROFILE] ?
+				nla_get_u32(info->attrs[MRC_A_PROBE_EV_PROFILE]) :
 				MRC_PATHS_ROUTE_PROFILE, &run->prep);
 	if (!err)
 		err = mrc_probe_one_ev(info, &run->prep);

@@ -30,22 +30,8 @@
 #include <net/netlink.h>
 
 #include "netlink.h"
+#include "nl_policy.h"
 #include "profile.h"
-
-static const struct nla_policy mrc_ev_policy[MRC_A_MAX + 1] = {
-	[MRC_A_EV_INDEX]	= { .type = NLA_U16 },
-	[MRC_A_EV_PLANE]	= { .type = NLA_U8 },
-	[MRC_A_EV_VALUE]	= { .type = NLA_BINARY, .len = MRC_EV_MAX_LEN },
-	[MRC_A_EV_STATE]	= { .type = NLA_U8 },
-};
-
-static const struct nla_policy mrc_gen_field_policy[MRC_A_MAX + 1] = {
-	[MRC_A_EV_GEN_WIDTH]	= { .type = NLA_U8 },
-	[MRC_A_EV_GEN_INIT]	= { .type = NLA_U32 },
-	[MRC_A_EV_GEN_MIN]	= { .type = NLA_U32 },
-	[MRC_A_EV_GEN_MAX]	= { .type = NLA_U32 },
-	[MRC_A_EV_GEN_MASK]	= { .type = NLA_U32 },
-};
 
 static const struct mrc_nl_prof_kind mrc_nl_ev_kind;
 
@@ -101,7 +87,7 @@ static int mrc_nl_ev_build_exp(struct genl_info *info,
 {
 	struct nlattr *evs = info->attrs[MRC_A_EV_PROFILE_EVS];
 	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr *tb[MRC_A_MAX + 1];
+	struct nlattr *tb[MRC_A_EV_MAX + 1];
 	struct mrc_ev_prof *prof;
 	unsigned int n = 0;
 	struct nlattr *nla;
@@ -131,7 +117,7 @@ static int mrc_nl_ev_build_exp(struct genl_info *info,
 	if (IS_ERR(prof))
 		return PTR_ERR(prof);
 	nla_for_each_nested(nla, evs, rem) {
-		err = nla_parse_nested(tb, MRC_A_MAX, nla, mrc_ev_policy,
+		err = nla_parse_nested(tb, MRC_A_EV_MAX, nla, mrc_ev_nl_policy,
 				       extack);
 		if (err)
 			goto fail;
@@ -171,7 +157,7 @@ static int mrc_nl_get_gen_field(struct nlattr *nest,
 		MRC_A_EV_GEN_WIDTH, MRC_A_EV_GEN_INIT, MRC_A_EV_GEN_MIN,
 		MRC_A_EV_GEN_MAX,
 	};
-	struct nlattr *tb[MRC_A_MAX + 1];
+	struct nlattr *tb[MRC_A_EV_GEN_FIELD_MAX + 1];
 	unsigned int i;
 	int err;
 
@@ -180,8 +166,8 @@ static int mrc_nl_get_gen_field(struct nlattr *nest,
 				    "MRC_A_EV_PROFILE_GEN_FIELDS holds only MRC_A_EV_GEN_FIELD entries");
 		return -EINVAL;
 	}
-	err = nla_parse_nested(tb, MRC_A_MAX, nest, mrc_gen_field_policy,
-			       extack);
+	err = nla_parse_nested(tb, MRC_A_EV_GEN_FIELD_MAX, nest,
+			       mrc_ev_gen_field_nl_policy, extack);
 	if (err)
 		return err;
 	for (i = 0; i < ARRAY_SIZE(need); i++) {
@@ -478,32 +464,34 @@ static int mrc_nl_ev_profile_set_ev(struct genl_info *info,
 	int deny = 0, err;
 	u16 idx;
 
-	idx = nla_get_u16(attrs[MRC_A_EV_INDEX]);
-	if (attrs[MRC_A_EV_DENY]) {
-		if (attrs[MRC_A_EV_PLANE] || attrs[MRC_A_EV_VALUE]) {
-			NL_SET_ERR_MSG_ATTR(info->extack, attrs[MRC_A_EV_DENY],
+	idx = nla_get_u16(attrs[MRC_A_EV_PROFILE_EV_INDEX]);
+	if (attrs[MRC_A_EV_PROFILE_EV_DENY]) {
+		if (attrs[MRC_A_EV_PROFILE_EV_PLANE] || attrs[MRC_A_EV_PROFILE_EV_VALUE]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attrs[MRC_A_EV_PROFILE_EV_DENY],
 					    "replace an EV or deny/allow it, not both");
 			return -EINVAL;
 		}
-		deny = nla_get_u8(attrs[MRC_A_EV_DENY]);
+		deny = nla_get_u8(attrs[MRC_A_EV_PROFILE_EV_DENY]);
 	} else {
-		err = mrc_nl_get_ev(attrs[MRC_A_EV_PLANE], attrs[MRC_A_EV_VALUE],
-				    attrs[MRC_A_EV_INDEX], &ev, info->extack);
+		err = mrc_nl_get_ev(attrs[MRC_A_EV_PROFILE_EV_PLANE],
+				    attrs[MRC_A_EV_PROFILE_EV_VALUE],
+				    attrs[MRC_A_EV_PROFILE_EV_INDEX], &ev,
+				    info->extack);
 		if (err)
 			return err;
 		evp = &ev;
 	}
 	/* One connection's copy: the profile stays as it is. */
-	if (attrs[MRC_A_QPN]) {
+	if (attrs[MRC_A_EV_PROFILE_QPN]) {
 		if (evp) {
 			err = mrc_ev_prof_ev_check(mdev, id, idx, evp,
 						   info->extack);
 			if (err)
 				return err;
 		}
-		if (!mrc_qp_ev_changed(mdev, id, nla_get_u32(attrs[MRC_A_QPN]),
+		if (!mrc_qp_ev_changed(mdev, id, nla_get_u32(attrs[MRC_A_EV_PROFILE_QPN]),
 				       idx, evp, deny)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, attrs[MRC_A_QPN],
+			NL_SET_ERR_MSG_ATTR(info->extack, attrs[MRC_A_EV_PROFILE_QPN],
 					    "no live QP with that number uses this profile and EV (a replacement must stay on the EV's plane)");
 			return -ENOENT;
 		}
@@ -531,7 +519,7 @@ int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	err = mrc_nl_profile_id(info, &mrc_nl_ev_kind, false, &id);
 	if (err)
 		return err;
-	one_ev = attrs[MRC_A_EV_INDEX];
+	one_ev = attrs[MRC_A_EV_PROFILE_EV_INDEX];
 	if (one_ev) {
 		err = mrc_nl_refuse(info, MRC_A_EV_PROFILE_STATE, alone);
 		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_MIN_ACTIVE,
@@ -539,9 +527,9 @@ int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_EVENT_MASK,
 					   alone);
 	} else {
-		err = mrc_nl_refuse(info, MRC_A_EV_PLANE, no_index);
-		err = err ?: mrc_nl_refuse(info, MRC_A_EV_VALUE, no_index);
-		err = err ?: mrc_nl_refuse(info, MRC_A_EV_DENY, no_index);
+		err = mrc_nl_refuse(info, MRC_A_EV_PROFILE_EV_PLANE, no_index);
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_EV_VALUE, no_index);
+		err = err ?: mrc_nl_refuse(info, MRC_A_EV_PROFILE_EV_DENY, no_index);
 		chg.has_state = attrs[MRC_A_EV_PROFILE_STATE];
 		chg.has_min_active = attrs[MRC_A_EV_PROFILE_MIN_ACTIVE];
 		chg.has_event_mask = attrs[MRC_A_EV_PROFILE_EVENT_MASK];
@@ -594,7 +582,7 @@ static int mrc_nl_fill_ev_profile(struct sk_buff *skb, struct mrc_dev *mdev,
 	if (!hdr)
 		return -EMSGSIZE;
 	return mrc_nl_end_hdr(skb, hdr,
-			      mrc_nl_put_ev_profile(skb, id,
+			      mrc_nl_put_ev_profile(skb, 0, id,
 						    evp ? &evp->p : &builtin));
 }
 

@@ -67,7 +67,7 @@ const unsigned int mrc_nl_cc_nr_fields = ARRAY_SIZE(mrc_nl_cc_fields);
 static int mrc_nl_put_stat(struct sk_buff *skb, int type,
 			   const atomic64_t *v)
 {
-	return nla_put_u64_64bit(skb, type, atomic64_read(v), MRC_A_PAD);
+	return nla_put_u64_64bit(skb, type, atomic64_read(v), MRC_A_STAT_PAD);
 }
 
 /* The plane's traffic as an MRC_A_PLANE_STATS nest. */
@@ -90,16 +90,17 @@ static int mrc_nl_put_plane_stats(struct sk_buff *skb,
 	return 0;
 }
 
-/* Put @plane's attributes as one MRC_A_PLANE nest, with its counters if
+/* Put @plane's attributes (set "plane") as one nest of type @type, or at
+ * the top level if @type is 0, with its counters if
  * @stats.
  */
-int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane,
+int mrc_nl_put_plane(struct sk_buff *skb, int type,
+		     const struct mrc_plane *plane,
 		     bool stats)
 {
 	struct nlattr *nest;
 
-	nest = nla_nest_start(skb, MRC_A_PLANE);
-	if (!nest)
+	if (mrc_nl_nest_start(skb, type, &nest))
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, MRC_A_PLANE_ID, plane->id) ||
 	    nla_put_u32(skb, MRC_A_PLANE_IFINDEX, plane->ndev->ifindex) ||
@@ -110,7 +111,7 @@ int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane,
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
-	nla_nest_end(skb, nest);
+	mrc_nl_nest_end(skb, nest);
 	return 0;
 }
 
@@ -123,15 +124,17 @@ int mrc_nl_put_dev_id(struct sk_buff *skb, const struct mrc_dev *mdev)
 	return 0;
 }
 
-/* @route as one MRC_A_ROUTE nest. */
-int mrc_nl_put_route(struct sk_buff *skb, const struct mrc_route *route)
+/* @route (set "route") as one nest of type @type, or at the top level if
+ * @type is 0.
+ */
+int mrc_nl_put_route(struct sk_buff *skb, int type,
+		     const struct mrc_route *route)
 {
 	const struct mrc_route_hop *h;
 	struct nlattr *nest, *hops, *hop;
 	u32 id;
 
-	nest = nla_nest_start(skb, MRC_A_ROUTE);
-	if (!nest)
+	if (mrc_nl_nest_start(skb, type, &nest))
 		return -EMSGSIZE;
 	if (nla_put(skb, MRC_A_ROUTE_PEER,
 		    route->family == AF_INET ? 4 : 16, route->peer))
@@ -155,7 +158,7 @@ int mrc_nl_put_route(struct sk_buff *skb, const struct mrc_route *route)
 	if (nla_put_u32(skb, MRC_A_ROUTE_EV_PROFILE, route->info.ev_profile) ||
 	    nla_put_u32(skb, MRC_A_ROUTE_CC_PROFILE, route->info.cc_profile))
 		goto cancel;
-	nla_nest_end(skb, nest);
+	mrc_nl_nest_end(skb, nest);
 	return 0;
 
 cancel:
@@ -222,15 +225,16 @@ static int mrc_nl_put_evs(struct sk_buff *skb, const struct mrc_ev_profile *p)
 	return 0;
 }
 
-/* Profile @id as one MRC_A_EV_PROFILE nest. */
-int mrc_nl_put_ev_profile(struct sk_buff *skb, u32 id,
+/* Profile @id (set "ev-profile") as one nest of type @type, or at the top
+ * level if @type is 0.
+ */
+int mrc_nl_put_ev_profile(struct sk_buff *skb, int type, u32 id,
 			  const struct mrc_ev_profile *p)
 {
 	struct nlattr *nest;
 	int err = -EMSGSIZE;
 
-	nest = nla_nest_start(skb, MRC_A_EV_PROFILE);
-	if (!nest)
+	if (mrc_nl_nest_start(skb, type, &nest))
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, MRC_A_EV_PROFILE_ID, id) ||
 	    nla_put_u8(skb, MRC_A_EV_PROFILE_MODE, p->mode) ||
@@ -259,7 +263,7 @@ int mrc_nl_put_ev_profile(struct sk_buff *skb, u32 id,
 			goto cancel;
 		break;
 	}
-	nla_nest_end(skb, nest);
+	mrc_nl_nest_end(skb, nest);
 	return 0;
 
 cancel:
@@ -267,8 +271,10 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* CC profile @id as one MRC_A_CC_PROFILE nest. */
-int mrc_nl_put_cc_profile(struct sk_buff *skb, u32 id,
+/* CC profile @id (set "cc-profile") as one nest of type @type, or at the
+ * top level if @type is 0.
+ */
+int mrc_nl_put_cc_profile(struct sk_buff *skb, int type, u32 id,
 			  const struct mrc_nscc_params *p)
 {
 	const u8 *src;
@@ -276,8 +282,7 @@ int mrc_nl_put_cc_profile(struct sk_buff *skb, u32 id,
 	unsigned int i;
 	int err;
 
-	nest = nla_nest_start(skb, MRC_A_CC_PROFILE);
-	if (!nest)
+	if (mrc_nl_nest_start(skb, type, &nest))
 		return -EMSGSIZE;
 	err = nla_put_u32(skb, MRC_A_CC_PROFILE_ID, id) ||
 	      nla_put_string(skb, MRC_A_CC_ALGO, MRC_CC_ALGO_NSCC);
@@ -293,7 +298,7 @@ int mrc_nl_put_cc_profile(struct sk_buff *skb, u32 id,
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
-	nla_nest_end(skb, nest);
+	mrc_nl_nest_end(skb, nest);
 	return 0;
 }
 
@@ -367,7 +372,8 @@ void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type)
 			       GFP_KERNEL);
 	if (msg)
 		mrc_nl_event_end(plane->mdev, msg, hdr,
-				 mrc_nl_put_plane(msg, plane, false));
+				 mrc_nl_put_plane(msg, MRC_A_EVENT_PLANE, plane,
+						  false));
 }
 
 /* Announce a route event on "events".  Caller holds mrc_cfg_lock. */
@@ -382,7 +388,8 @@ void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
 	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
 			       GFP_KERNEL);
 	if (msg)
-		mrc_nl_event_end(mdev, msg, hdr, mrc_nl_put_route(msg, route));
+		mrc_nl_event_end(mdev, msg, hdr,
+				 mrc_nl_put_route(msg, MRC_A_EVENT_ROUTE, route));
 }
 
 /* Announce an EV profile event.  Caller holds mrc_cfg_lock. */
@@ -399,8 +406,9 @@ void mrc_genl_event_ev_profile(struct mrc_dev *mdev,
 			       &hdr, GFP_KERNEL);
 	if (msg)
 		mrc_nl_event_end(mdev, msg, hdr,
-				 mrc_nl_put_ev_profile(msg, prof->id,
-						       &prof->p));
+				 mrc_nl_put_ev_profile(msg,
+						       MRC_A_EVENT_EV_PROFILE,
+						       prof->id, &prof->p));
 }
 
 /* Announce a CC profile event.  Caller holds mrc_cfg_lock. */
@@ -417,8 +425,9 @@ void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
 			       GFP_KERNEL);
 	if (msg)
 		mrc_nl_event_end(mdev, msg, hdr,
-				 mrc_nl_put_cc_profile(msg, prof->id,
-						       &prof->params));
+				 mrc_nl_put_cc_profile(msg,
+						       MRC_A_EVENT_CC_PROFILE,
+						       prof->id, &prof->params));
 }
 
 /* A QP's connection event: an EV changed state, or the QP failed.  Data
@@ -440,8 +449,8 @@ void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev)
 	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr, GFP_ATOMIC);
 	if (!msg)
 		return;
-	conn = nla_nest_start(msg, MRC_A_CONN);
-	if (!conn || nla_put_u32(msg, MRC_A_QPN, mrc_qpn(qp)) ||
+	conn = nla_nest_start(msg, MRC_A_EVENT_CONN);
+	if (!conn || nla_put_u32(msg, MRC_A_CONN_QPN, mrc_qpn(qp)) ||
 	    nla_put_u32(msg, MRC_A_CONN_DEST_QPN, qp->attr.dest_qp_num) ||
 	    nla_put(msg, MRC_A_CONN_PEER, qp->ipv6 ? 16 : 4,
 		    qp->ipv6 ? (void *)&qp->daddr.v6.sin6_addr :

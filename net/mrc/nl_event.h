@@ -45,13 +45,36 @@ void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev);
 
 /* Fill helpers: one nest each, cancelled again when @skb is full. */
 int mrc_nl_put_dev_id(struct sk_buff *skb, const struct mrc_dev *mdev);
-int mrc_nl_put_plane(struct sk_buff *skb, const struct mrc_plane *plane,
+int mrc_nl_put_plane(struct sk_buff *skb, int type,
+		     const struct mrc_plane *plane,
 		     bool stats);
-int mrc_nl_put_route(struct sk_buff *skb, const struct mrc_route *route);
-int mrc_nl_put_ev_profile(struct sk_buff *skb, u32 id,
+int mrc_nl_put_route(struct sk_buff *skb, int type,
+		     const struct mrc_route *route);
+int mrc_nl_put_ev_profile(struct sk_buff *skb, int type, u32 id,
 			  const struct mrc_ev_profile *p);
-int mrc_nl_put_cc_profile(struct sk_buff *skb, u32 id,
+int mrc_nl_put_cc_profile(struct sk_buff *skb, int type, u32 id,
 			  const struct mrc_nscc_params *p);
+
+/* An object's attributes go at the top level of its own messages (@type
+ * 0: no nest, *@nest NULL) and in a nest of type @type elsewhere (an
+ * event, a list): Documentation/netlink/specs/mrc.yaml, "Wire shape".
+ * nla_nest_cancel() takes a NULL nest as well.
+ */
+static inline int mrc_nl_nest_start(struct sk_buff *skb, int type,
+				    struct nlattr **nest)
+{
+	*nest = NULL;
+	if (!type)
+		return 0;
+	*nest = nla_nest_start(skb, type);
+	return *nest ? 0 : -EMSGSIZE;
+}
+
+static inline void mrc_nl_nest_end(struct sk_buff *skb, struct nlattr *nest)
+{
+	if (nest)
+		nla_nest_end(skb, nest);
+}
 
 /* NL_SET_ERR_MSG() for a text that is not a literal (mrc_nl_msg(), the
  * engine's static texts): NL_SET_ERR_MSG() takes literals only.

@@ -520,72 +520,36 @@ in_order() {
 	done
 }
 
-# MRC_GENL_PY: the start of a raw generic netlink client in Python, for
-# the requests mrcctl never sends (missing, malformed or extra
-# attributes).  A test appends its own part that builds a payload and
-# ends with result(CMD, PAYLOAD); genl_py runs the two.  It defines:
-#   attr(TYPE, DATA)   one attribute, padded (TYPE | 0x8000 for a nest)
-#   s, family          a socket with extended acks, the id of "mrc"
-#   send(CMD, PAYLOAD, SEQ), ack(SEQ) -> (errno, msg, flags, len)
-#   result(CMD, PAYLOAD): one request; prints "ok", or "error ENAME
-#                      (strerror): extack" and exits 1
+# MRC_GENL: the spec-driven generic netlink client (mrc_genl.py), for the
+# requests mrcctl never sends (missing, malformed or extra attributes).
+# Operations and attributes are named as in
+# Documentation/netlink/specs/mrc.yaml; numbers and types come from there.
+#   "$MRC_GENL" OP NAME=VALUE...   one request: prints "ok", or "error
+#                                 ENAME (strerror): extack" and exits 1
+MRC_GENL=$REPO/selftests/mrc/mrc_genl.py
+
+# genl_py NS SCRIPT ARG...: run the Python SCRIPT in NS with mrc_genl's
+# Client, Spec and result() at hand; sys.argv[1:] are the ARGs.
+#   result(OP, PAIRS): one request as "$MRC_GENL" prints it, then exit
 MRC_GENL_PY='
-import errno, os, socket, struct, sys
+import os, sys
+sys.path.insert(0, os.environ["MRC_GENL_DIR"])
+from mrc_genl import Client, Spec
+import errno
 
-def attr(t, data):
-    a = struct.pack("HH", 4 + len(data), t) + data
-    return a + b"\0" * (-len(a) % 4)
-
-s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
-s.setsockopt(270, 11, 1)  # NETLINK_EXT_ACK
-s.setsockopt(270, 10, 1)  # NETLINK_CAP_ACK
-s.bind((0, 0))
-body = struct.pack("BBH", 3, 1, 0) + attr(2, b"mrc\0")
-s.send(struct.pack("IHHII", 16 + len(body), 16, 1, 1, 0) + body)
-msg = s.recv(65536)
-family, p = None, 20
-while p + 4 <= len(msg):
-    al, at = struct.unpack_from("HH", msg, p)
-    if at == 1:
-        family = struct.unpack_from("H", msg, p + 4)[0]
-    if al < 4:
-        break
-    p += (al + 3) & ~3
-
-def send(cmd, payload, seq):
-    body = struct.pack("BBH", cmd, 1, 0) + payload
-    s.send(struct.pack("IHHII", 16 + len(body), family, 5, seq, 0) + body)
-
-def ack(seq):
-    while True:
-        msg = s.recv(65536)
-        ln, typ, flags, sq = struct.unpack_from("IHHI", msg, 0)
-        if typ == 2 and sq == seq:
-            return -struct.unpack_from("i", msg, 16)[0], msg, flags, ln
-
-def result(cmd, payload):
-    send(cmd, payload, 2)
-    err, msg, flags, ln = ack(2)
+def result(op, pairs):
+    err, text, _ = Client().request(op, pairs)
     if err == 0:
         print("ok")
         sys.exit(0)
-    text, p = "", 16 + 20
-    while flags & 0x200 and p + 4 <= ln:
-        al, at = struct.unpack_from("HH", msg, p)
-        if al < 4:
-            break
-        if at == 1:
-            text = msg[p + 4:p + al].split(b"\0")[0].decode()
-        p += (al + 3) & ~3
     print("error %s (%s): %s" % (errno.errorcode.get(err, err), os.strerror(err), text))
     sys.exit(1)
 '
-
-# genl_py NS SCRIPT ARG...: run MRC_GENL_PY followed by SCRIPT in NS.
 genl_py() {
 	local ns=$1 script=$2
 	shift 2
-	ns_exec "$ns" python3 -S -c "$MRC_GENL_PY$script" "$@"
+	ns_exec "$ns" env MRC_GENL_DIR="$REPO/selftests/mrc" \
+		python3 -c "$MRC_GENL_PY$script" "$@"
 }
 
 # ---------------------------------------------------------------------

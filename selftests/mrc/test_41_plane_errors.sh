@@ -11,99 +11,18 @@
 # ids, unprivileged callers. Requests that mrcctl itself refuses exit 2.
 #
 # mrcctl never sends a request without its required attributes, so those
-# cases go through genl_raw, a minimal generic netlink client below.
+# cases go through genl_raw, the spec-driven client mrc_genl.py.
 . "$(dirname "$0")/lib.sh"
 
 A=mrc41a
 B=mrc41b
 
-# genl_raw CMD [ATTR=VALUE...]: send one request of family "mrc" (command
-# number CMD) with exactly the attributes given, print the kernel's answer
-# as "ok" or "error ENAME (strerror): extack message" and exit 0 or 1.
-# Attributes: dev_name, dev_index, plane_id, plane_ifindex, plane_ifname,
-# plane_admin_up, plane_oper_up, or NUM:u8|u32|str for anything else.
-GENL_RAW='
-import errno, os, socket, struct, sys
-
-ATTRS = {"dev_index": (1, "u32"), "dev_name": (2, "str"), "plane_id": (8, "u32"),
-         "plane_ifindex": (9, "u32"), "plane_ifname": (10, "str"),
-         "plane_admin_up": (11, "u8"), "plane_oper_up": (12, "u8")}
-
-def attr(t, kind, v):
-    if kind == "u8":
-        data = struct.pack("B", int(v))
-    elif kind == "u32":
-        data = struct.pack("I", int(v))
-    else:
-        data = v.encode() + b"\0"
-    a = struct.pack("HH", 4 + len(data), t) + data
-    return a + b"\0" * (-len(a) % 4)
-
-def request(s, family, cmd, payload, seq):
-    body = struct.pack("BBH", cmd, 1, 0) + payload
-    s.send(struct.pack("IHHII", 16 + len(body), family, 5, seq, 0) + body)
-    while True:
-        msg = s.recv(65536)
-        off = 0
-        while off + 16 <= len(msg):
-            ln, typ, flags, sq, pid = struct.unpack_from("IHHII", msg, off)
-            if typ == 2:  # NLMSG_ERROR
-                err = -struct.unpack_from("i", msg, off + 16)[0]
-                if err == 0:
-                    return 0, "", None
-                text, p = "", off + 16 + 20
-                while flags & 0x200 and p + 4 <= off + ln:
-                    al, at = struct.unpack_from("HH", msg, p)
-                    if al < 4:
-                        break
-                    if at == 1:
-                        text = msg[p + 4:p + al].split(b"\0")[0].decode()
-                    p += (al + 3) & ~3
-                return err, text, None
-            if typ == family:
-                reply = msg[off + 20:off + ln]
-            off += (ln + 3) & ~3
-
-s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
-s.setsockopt(270, 11, 1)  # NETLINK_EXT_ACK
-s.setsockopt(270, 10, 1)  # NETLINK_CAP_ACK
-s.bind((0, 0))
-# CTRL_CMD_GETFAMILY "mrc" -> CTRL_ATTR_FAMILY_ID
-body = struct.pack("BBH", 3, 1, 0) + attr(2, "str", "mrc")
-s.send(struct.pack("IHHII", 16 + len(body), 16, 1, 1, 0) + body)
-msg = s.recv(65536)
-ln, typ = struct.unpack_from("IH", msg, 0)
-if typ != 16:
-    sys.exit("family mrc not found")
-family, p = None, 20
-while p + 4 <= ln:
-    al, at = struct.unpack_from("HH", msg, p)
-    if at == 1:
-        family = struct.unpack_from("H", msg, p + 4)[0]
-    p += (al + 3) & ~3
-payload = b""
-for spec in sys.argv[2:]:
-    name, v = spec.split("=", 1)
-    if name in ATTRS:
-        t, kind = ATTRS[name]
-    else:
-        t, kind = name.split(":")
-        t = int(t)
-    payload += attr(t, kind, v)
-err, text, _ = request(s, family, int(sys.argv[1]), payload, 2)
-if err == 0:
-    print("ok")
-    sys.exit(0)
-print("error %s (%s): %s" % (errno.errorcode.get(err, err), os.strerror(err), text))
-sys.exit(1)
-'
-genl_raw() { ns_exec "$A" python3 -S -c "$GENL_RAW" "$@"; }
-
-# Command numbers of include/uapi/linux/mrc.h.
-PLANE_ADD=2
-PLANE_DEL=3
-PLANE_SET=4
-PLANE_GET=5
+# genl_raw OP [ATTR=VALUE...]: send one request of operation OP of the
+# family's spec (mrc_genl.py: attributes named, numbered and typed from
+# Documentation/netlink/specs/mrc.yaml) with exactly the attributes given,
+# print the kernel's answer as "ok" or "error ENAME (strerror): extack
+# message" and exit 0 or 1.
+genl_raw() { ns_exec "$A" "$MRC_GENL" "$@"; }
 
 # planes DEV: the plane ids of DEV, e.g. "1 2".
 planes() {
@@ -124,32 +43,32 @@ check "plane add p2 to mrc0 (id 2)" M plane add dev mrc0 netdev p2
 
 # --- missing and malformed attributes (raw requests) --------------------------
 check_output "raw client works: a valid plane get succeeds" '^ok$' \
-	genl_raw $PLANE_GET dev_name=mrc0 plane_id=1
+	genl_raw plane-get dev-name=mrc0 id=1
 check_output "add without netdev: EINVAL, missing netdev" \
-	'^error EINVAL .*: missing netdev' exits 1 genl_raw $PLANE_ADD dev_name=mrc0
+	'^error EINVAL .*: missing netdev' exits 1 genl_raw plane-add dev-name=mrc0
 check_output "add without instance: EINVAL, missing device" \
-	'^error EINVAL .*: missing device' exits 1 genl_raw $PLANE_ADD plane_ifname=p3
+	'^error EINVAL .*: missing device' exits 1 genl_raw plane-add ifname=p3
 check_output "del without plane id: EINVAL, missing plane id" \
-	'^error EINVAL .*: missing plane id' exits 1 genl_raw $PLANE_DEL dev_name=mrc0
+	'^error EINVAL .*: missing plane id' exits 1 genl_raw plane-del dev-name=mrc0
 check_output "set without admin state: EINVAL, missing admin state" \
 	'^error EINVAL .*: missing admin state' \
-	exits 1 genl_raw $PLANE_SET dev_name=mrc0 plane_id=2
+	exits 1 genl_raw plane-set dev-name=mrc0 id=2
 check_output "get without plane id: EINVAL, missing plane id" \
-	'^error EINVAL .*: missing plane id' exits 1 genl_raw $PLANE_GET dev_name=mrc0
+	'^error EINVAL .*: missing plane id' exits 1 genl_raw plane-get dev-name=mrc0
 check_output "plane id of the wrong size: EINVAL, invalid length" \
 	'^error EINVAL .*: .*length' \
-	exits 1 genl_raw $PLANE_DEL dev_name=mrc0 8:u8=2
+	exits 1 genl_raw plane-del dev-name=mrc0 id:u8=2
 check_output "output-only attribute in a request: EINVAL" \
 	'^error EINVAL .*: .*(attribute|Unsupported)' \
-	exits 1 genl_raw $PLANE_SET dev_name=mrc0 plane_id=2 plane_admin_up=1 plane_oper_up=1
+	exits 1 genl_raw plane-set dev-name=mrc0 id=2 admin-up=1 oper-up=1
 check_output "admin state 2: ERANGE" '^error ERANGE .*: .*range' \
-	exits 1 genl_raw $PLANE_SET dev_name=mrc0 plane_id=2 plane_admin_up=2
+	exits 1 genl_raw plane-set dev-name=mrc0 id=2 admin-up=2
 check_output "netdev name longer than IFNAMSIZ: refused" '^error E[A-Z]+ .*: .+' \
-	exits 1 genl_raw $PLANE_ADD dev_name=mrc0 plane_ifname=abcdefghijklmnopq
+	exits 1 genl_raw plane-add dev-name=mrc0 ifname=abcdefghijklmnopq
 check_output "name and index of different netdevs: EINVAL" \
 	'^error EINVAL .*: netdev name and index' \
-	exits 1 genl_raw $PLANE_ADD dev_name=mrc0 plane_ifname=p3 \
-	plane_ifindex="$(N cat /sys/class/net/e5/ifindex)"
+	exits 1 genl_raw plane-add dev-name=mrc0 ifname=p3 \
+	ifindex="$(N cat /sys/class/net/e5/ifindex)"
 
 # --- unknown instance ---------------------------------------------------------
 check_output "plane add to unknown instance: ENODEV" \

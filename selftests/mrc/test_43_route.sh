@@ -9,7 +9,7 @@
 # with their instance. Then every bad request: refused with its errno and
 # the kernel's extack message, leaving the table unchanged; what mrcctl
 # refuses itself exits 2. Requests mrcctl never sends (missing or malformed
-# attributes) go through genl_route, a minimal raw client below.
+# attributes) go through genl_route, the spec-driven client mrc_genl.py.
 . "$(dirname "$0")/lib.sh"
 
 A=mrc43a
@@ -19,73 +19,62 @@ mrc_tmpdir
 txt=$tmp/monitor.txt
 json=$tmp/monitor.json
 
-# genl_route CMD [KEY=VALUE...]: one request of family "mrc" with exactly
-# these attributes; prints "ok" or "error ENAME (strerror): extack".
+# genl_route OP [KEY=VALUE...]: one request of operation OP (route-add,
+# ...) with exactly these attributes, named from the spec by mrc_genl.py;
+# prints "ok" or "error ENAME (strerror): extack".
 #   dev=NAME  peer=ADDR | peer=hex:HEX  ev=N  cc=N
 #   hops=HOP;HOP;...  (hops= : an empty nest) where HOP is PLANE/VIA,
 #   either part may be empty (left out), VIA may be hex:HEX, and "X" is
-#   an entry that is not an MRC_A_ROUTE_HOP.
+#   an entry that is not a hop (a route peer).
 GENL_ROUTE='
-A_DEV_NAME, A_PEER, A_HOPS, A_HOP, A_HOP_PLANE, A_HOP_VIA, A_EV, A_CC = \
-    2, 36, 37, 38, 39, 40, 41, 42
+import socket
+KEYS = {"dev": "dev-name", "peer": "peer", "ev": "ev-profile", "cc": "cc-profile"}
 
-def addr(v):
-    if v.startswith("hex:"):
-        return bytes.fromhex(v[4:])
-    for fam in (socket.AF_INET, socket.AF_INET6):
-        try:
-            return socket.inet_pton(fam, v)
-        except OSError:
-            pass
-    sys.exit("bad address " + v)
-
-payload = b""
+pairs = []
 for spec in sys.argv[2:]:
     k, v = spec.split("=", 1)
-    if k == "dev":
-        payload += attr(A_DEV_NAME, v.encode() + b"\0")
-    elif k == "peer":
-        payload += attr(A_PEER, addr(v))
-    elif k in ("ev", "cc"):
-        payload += attr(A_EV if k == "ev" else A_CC, struct.pack("I", int(v)))
+    if k in ("ev", "cc"):
+        pairs.append((KEYS[k], int(v)))
+    elif k in KEYS:
+        pairs.append((KEYS[k], v))
     elif k == "hops":
-        inner = b""
+        hops = []
         for hop in (v.split(";") if v else []):
             if hop == "X":
-                inner += attr(A_PEER, addr("10.0.0.1"))
+                hops.append(("route.peer", "10.0.0.1"))
                 continue
             plane, via = hop.split("/")
-            h = b""
+            h = []
             if plane:
-                h += attr(A_HOP_PLANE, struct.pack("I", int(plane)))
+                h.append(("plane", int(plane)))
             if via:
-                h += attr(A_HOP_VIA, addr(via))
-            inner += attr(A_HOP | 0x8000, h)
-        payload += attr(A_HOPS | 0x8000, inner)
+                h.append(("via", via))
+            hops.append(("hop", h))
+        pairs.append(("hops", hops))
     else:
         sys.exit("unknown key " + k)
 
 if sys.argv[1] == "bulk":
     # 1023 routes 10.200.x.y, plane 1 via the same address; print the
     # number of refusals.
+    c = Client()
     bad = 0
     for i in range(1023):
-        ip = socket.inet_pton(socket.AF_INET, "10.200.%d.%d" % (i // 256, i % 256))
-        hop = attr(A_HOP | 0x8000, attr(A_HOP_PLANE, struct.pack("I", 1)) +
-                   attr(A_HOP_VIA, ip))
-        send(7, payload + attr(A_PEER, ip) + attr(A_HOPS | 0x8000, hop), 10 + i)
-        bad += ack(10 + i)[0] != 0
+        ip = "10.200.%d.%d" % (i // 256, i % 256)
+        err = c.request("route-add", pairs + [("peer", ip),
+                        ("hops", [("hop", [("plane", 1), ("via", ip)])])])[0]
+        bad += err != 0
     print(bad)
     sys.exit(0)
-result(int(sys.argv[1]), payload)
+result(sys.argv[1], pairs)
 '
 genl_route() { genl_py "$A" "$GENL_ROUTE" "$@"; }
 
-# Command numbers of include/uapi/linux/mrc.h.
-ROUTE_ADD=7
-ROUTE_DEL=8
-ROUTE_SET=9
-ROUTE_GET=10
+# Operations of the spec.
+ROUTE_ADD=route-add
+ROUTE_DEL=route-del
+ROUTE_SET=route-set
+ROUTE_GET=route-get
 
 require_cmd python3
 mrc_ctl_setup 4
@@ -243,13 +232,19 @@ check_output "add without instance: EINVAL, missing device" \
 	'^error EINVAL .*: missing device' exits 1 genl_route $ROUTE_ADD peer=10.0.0.3 hops=1/10.1.0.3
 for c in ADD DEL SET GET; do
 	eval cmd=\$ROUTE_$c
+	# Hops only where the operation takes them: its policy refuses them
+	# elsewhere.
+	hops=
+	case $c in ADD|SET) hops=hops=1/10.1.0.3 ;; esac
 	check_output "$c without peer: EINVAL, missing peer address" \
 		'^error EINVAL .*: missing peer address \(MRC_A_ROUTE_PEER\)$' \
-		exits 1 genl_route "$cmd" dev=mrc0 hops=1/10.1.0.3
+		exits 1 genl_route "$cmd" dev=mrc0 $hops
 	check_output "$c with a 5-byte peer: EINVAL, invalid peer address" \
 		'^error EINVAL .*: invalid peer address: 4 bytes \(IPv4\) or 16 bytes \(IPv6\)$' \
-		exits 1 genl_route "$cmd" dev=mrc0 peer=hex:0a00000203 hops=1/10.1.0.3
+		exits 1 genl_route "$cmd" dev=mrc0 peer=hex:0a00000203 $hops
 done
+check_output "hops in a route get: refused by its policy" '^error EINVAL .*: .+' \
+	exits 1 genl_route $ROUTE_GET dev=mrc0 peer=10.0.0.2 hops=1/10.1.0.2
 check_output "peer longer than 16 bytes: refused by the policy" '^error E[A-Z]+ .*: .+' \
 	exits 1 genl_route $ROUTE_ADD dev=mrc0 peer=hex:$(printf '01%.0s' $(seq 17)) hops=1/10.1.0.3
 check_output "add without hops: EINVAL" '^error EINVAL .*: missing hops \(MRC_A_ROUTE_HOPS\)$' \

@@ -9,8 +9,8 @@
 # naming profiles (unknown, not ONLINE, in use); profiles gone with their
 # instance. Then every bad request, refused with its errno and the kernel's
 # extack message. Requests mrcctl never sends (wrong widths, missing or
-# malformed attributes, more than 256 profiles) go through genl, a minimal
-# raw client below.
+# malformed attributes, more than 256 profiles) go through genl, the
+# spec-driven client mrc_genl.py (lib.sh).
 . "$(dirname "$0")/lib.sh"
 
 A=mrc44a
@@ -20,46 +20,35 @@ mrc_tmpdir
 txt=$tmp/monitor.txt
 json=$tmp/monitor.json
 
-# genl CMD ATTRS: one request of family "mrc"; ATTRS is a Python expression:
-# list of (type, kind, value), kind one of u8 u16 u32 s (string) x (hex
-# bytes) n (nest: a list of the same).  Prints "ok" or "error ENAME
+# genl OP ATTRS: one request of operation OP of the spec (mrc_genl.py);
+# ATTRS is a Python expression: a list of (NAME, VALUE), NAME an attribute
+# of the operation's set (NAME:TYPE to encode it as another type, SET.NAME
+# for one of another set), VALUE a number, a string, "hex:..." bytes or,
+# for a nest, a list of the same.  Prints "ok" or "error ENAME
 # (strerror): extack".  "genl bulk N FIRST DEV" adds N AUTO EV profiles
 # with ids FIRST.. over one socket and prints the number refused.
 GENL='
-def build(specs):
-    out = b""
-    for t, kind, v in specs:
-        if kind == "n":
-            out += attr(t | 0x8000, build(v))
-        elif kind == "s":
-            out += attr(t, v.encode() + b"\0")
-        elif kind == "x":
-            out += attr(t, bytes.fromhex(v))
-        else:
-            out += attr(t, struct.pack({"u8": "B", "u16": "H", "u32": "I"}[kind], v))
-    return out
-
 if sys.argv[1] == "bulk":
     n, first, dev = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    c = Client()
     bad = 0
     for i in range(n):
-        a = build([(2, "s", dev), (44, "u32", first + i), (45, "u8", 1),
-                   (46, "u8", 1), (50, "u16", 4), (51, "u16", 1)])
-        send(11, a, 10 + i)
-        bad += ack(10 + i)[0] != 0
+        bad += c.request("ev-profile-add", [
+            ("dev-name", dev), ("id", first + i), ("mode", 1), ("format", 1),
+            ("count", 4), ("plane-mask", 1)])[0] != 0
     print(bad)
     sys.exit(0)
-result(int(sys.argv[1]), build(eval(sys.argv[2], {})))
+result(sys.argv[1], eval(sys.argv[2], {}))
 '
 genl() { genl_py "$A" "$GENL" "$@"; }
 
-# Numbers of include/uapi/linux/mrc.h.
-EV_ADD=11
-EV_SET=13
-EV_GET=14
-CC_ADD=15
-CC_SET=17
-DEV="(2,'s','mrc0')"
+# Operations of the spec.
+EV_ADD=ev-profile-add
+EV_SET=ev-profile-set
+EV_GET=ev-profile-get
+CC_ADD=cc-profile-add
+CC_SET=cc-profile-set
+DEV="('dev-name','mrc0')"
 
 require_cmd python3
 mrc_ctl_setup 3
@@ -359,74 +348,74 @@ check_output "cc del of an unknown profile: ENOENT" '^mrcctl: no CC profile with
 	exits 1 M cc-profile del dev mrc0 id 99
 
 # --- malformed requests (raw) -----------------------------------------------------
-check_output "raw client works: a valid get" '^ok$' genl $EV_GET "[$DEV,(44,'u32',1)]"
+check_output "raw client works: a valid get" '^ok$' genl $EV_GET "[$DEV,('id',1)]"
 check_output "missing id: EINVAL" '^error EINVAL .*: missing EV profile id \(MRC_A_EV_PROFILE_ID\)$' \
-	exits 1 genl $EV_ADD "[$DEV,(45,'u8',1),(46,'u8',1)]"
+	exits 1 genl $EV_ADD "[$DEV,('mode',1),('format',1)]"
 check_output "missing mode: EINVAL" '^error EINVAL .*: missing mode \(MRC_A_EV_PROFILE_MODE\) or format' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(46,'u8',1)]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('format',1)]"
 check_output "mode 7: EINVAL" '^error EINVAL .*: unknown mode, or not valid in this mode$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',7),(46,'u8',1)]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',7),('format',1)]"
 check_output "format 9: EINVAL" '^error EINVAL .*: unknown EV format$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',2),(46,'u8',9)]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',2),('format',9)]"
 check_output "id as a u16 (wrong width): refused by the policy" '^error E[A-Z]+ .*: .+' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u16',5),(45,'u8',1),(46,'u8',1),(50,'u16',1),(51,'u16',1)]"
+	exits 1 genl $EV_ADD "[$DEV,('id:u16',5),('mode',1),('format',1),('count',1),('plane-mask',1)]"
 check_output "count as a u32 (wrong width): refused by the policy" '^error E[A-Z]+ .*: .+' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',1),(46,'u8',1),(50,'u32',1),(51,'u16',1)]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',1),('format',1),('count:u32',1),('plane-mask',1)]"
 check_output "plane mask 0: ERANGE" '^error ERANGE .*: plane mask empty or beyond the last plane$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',1),(46,'u8',1),(50,'u16',1),(51,'u16',0)]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',1),('format',1),('count',1),('plane-mask',0)]"
 check_output "an EXP value of 3 bytes in udp: EINVAL" '^error EINVAL .*: EV value length does not match the format$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',2),(46,'u8',1),(52,'n',[(53,'n',[(55,'u8',1),(56,'x','000102')])])]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',2),('format',1),('evs',[('ev',[('plane',1),('value','hex:'+'000102')])])]"
 check_output "an EXP value of 20 bytes in srv6: EINVAL" '^error EINVAL .*: EV value length does not match the format$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',2),(46,'u8',3),(52,'n',[(53,'n',[(55,'u8',1),(56,'x','fd'+'00'*19)])])]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',2),('format',3),('evs',[('ev',[('plane',1),('value','hex:'+'fd'+'00'*19)])])]"
 check_output "an EV value of 33 bytes: refused by the policy" '^error E[A-Z]+ .*: .+' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',2),(46,'u8',3),(52,'n',[(53,'n',[(55,'u8',1),(56,'x','fd'*33)])])]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',2),('format',3),('evs',[('ev',[('plane',1),('value','hex:'+'fd'*33)])])]"
 check_output "an EV without a value: EINVAL" '^error EINVAL .*: missing EV value \(MRC_A_EV_VALUE\)$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',2),(46,'u8',1),(52,'n',[(53,'n',[(55,'u8',1)])])]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',2),('format',1),('evs',[('ev',[('plane',1)])])]"
 check_output "an entry of EVS that is not an EV: EINVAL" \
 	'^error EINVAL .*: MRC_A_EV_PROFILE_EVS holds only MRC_A_EV entries$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',2),(46,'u8',1),(52,'n',[(54,'u16',1)])]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',2),('format',1),('evs',[('ev-profile.id',1)])]"
 check_output "an empty EV list: EINVAL" '^error EINVAL .*: EV profile has no EVs$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',2),(46,'u8',1),(52,'n',[])]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',2),('format',1),('evs',[])]"
 check_output "257 EVs: E2BIG" '^error E2BIG .*: too many EVs$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',2),(46,'u8',1),(52,'n',[(53,'n',[(55,'u8',1),(56,'x','%04x' % (i+1))]) for i in range(257)])]"
-check "256 EVs are fine" genl $EV_ADD "[$DEV,(44,'u32',6),(45,'u8',2),(46,'u8',3),(52,'n',[(53,'n',[(55,'u8',1),(56,'x','fd00'+'00'*12+'%04x' % (i+2) + 'fd01'+'00'*14)]) for i in range(256)])]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',2),('format',1),('evs',[('ev',[('plane',1),('value','hex:'+'%04x' % (i+1))]) for i in range(257)])]"
+check "256 EVs are fine" genl $EV_ADD "[$DEV,('id',6),('mode',2),('format',3),('evs',[('ev',[('plane',1),('value','hex:'+'fd00'+'00'*12+'%04x' % (i+2) + 'fd01'+'00'*14)]) for i in range(256)])]"
 check_output "... and shown with every EV (256 32-byte values)" '^257$' \
 	sh -c "$(printf '%q ' "$MRCCTL" -n "$A") ev-profile show dev mrc0 id 6 | wc -l"
 check_output "... in a dump too" '^256$' \
 	sh -c "$(printf '%q ' "$MRCCTL" -n "$A") ev-profile show | grep -c ',fd01:: state'"
 check_output "an EXP EV starting GOOD: EINVAL" '^error EINVAL .*: invalid EV state$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',2),(46,'u8',1),(52,'n',[(53,'n',[(55,'u8',1),(56,'x','0005'),(57,'u8',1)])])]"
+	exits 1 genl $EV_ADD "[$DEV,('id',5),('mode',2),('format',1),('evs',[('ev',[('plane',1),('value','hex:'+'0005'),('state',1)])])]"
 check "an EXP EV starting DENIED is fine" \
-	genl $EV_ADD "[$DEV,(44,'u32',5),(45,'u8',2),(46,'u8',1),(52,'n',[(53,'n',[(55,'u8',1),(56,'x','0005'),(57,'u8',3)])])]"
+	genl $EV_ADD "[$DEV,('id',5),('mode',2),('format',1),('evs',[('ev',[('plane',1),('value','hex:'+'0005'),('state',3)])])]"
 check_output "... shown denied" '^    index 0 plane 1 value 5 state denied$' M ev show dev mrc0 profile 5
 check_output "event mask bit 9: EINVAL" '^error EINVAL .*: unknown EV event mask bit$' \
-	exits 1 genl $EV_SET "[$DEV,(44,'u32',5),(49,'u32',512)]"
+	exits 1 genl $EV_SET "[$DEV,('id',5),('event-mask',512)]"
 check_output "a GEN base of the wrong length: EINVAL" \
 	'^error EINVAL .*: GEN base must be as long as the format.s value \(UDP 2, STEV 4, SRV6 16 bytes\)$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',7),(45,'u8',3),(46,'u8',1),(51,'u16',1),(58,'n',[(59,'n',[(60,'u8',1),(61,'u32',0),(62,'u32',0),(63,'u32',1)])]),(66,'x','000000')]"
+	exits 1 genl $EV_ADD "[$DEV,('id',7),('mode',3),('format',1),('plane-mask',1),('gen-fields',[('gen-field',[('width',1),('init',0),('min',0),('max',1)])]),('gen-base','hex:'+'000000')]"
 check_output "a GEN field without max: EINVAL" '^error EINVAL .*: GEN field needs width, init, min and max$' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',7),(45,'u8',3),(46,'u8',1),(51,'u16',1),(58,'n',[(59,'n',[(60,'u8',1),(61,'u32',0),(62,'u32',0)])])]"
+	exits 1 genl $EV_ADD "[$DEV,('id',7),('mode',3),('format',1),('plane-mask',1),('gen-fields',[('gen-field',[('width',1),('init',0),('min',0)])])]"
 check_output "state in ADD: EINVAL" '^error EINVAL .*: a new profile starts in state INIT' \
-	exits 1 genl $EV_ADD "[$DEV,(44,'u32',7),(45,'u8',1),(46,'u8',1),(47,'u8',2),(50,'u16',1),(51,'u16',1)]"
+	exits 1 genl $EV_ADD "[$DEV,('id',7),('mode',1),('format',1),('state',2),('count',1),('plane-mask',1)]"
 check_output "SET with nothing: EINVAL" '^error EINVAL .*: nothing to change' \
-	exits 1 genl $EV_SET "[$DEV,(44,'u32',5)]"
+	exits 1 genl $EV_SET "[$DEV,('id',5)]"
 check_output "SET of one EV together with a state: EINVAL" \
 	'^error EINVAL .*: an EV change \(MRC_A_EV_INDEX\) goes in a request of its own$' \
-	exits 1 genl $EV_SET "[$DEV,(44,'u32',5),(54,'u16',0),(67,'u8',1),(47,'u8',1)]"
+	exits 1 genl $EV_SET "[$DEV,('id',5),('ev-index',0),('ev-deny',1),('state',1)]"
 check_output "deny without an index: EINVAL" '^error EINVAL .*: missing EV index \(MRC_A_EV_INDEX\)$' \
-	exits 1 genl $EV_SET "[$DEV,(44,'u32',5),(67,'u8',1)]"
+	exits 1 genl $EV_SET "[$DEV,('id',5),('ev-deny',1)]"
 check_output "replace and deny at once: EINVAL" '^error EINVAL .*: replace an EV or deny/allow it, not both$' \
-	exits 1 genl $EV_SET "[$DEV,(44,'u32',5),(54,'u16',0),(67,'u8',1),(55,'u8',1),(56,'x','0009')]"
+	exits 1 genl $EV_SET "[$DEV,('id',5),('ev-index',0),('ev-deny',1),('ev-plane',1),('ev-value','hex:'+'0009')]"
 check_output "EV_DENY 2: refused by the policy" '^error E[A-Z]+ .*: .+' \
-	exits 1 genl $EV_SET "[$DEV,(44,'u32',5),(54,'u16',0),(67,'u8',2)]"
+	exits 1 genl $EV_SET "[$DEV,('id',5),('ev-index',0),('ev-deny',2)]"
 check_output "cc without algo: EINVAL" '^error EINVAL .*: missing CC algorithm \(MRC_A_CC_ALGO\)$' \
-	exits 1 genl $CC_ADD "[$DEV,(69,'u32',9)]"
+	exits 1 genl $CC_ADD "[$DEV,('profile-id',9)]"
 check_output "cc set with nothing: EINVAL" '^error EINVAL .*: nothing to change: give at least one CC value$' \
-	exits 1 genl $CC_SET "[$DEV,(69,'u32',5)]"
+	exits 1 genl $CC_SET "[$DEV,('profile-id',5)]"
 check_output "cc disable-qa 2: EINVAL" '^error EINVAL .*: disable qa must be 0 or 1$' \
-	exits 1 genl $CC_SET "[$DEV,(69,'u32',5),(85,'u8',2)]"
+	exits 1 genl $CC_SET "[$DEV,('profile-id',5),('disable-qa',2)]"
 check_output "cc base-rtt as a u8 (wrong width): refused by the policy" '^error E[A-Z]+ .*: .+' \
-	exits 1 genl $CC_SET "[$DEV,(69,'u32',5),(71,'u8',2)]"
+	exits 1 genl $CC_SET "[$DEV,('profile-id',5),('base-rtt:u8',2)]"
 
 # --- limit: 256 EV profiles per instance --------------------------------------------
 have=$(M ev-profile show dev mrc0 | grep -c '^dev mrc0 id [1-9]')

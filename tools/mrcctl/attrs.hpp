@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Translation between the "mrc" family's attributes (include/uapi/linux/
-// mrc.h) and the model. Decoding is lenient on purpose: attributes it does
-// not know are skipped and plane attributes are accepted both at the top
-// level and inside an MRC_A_PLANE nest, so that mrcctl keeps working while
-// the family grows.
+// mrc.h) and the model.  Replies and events are parsed against the libnl
+// policy of their attribute set (nla_get.hpp): attributes newer than the
+// policy are skipped, so that mrcctl keeps working while the family grows,
+// and a malformed one fails the whole message.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +15,9 @@
 
 namespace mrcctl {
 
-// "plane_id" for MRC_A_PLANE_ID, "attribute N" when unknown.
-std::string attr_name(std::uint32_t type);
+// The name of attribute @type of a request of command @cmd ("plane_id"
+// for MRC_A_PLANE_ID of PLANE_ADD), "attribute N" when unknown.
+std::string attr_name(int cmd, std::uint32_t type);
 
 // The counter name of an MRC_A_STAT_* attribute ("tx_pkts"), or nullptr.
 const char *stat_name(std::uint32_t type);

@@ -1,18 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli.hpp"
 
-#include <limits>
-
 #include "addr.hpp"
 
 namespace mrcctl {
 
 namespace {
 
-// Linux limits; longer names can never exist, so refusing them here gives a
-// clearer message than the kernel's policy error would.
-constexpr std::size_t kIfNameMax = 15;	// IFNAMSIZ - 1
-constexpr std::size_t kIbNameMax = 63;	// IB_DEVICE_NAME_MAX - 1
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 enum Object { O_DEV, O_PLANE, O_ROUTE, O_EV_PROFILE, O_EV, O_CC_PROFILE,
 	      O_CONN, O_PROBE, O_MONITOR, O_HELP };
@@ -56,43 +51,12 @@ constexpr Keyword kAllKeys[] = {
 	{"help", K_HELP},
 };
 
-class Cursor {
-public:
-	explicit Cursor(std::span<const std::string_view> a) : args_(a) {}
-	bool done() const { return pos_ >= args_.size(); }
-	std::string_view peek() const { return args_[pos_]; }
-	std::string_view next() { return args_[pos_++]; }
-
-private:
-	std::span<const std::string_view> args_;
-	std::size_t pos_ = 0;
-};
-
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
-
-std::string name_value(Cursor &c, std::string_view key, std::size_t max,
-		       const std::string &topic)
-{
-	if (c.done())
-		throw UsageError(std::string(key) + " needs a name", topic);
-	std::string_view v = c.next();
-	if (v.empty())
-		throw UsageError(std::string(key) + " name is empty", topic);
-	if (v.size() > max)
-		throw UsageError(std::string(key) + " name " + quoted(v) +
-					 " is longer than " + std::to_string(max) +
-					 " characters",
-				 topic);
-	return std::string(v);
-}
-
 // Parse the KEY VALUE / WORD arguments of one action into r. Only the keys
 // in `allowed` are keywords here, so a key of another action is an unknown
 // word and cannot make a prefix ambiguous ("d" is "dev" in plane del, but
 // "dev" or "down" in plane set). Returns false if "help" turned r into a
 // help request.
-bool parse_keys(Cursor &c, Request &r, std::initializer_list<Key> allowed,
-		const std::string &topic)
+bool parse_keys(Cursor &c, Request &r, std::initializer_list<Key> allowed)
 {
 	std::vector<Keyword> table;
 	for (const auto &k : kAllKeys)
@@ -102,50 +66,32 @@ bool parse_keys(Cursor &c, Request &r, std::initializer_list<Key> allowed,
 	table.push_back({"help", K_HELP});
 
 	while (!c.done()) {
-		std::string_view w = c.next();
-		auto dup = [&](bool given, const char *what) {
-			if (given)
-				throw UsageError(std::string(what) +
-							 " given twice",
-						 topic);
-		};
-		int key = match_keyword(w, table, topic);
+		int key = c.keyword(table);
 		switch (key) {
 		case K_HELP:
 			r = Request{};
 			r.cmd = Cmd::Help;
-			r.topic = topic;
+			r.topic = c.topic();
 			return false;
 		case K_DEV:
-			dup(r.dev.has_value(), "dev");
-			r.dev = name_value(c, "dev", kIbNameMax, topic);
+			c.once(r.dev.has_value(), "dev");
+			r.dev = c.name("dev", kIbNameMax);
 			break;
 		case K_NETDEV:
-			dup(r.netdev.has_value(), "netdev");
-			r.netdev = name_value(c, "netdev", kIfNameMax, topic);
+			c.once(r.netdev.has_value(), "netdev");
+			r.netdev = c.name("netdev", kIfNameMax);
 			break;
 		case K_ID:
 		case K_QPN: {
 			// conn show names the QP by "qpn"; it is the id.
 			const char *what = key == K_ID ? "id" : "qpn";
-			dup(r.id.has_value(), what);
-			if (c.done())
-				throw UsageError(std::string(what) +
-							 " needs a number",
-						 topic);
-			std::string_view v = c.next();
-			r.id = parse_u32(v);
-			if (!r.id)
-				throw UsageError("invalid " + std::string(what) +
-							 " " + quoted(v) +
-							 ": expected a decimal "
-							 "number",
-						 topic);
+			c.once(r.id.has_value(), what);
+			r.id = c.number(what);
 			break;
 		}
 		case K_UP:
 		case K_DOWN:
-			dup(r.up.has_value(), "up/down");
+			c.once(r.up.has_value(), "up/down");
 			r.up = key == K_UP;
 			break;
 		}
@@ -153,97 +99,90 @@ bool parse_keys(Cursor &c, Request &r, std::initializer_list<Key> allowed,
 	return true;
 }
 
-void require(bool present, const char *what, const std::string &topic)
-{
-	if (!present)
-		throw UsageError(std::string("missing ") + what, topic);
-}
-
 // OBJECT [show] [KEY VALUE]...: objects whose only action is show.
-Request parse_show_only(Cursor &c, const std::string &topic, Cmd cmd,
-			std::initializer_list<Key> keys)
+Request parse_show_only(Cursor &c, Cmd cmd, std::initializer_list<Key> keys)
 {
 	Request r;
 	int action = A_SHOW;
 	if (!c.done())
-		action = match_keyword(c.next(), kDevActions, topic);
+		action = c.keyword(kDevActions);
 	if (action == A_HELP) {
-		r.topic = topic;
+		r.topic = c.topic();
 		return r;
 	}
 	r.cmd = cmd;
-	parse_keys(c, r, keys, topic + " show");
+	c.set_topic(c.topic() + " show");
+	parse_keys(c, r, keys);
 	return r;
 }
 
 Request parse_dev(Cursor &c)
 {
-	return parse_show_only(c, "dev", Cmd::DevShow, {K_DEV});
+	c.set_topic("dev");
+	return parse_show_only(c, Cmd::DevShow, {K_DEV});
 }
 
 Request parse_plane(Cursor &c)
 {
 	Request r;
-	std::string topic = "plane";
+	c.set_topic("plane");
 	int action = A_SHOW;
 	if (!c.done())
-		action = match_keyword(c.next(), kPlaneActions, topic);
+		action = c.keyword(kPlaneActions);
 	switch (action) {
 	case A_HELP:
-		r.topic = topic;
+		r.topic = c.topic();
 		return r;
 	case A_SHOW:
 		r.cmd = Cmd::PlaneShow;
-		parse_keys(c, r, {K_DEV, K_ID}, "plane show");
+		c.set_topic("plane show");
+		parse_keys(c, r, {K_DEV, K_ID});
 		return r;
 	case A_ADD:
 		r.cmd = Cmd::PlaneAdd;
-		if (parse_keys(c, r, {K_DEV, K_NETDEV, K_ID}, "plane add")) {
-			require(r.dev.has_value(), "'dev NAME'", "plane add");
-			require(r.netdev.has_value(), "'netdev NAME'",
-				"plane add");
+		c.set_topic("plane add");
+		if (parse_keys(c, r, {K_DEV, K_NETDEV, K_ID})) {
+			c.require(r.dev.has_value(), "'dev NAME'");
+			c.require(r.netdev.has_value(), "'netdev NAME'");
 		}
 		return r;
 	case A_DEL:
 		r.cmd = Cmd::PlaneDel;
-		if (parse_keys(c, r, {K_DEV, K_ID}, "plane del")) {
-			require(r.dev.has_value(), "'dev NAME'", "plane del");
-			require(r.id.has_value(), "'id ID'", "plane del");
+		c.set_topic("plane del");
+		if (parse_keys(c, r, {K_DEV, K_ID})) {
+			c.require(r.dev.has_value(), "'dev NAME'");
+			c.require(r.id.has_value(), "'id ID'");
 		}
 		return r;
 	default:
 		r.cmd = Cmd::PlaneSet;
-		if (parse_keys(c, r, {K_DEV, K_ID, K_UP, K_DOWN},
-			       "plane set")) {
-			require(r.dev.has_value(), "'dev NAME'", "plane set");
-			require(r.id.has_value(), "'id ID'", "plane set");
-			require(r.up.has_value(), "'up' or 'down'",
-				"plane set");
+		c.set_topic("plane set");
+		if (parse_keys(c, r, {K_DEV, K_ID, K_UP, K_DOWN})) {
+			c.require(r.dev.has_value(), "'dev NAME'");
+			c.require(r.id.has_value(), "'id ID'");
+			c.require(r.up.has_value(), "'up' or 'down'");
 		}
 		return r;
 	}
 }
 
-std::uint32_t number_value(Cursor &c, const std::string &key,
-			   const std::string &topic)
+// An IPv4 or IPv6 address after `key`; `what` names it in the error.
+std::string address(Cursor &c, const std::string &key, const std::string &what)
 {
 	if (c.done())
-		throw UsageError(key + " needs a number", topic);
-	std::string_view v = c.next();
-	auto n = parse_u32(v);
-	if (!n)
-		throw UsageError("invalid " + key + " " + quoted(v) +
-					 ": expected a decimal number",
-				 topic);
-	return *n;
+		c.fail(key + " needs an address");
+	std::string_view a = c.next();
+	if (!parse_addr(a))
+		c.fail("invalid " + what + " '" + std::string(a) +
+		       "': expected IPv4 or IPv6");
+	return std::string(a);
 }
 
 // route ACTION [PEER] [dev NAME] [plane N via ADDR]... [ev-profile ID]
 // [cc-profile ID]: the words that parse as an IPv4/IPv6 address are the
 // peer; `full` allows the hops and profiles (add, set). Returns false if
 // "help" turned r into a help request.
-bool parse_route_keys(Cursor &c, Request &r, bool full,
-		      const std::string &topic)
+bool parse_route_keys(Cursor &c, Request &r, bool full)
 {
 	std::span<const Keyword> table(kRouteKeys);
 	static constexpr Keyword small[] = {{"dev", R_DEV}, {"help", R_HELP}};
@@ -251,58 +190,43 @@ bool parse_route_keys(Cursor &c, Request &r, bool full,
 		table = small;
 
 	while (!c.done()) {
-		std::string_view w = c.next();
+		std::string_view w = c.peek();
 		if (parse_addr(w)) {
+			c.next();
 			if (r.peer)
-				throw UsageError("peer address given twice (" +
-							 *r.peer + ", " +
-							 std::string(w) + ")",
-						 topic);
+				c.fail("peer address given twice (" + *r.peer +
+				       ", " + std::string(w) + ")");
 			r.peer = std::string(w);
 			continue;
 		}
-		switch (match_keyword(w, table, topic)) {
+		switch (c.keyword(table)) {
 		case R_HELP:
 			r = Request{};
 			r.cmd = Cmd::Help;
-			r.topic = topic;
+			r.topic = c.topic();
 			return false;
 		case R_DEV:
-			if (r.dev)
-				throw UsageError("dev given twice", topic);
-			r.dev = name_value(c, "dev", kIbNameMax, topic);
+			c.once(r.dev.has_value(), "dev");
+			r.dev = c.name("dev", kIbNameMax);
 			break;
 		case R_PLANE: {
-			std::uint32_t plane = number_value(c, "plane", topic);
+			std::uint32_t plane = c.number("plane");
 			static constexpr Keyword kVia[] = {{"via", 0}};
-			if (!c.done())
-				match_keyword(c.next(), kVia, topic);
-			else
-				throw UsageError("'plane " +
-							 std::to_string(plane) +
-							 "' needs 'via ADDR'",
-						 topic);
 			if (c.done())
-				throw UsageError("via needs an address", topic);
-			std::string_view a = c.next();
-			if (!parse_addr(a))
-				throw UsageError("invalid via address " +
-							 quoted(a) +
-							 ": expected IPv4 or "
-							 "IPv6",
-						 topic);
-			r.hops.emplace_back(plane, std::string(a));
+				c.fail("'plane " + std::to_string(plane) +
+				       "' needs 'via ADDR'");
+			c.keyword(kVia);
+			r.hops.emplace_back(plane,
+					    address(c, "via", "via address"));
 			break;
 		}
 		case R_EV:
-			if (r.ev_profile)
-				throw UsageError("ev-profile given twice", topic);
-			r.ev_profile = number_value(c, "ev-profile", topic);
+			c.once(r.ev_profile.has_value(), "ev-profile");
+			r.ev_profile = c.number("ev-profile");
 			break;
 		case R_CC:
-			if (r.cc_profile)
-				throw UsageError("cc-profile given twice", topic);
-			r.cc_profile = number_value(c, "cc-profile", topic);
+			c.once(r.cc_profile.has_value(), "cc-profile");
+			r.cc_profile = c.number("cc-profile");
 			break;
 		}
 	}
@@ -312,42 +236,44 @@ bool parse_route_keys(Cursor &c, Request &r, bool full,
 Request parse_route(Cursor &c)
 {
 	Request r;
-	std::string topic = "route";
+	c.set_topic("route");
 	int action = A_SHOW;
 	if (!c.done())
-		action = match_keyword(c.next(), kRouteActions, topic);
+		action = c.keyword(kRouteActions);
 	switch (action) {
 	case A_HELP:
-		r.topic = topic;
+		r.topic = c.topic();
 		return r;
 	case A_SHOW:
 		r.cmd = Cmd::RouteShow;
-		parse_route_keys(c, r, false, "route show");
+		c.set_topic("route show");
+		parse_route_keys(c, r, false);
 		return r;
 	case A_DEL:
 		r.cmd = Cmd::RouteDel;
-		if (parse_route_keys(c, r, false, "route del")) {
-			require(r.peer.has_value(), "peer address", "route del");
-			require(r.dev.has_value(), "'dev NAME'", "route del");
+		c.set_topic("route del");
+		if (parse_route_keys(c, r, false)) {
+			c.require(r.peer.has_value(), "peer address");
+			c.require(r.dev.has_value(), "'dev NAME'");
 		}
 		return r;
-	default: {
+	default:
 		r.cmd = action == A_ADD ? Cmd::RouteAdd : Cmd::RouteSet;
-		std::string t = action == A_ADD ? "route add" : "route set";
-		if (parse_route_keys(c, r, true, t)) {
-			require(r.peer.has_value(), "peer address", t);
-			require(r.dev.has_value(), "'dev NAME'", t);
-			require(!r.hops.empty(), "'plane N via ADDR'", t);
+		c.set_topic(action == A_ADD ? "route add" : "route set");
+		if (parse_route_keys(c, r, true)) {
+			c.require(r.peer.has_value(), "peer address");
+			c.require(r.dev.has_value(), "'dev NAME'");
+			c.require(!r.hops.empty(), "'plane N via ADDR'");
 		}
 		return r;
-	}
 	}
 }
 
 // conn show [dev NAME] [qpn N]
 Request parse_conn(Cursor &c)
 {
-	return parse_show_only(c, "conn", Cmd::ConnShow, {K_DEV, K_QPN});
+	c.set_topic("conn");
+	return parse_show_only(c, Cmd::ConnShow, {K_DEV, K_QPN});
 }
 
 // probe dev NAME to ADDR [ ev PORT plane N | ev-profile ID ] [ timeout MS ]
@@ -360,67 +286,50 @@ Request parse_probe(Cursor &c)
 		{"ev-profile", P_PROFILE}, {"timeout", P_TIMEOUT},
 		{"help", P_HELP},
 	};
-	const std::string topic = "probe";
+	c.set_topic("probe");
 	Request r;
 	r.cmd = Cmd::Probe;
-	auto once = [&](bool given, const char *what) {
-		if (given)
-			throw UsageError(std::string(what) + " given twice",
-					 topic);
-	};
 	while (!c.done()) {
-		switch (match_keyword(c.next(), keys, topic)) {
+		switch (c.keyword(keys)) {
 		case P_HELP:
 			r = Request{};
-			r.topic = topic;
+			r.topic = c.topic();
 			return r;
 		case P_DEV:
-			once(r.dev.has_value(), "dev");
-			r.dev = name_value(c, "dev", kIbNameMax, topic);
+			c.once(r.dev.has_value(), "dev");
+			r.dev = c.name("dev", kIbNameMax);
 			break;
-		case P_TO: {
-			once(r.peer.has_value(), "to");
-			if (c.done())
-				throw UsageError("to needs an address", topic);
-			std::string_view a = c.next();
-			if (!parse_addr(a))
-				throw UsageError("invalid address " + quoted(a) +
-							 ": expected IPv4 or "
-							 "IPv6",
-						 topic);
-			r.peer = std::string(a);
+		case P_TO:
+			c.once(r.peer.has_value(), "to");
+			r.peer = address(c, "to", "address");
 			break;
-		}
 		case P_EV:
-			once(r.ev_sport.has_value(), "ev");
-			r.ev_sport = number_value(c, "ev", topic);
+			c.once(r.ev_sport.has_value(), "ev");
+			r.ev_sport = c.number("ev");
 			if (!*r.ev_sport || *r.ev_sport > 65535)
-				throw UsageError("ev must be a UDP source port "
-						 "(1..65535)",
-						 topic);
+				c.fail("ev must be a UDP source port "
+				       "(1..65535)");
 			break;
 		case P_PLANE:
-			once(r.ev_plane.has_value(), "plane");
-			r.ev_plane = number_value(c, "plane", topic);
+			c.once(r.ev_plane.has_value(), "plane");
+			r.ev_plane = c.number("plane");
 			break;
 		case P_PROFILE:
-			once(r.ev_profile.has_value(), "ev-profile");
-			r.ev_profile = number_value(c, "ev-profile", topic);
+			c.once(r.ev_profile.has_value(), "ev-profile");
+			r.ev_profile = c.number("ev-profile");
 			break;
 		case P_TIMEOUT:
-			once(r.timeout_ms.has_value(), "timeout");
-			r.timeout_ms = number_value(c, "timeout", topic);
+			c.once(r.timeout_ms.has_value(), "timeout");
+			r.timeout_ms = c.number("timeout");
 			break;
 		}
 	}
-	require(r.dev.has_value(), "'dev NAME'", topic);
-	require(r.peer.has_value(), "'to ADDR'", topic);
+	c.require(r.dev.has_value(), "'dev NAME'");
+	c.require(r.peer.has_value(), "'to ADDR'");
 	if (r.ev_sport.has_value() != r.ev_plane.has_value())
-		throw UsageError("'ev PORT' and 'plane N' go together", topic);
+		c.fail("'ev PORT' and 'plane N' go together");
 	if (r.ev_sport && r.ev_profile)
-		throw UsageError("give either 'ev PORT plane N' or "
-				 "'ev-profile ID'",
-				 topic);
+		c.fail("give either 'ev PORT plane N' or 'ev-profile ID'");
 	return r;
 }
 
@@ -428,7 +337,8 @@ Request parse_monitor(Cursor &c)
 {
 	Request r;
 	r.cmd = Cmd::Monitor;
-	parse_keys(c, r, {K_DEV}, "monitor");
+	c.set_topic("monitor");
+	parse_keys(c, r, {K_DEV});
 	return r;
 }
 
@@ -467,59 +377,6 @@ bool parse_option(std::string_view a, Invocation &inv)
 }
 
 } // namespace
-
-int match_keyword(std::string_view word, std::span<const Keyword> table,
-		  const std::string &topic)
-{
-	const Keyword *found = nullptr;
-	bool ambiguous = false;
-	std::string candidates;
-
-	if (!word.empty()) {
-		for (const auto &k : table) {
-			if (k.word == word)
-				return k.id;
-			if (!k.word.starts_with(word))
-				continue;
-			candidates += (candidates.empty() ? "" : ", ") +
-				      std::string(k.word);
-			if (found && found->id != k.id)
-				ambiguous = true;
-			found = found ? found : &k;
-		}
-	}
-	if (ambiguous)
-		throw UsageError(quoted(word) + " is ambiguous (" + candidates +
-					 ")",
-				 topic);
-	if (!found) {
-		std::string expected;
-		for (const auto &k : table)
-			expected += (expected.empty() ? "" : ", ") +
-				    std::string(k.word);
-		throw UsageError("unknown " +
-					 (word.empty() ? std::string("empty word")
-						       : "word " + quoted(word)) +
-					 " (expected one of: " + expected + ")",
-				 topic);
-	}
-	return found->id;
-}
-
-std::optional<std::uint32_t> parse_u32(std::string_view s)
-{
-	if (s.empty() || s.size() > 10)
-		return std::nullopt;
-	std::uint64_t v = 0;
-	for (char ch : s) {
-		if (ch < '0' || ch > '9')
-			return std::nullopt;
-		v = v * 10 + static_cast<unsigned>(ch - '0');
-	}
-	if (v > std::numeric_limits<std::uint32_t>::max())
-		return std::nullopt;
-	return static_cast<std::uint32_t>(v);
-}
 
 Invocation parse_args(std::span<const std::string_view> args)
 {
@@ -571,15 +428,14 @@ Invocation parse_args(std::span<const std::string_view> args)
 		inv.req = parse_probe(c);
 		break;
 	case O_EV_PROFILE:
-	case O_EV:
-	case O_CC_PROFILE: {
-		int obj = match_keyword(args[i], kObjects, "");
-		auto rest = args.subspan(i + 1);
-		inv.req = obj == O_EV_PROFILE ? parse_ev_profile(rest) :
-			  obj == O_EV	      ? parse_ev(rest) :
-						parse_cc_profile(rest);
+		inv.req = parse_ev_profile(c);
 		break;
-	}
+	case O_EV:
+		inv.req = parse_ev(c);
+		break;
+	case O_CC_PROFILE:
+		inv.req = parse_cc_profile(c);
+		break;
 	case O_MONITOR:
 		inv.req = parse_monitor(c);
 		break;

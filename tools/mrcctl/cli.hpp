@@ -4,7 +4,8 @@
 //   mrcctl [OPTIONS] OBJECT [ACTION] [KEY VALUE | WORD]...
 //
 // Every keyword may be abbreviated to any unique prefix ("pl a d mrc0 n
-// veth1"). The parser only checks the shape of a request (required keys,
+// veth1"). Numbers and error texts are args.hpp's, the same for every
+// command. The parser only checks the shape of a request (required keys,
 // numbers that are numbers); what the kernel judges (id ranges, unknown
 // names) is left to the kernel so that its extack message reaches the user.
 #pragma once
@@ -18,23 +19,10 @@
 #include <utility>
 #include <vector>
 
+#include "args.hpp"
 #include "profile_model.hpp"
 
 namespace mrcctl {
-
-// A malformed command line: exit status 2. `topic` names the help page
-// that the hint points at ("plane add").
-class UsageError : public std::runtime_error {
-public:
-	UsageError(const std::string &msg, std::string topic)
-		: std::runtime_error(msg), topic_(std::move(topic))
-	{
-	}
-	const std::string &topic() const { return topic_; }
-
-private:
-	std::string topic_;
-};
 
 struct Options {
 	bool json = false;
@@ -98,25 +86,11 @@ struct Invocation {
 	Request req;
 };
 
-struct Keyword {
-	std::string_view word;
-	int id;
-};
-
-// The id of the keyword that `word` names exactly or is the unique prefix
-// of; aliases with the same id do not count as ambiguous. Throws
-// UsageError (with `topic`) otherwise.
-int match_keyword(std::string_view word, std::span<const Keyword> table,
-		  const std::string &topic);
-
-// A plane id or other u32: decimal digits only, no sign, no overflow.
-std::optional<std::uint32_t> parse_u32(std::string_view s);
-
 // The profile objects (cli_profile.cpp): the words after "ev-profile",
 // "ev" and "cc-profile".
-Request parse_ev_profile(std::span<const std::string_view> args);
-Request parse_ev(std::span<const std::string_view> args);
-Request parse_cc_profile(std::span<const std::string_view> args);
+Request parse_ev_profile(Cursor &c);
+Request parse_ev(Cursor &c);
+Request parse_cc_profile(Cursor &c);
 
 // argv without argv[0].
 Invocation parse_args(std::span<const std::string_view> args);

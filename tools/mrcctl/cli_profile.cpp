@@ -20,14 +20,13 @@
 // except that a number must fit its attribute, which the kernel cannot see.
 #include <limits>
 
+#include "args.hpp"
 #include "cli.hpp"
 #include "profile_parse.hpp"
 
 namespace mrcctl {
 
 namespace {
-
-constexpr std::size_t kIbNameMax = 63;	// IB_DEVICE_NAME_MAX - 1
 
 enum Key {
 	K_DEV, K_ID, K_PROFILE, K_MODE, K_FORMAT, K_MIN_ACTIVE, K_EVENTS,
@@ -45,66 +44,8 @@ constexpr Keyword kKeys[] = {
 	{"qpn", K_QPN},
 };
 
-class Args {
-public:
-	Args(std::span<const std::string_view> a, std::string topic)
-		: a_(a), topic_(std::move(topic))
-	{
-	}
-	bool done() const { return pos_ >= a_.size(); }
-	std::string_view peek() const { return a_[pos_]; }
-	std::string_view next() { return a_[pos_++]; }
-	const std::string &topic() const { return topic_; }
-
-	[[noreturn]] void fail(const std::string &msg) const
-	{
-		throw UsageError(msg, topic_);
-	}
-
-	std::string_view value(const std::string &key)
-	{
-		if (done())
-			fail(key + " needs a value");
-		return next();
-	}
-
-	// A number up to `max` (decimal or 0x hex).
-	std::uint32_t number(const std::string &key,
-			     std::uint32_t max = std::numeric_limits<std::uint32_t>::max())
-	{
-		std::string_view v = value(key);
-		auto n = parse_number(v);
-		if (!n)
-			fail("invalid " + key + " '" + std::string(v) +
-			     "': expected a number");
-		if (*n > max)
-			fail(key + " " + std::string(v) + " is larger than " +
-			     std::to_string(max));
-		return *n;
-	}
-
-	// The next word, which must be `word` (not abbreviated).
-	void expect(std::string_view word, const std::string &after)
-	{
-		if (done() || peek() != word)
-			fail("'" + after + "' needs '" + std::string(word) + "'");
-		next();
-	}
-
-private:
-	std::span<const std::string_view> a_;
-	std::size_t pos_ = 0;
-	std::string topic_;
-};
-
-template <typename T> void once(Args &a, const std::optional<T> &v, const char *what)
-{
-	if (v)
-		a.fail(std::string(what) + " given twice");
-}
-
 // "field width W init I min M max X [mask K]", after "field".
-GenField parse_field(Args &a)
+GenField parse_field(Cursor &a)
 {
 	GenField f;
 	bool w = false, i = false, lo = false, hi = false;
@@ -139,7 +80,7 @@ GenField parse_field(Args &a)
 }
 
 // Every key of `allowed` (and help); false if help was asked for.
-bool parse_keys(Args &a, Request &r, std::initializer_list<int> allowed,
+bool parse_keys(Cursor &a, Request &r, std::initializer_list<int> allowed,
 		bool cc_params)
 {
 	std::vector<Keyword> table;
@@ -155,32 +96,25 @@ bool parse_keys(Args &a, Request &r, std::initializer_list<int> allowed,
 
 	ProfileRequest &p = r.prof;
 	while (!a.done()) {
-		int key = match_keyword(a.next(), table, a.topic());
+		int key = a.keyword(table);
 		switch (key) {
 		case K_HELP:
 			r = Request{};
 			r.topic = a.topic();
 			return false;
-		case K_DEV: {
-			once(a, r.dev, "dev");
-			std::string_view v = a.value("dev");
-			if (v.empty() || v.size() > kIbNameMax)
-				a.fail("invalid dev name '" + std::string(v) + "'");
-			r.dev = std::string(v);
+		case K_DEV:
+			a.once(r.dev.has_value(), "dev");
+			r.dev = a.name("dev", kIbNameMax);
 			break;
-		}
 		case K_ID:
 		case K_PROFILE: {
-			once(a, p.id, key == K_ID ? "id" : "profile");
-			std::string_view v = a.value(key == K_ID ? "id" : "profile");
-			p.id = parse_u32(v);
-			if (!p.id)
-				a.fail("invalid id '" + std::string(v) +
-				       "': expected a decimal number");
+			const char *what = key == K_ID ? "id" : "profile";
+			a.once(p.id.has_value(), what);
+			p.id = a.number(what);
 			break;
 		}
 		case K_MODE: {
-			once(a, p.mode, "mode");
+			a.once(p.mode.has_value(), "mode");
 			std::string_view v = a.value("mode");
 			p.mode = parse_ev_mode(v);
 			if (!p.mode)
@@ -189,7 +123,7 @@ bool parse_keys(Args &a, Request &r, std::initializer_list<int> allowed,
 			break;
 		}
 		case K_FORMAT: {
-			once(a, p.format, "format");
+			a.once(p.format.has_value(), "format");
 			std::string_view v = a.value("format");
 			p.format = parse_ev_format(v);
 			if (!p.format)
@@ -198,7 +132,7 @@ bool parse_keys(Args &a, Request &r, std::initializer_list<int> allowed,
 			break;
 		}
 		case K_STATE: {
-			once(a, p.state, "state");
+			a.once(p.state.has_value(), "state");
 			std::string_view v = a.value("state");
 			p.state = parse_ev_profile_state(v);
 			if (!p.state)
@@ -207,11 +141,11 @@ bool parse_keys(Args &a, Request &r, std::initializer_list<int> allowed,
 			break;
 		}
 		case K_MIN_ACTIVE:
-			once(a, p.min_active, "min-active");
+			a.once(p.min_active.has_value(), "min-active");
 			p.min_active = a.number("min-active", 0xffff);
 			break;
 		case K_EVENTS: {
-			once(a, p.event_mask, "events");
+			a.once(p.event_mask.has_value(), "events");
 			std::string_view v = a.value("events");
 			p.event_mask = parse_event_mask(v);
 			if (!p.event_mask)
@@ -222,11 +156,11 @@ bool parse_keys(Args &a, Request &r, std::initializer_list<int> allowed,
 			break;
 		}
 		case K_COUNT:
-			once(a, p.count, "count");
+			a.once(p.count.has_value(), "count");
 			p.count = a.number("count", 0xffff);
 			break;
 		case K_PLANES: {
-			once(a, p.plane_mask, "planes");
+			a.once(p.plane_mask.has_value(), "planes");
 			std::string_view v = a.value("planes");
 			p.plane_mask = parse_plane_list(v);
 			if (!p.plane_mask)
@@ -246,31 +180,31 @@ bool parse_keys(Args &a, Request &r, std::initializer_list<int> allowed,
 			p.fields.push_back(parse_field(a));
 			break;
 		case K_SHIFT:
-			once(a, p.shift, "shift");
+			a.once(p.shift.has_value(), "shift");
 			p.shift = a.number("shift", 255);
 			break;
 		case K_BASE:
-			once(a, p.base, "base");
+			a.once(p.base.has_value(), "base");
 			p.base = std::string(a.value("base"));
 			break;
 		case K_INDEX:
-			once(a, p.index, "index");
+			a.once(p.index.has_value(), "index");
 			p.index = a.number("index", 0xffff);
 			break;
 		case K_QPN:
-			once(a, p.qpn, "qpn");
+			a.once(p.qpn.has_value(), "qpn");
 			p.qpn = a.number("qpn", 0xffffff);
 			break;
 		case K_PLANE:
-			once(a, p.ev_plane, "plane");
+			a.once(p.ev_plane.has_value(), "plane");
 			p.ev_plane = a.number("plane", 255);
 			break;
 		case K_VALUE:
-			once(a, p.ev_value, "value");
+			a.once(p.ev_value.has_value(), "value");
 			p.ev_value = std::string(a.value("value"));
 			break;
 		case K_ALGO:
-			once(a, p.algo, "algo");
+			a.once(p.algo.has_value(), "algo");
 			p.algo = std::string(a.value("algo"));
 			break;
 		default: {
@@ -279,34 +213,34 @@ bool parse_keys(Args &a, Request &r, std::initializer_list<int> allowed,
 			for (const auto &[attr, v] : p.cc)
 				if (attr == cp.attr)
 					a.fail(word + " given twice");
-			std::string_view v = a.value(word);
-			std::optional<std::uint32_t> n;
+			std::uint32_t n;
 			switch (cp.kind) {
-			case CcParam::Time:
-				n = parse_time_ns(v);
-				if (!n)
+			case CcParam::Time: {
+				std::string_view v = a.value(word);
+				auto t = parse_time_ns(v);
+				if (!t)
 					a.fail("invalid " + word + " '" +
 					       std::string(v) +
 					       "': expected a time like 100us "
 					       "(ns, us, ms; at most 4294967295 ns)");
+				n = *t;
 				break;
-			case CcParam::OnOff:
-				if (v == "on" || v == "off")
-					n = v == "on";
-				else
+			}
+			case CcParam::OnOff: {
+				std::string_view v = a.value(word);
+				if (v != "on" && v != "off")
 					a.fail(word + " takes on or off");
-				break;
-			default: {
-				n = parse_number(v);
-				std::uint32_t max = cp.kind == CcParam::Byte ? 255 :
-					std::numeric_limits<std::uint32_t>::max();
-				if (!n || *n > max)
-					a.fail("invalid " + word + " '" +
-					       std::string(v) + "'");
+				n = v == "on";
 				break;
 			}
+			case CcParam::Byte:
+				n = a.number(word, 255);
+				break;
+			default:
+				n = a.number(word);
+				break;
 			}
-			p.cc.emplace_back(cp.attr, *n);
+			p.cc.emplace_back(cp.attr, n);
 			break;
 		}
 		}
@@ -314,14 +248,8 @@ bool parse_keys(Args &a, Request &r, std::initializer_list<int> allowed,
 	return true;
 }
 
-void require(Args &a, bool present, const char *what)
-{
-	if (!present)
-		a.fail(std::string("missing ") + what);
-}
-
 // ev-profile add: the EV values and the base in the profile's format.
-void check_values(Args &a, const ProfileRequest &p)
+void check_values(Cursor &a, const ProfileRequest &p)
 {
 	for (const auto &[plane, text] : p.evs)
 		if (!parse_ev_value(*p.format, text))
@@ -359,90 +287,87 @@ Request help(const std::string &topic)
 }
 
 // ev-profile ev ACTION ...
-Request parse_ev_change(std::span<const std::string_view> args)
+Request parse_ev_change(Cursor &a)
 {
-	std::string topic = "ev-profile ev";
-	if (args.empty())
-		throw UsageError("missing replace, deny or allow", topic);
-	int act = match_keyword(args[0], kEvActions, topic);
+	a.set_topic("ev-profile ev");
+	if (a.done())
+		a.fail("missing replace, deny or allow");
+	int act = a.keyword(kEvActions);
 	if (act == E_HELP)
-		return help(topic);
+		return help(a.topic());
 	Request r;
-	Args a(args.subspan(1), topic);
 	if (act == E_REPLACE) {
 		r.cmd = Cmd::EvReplace;
 		if (!parse_keys(a, r, {K_DEV, K_PROFILE, K_INDEX, K_PLANE,
 				       K_VALUE, K_QPN}, false))
 			return r;
-		require(a, r.prof.ev_plane.has_value(), "'plane P'");
-		require(a, r.prof.ev_value.has_value(), "'value V'");
+		a.require(r.prof.ev_plane.has_value(), "'plane P'");
+		a.require(r.prof.ev_value.has_value(), "'value V'");
 	} else {
 		r.cmd = act == E_DENY ? Cmd::EvDeny : Cmd::EvAllow;
 		if (!parse_keys(a, r, {K_DEV, K_PROFILE, K_INDEX, K_QPN},
 				false))
 			return r;
 	}
-	require(a, r.dev.has_value(), "'dev NAME'");
-	require(a, r.prof.id.has_value(), "'profile ID'");
-	require(a, r.prof.index.has_value(), "'index I'");
+	a.require(r.dev.has_value(), "'dev NAME'");
+	a.require(r.prof.id.has_value(), "'profile ID'");
+	a.require(r.prof.index.has_value(), "'index I'");
 	return r;
 }
 
 } // namespace
 
-Request parse_ev_profile(std::span<const std::string_view> args)
+Request parse_ev_profile(Cursor &a)
 {
-	std::string topic = "ev-profile";
+	a.set_topic("ev-profile");
 	int act = A_SHOW;
-	if (!args.empty()) {
-		act = match_keyword(args[0], kEvProfileActions, topic);
-		args = args.subspan(1);
-	}
+	if (!a.done())
+		act = a.keyword(kEvProfileActions);
 	Request r;
 	switch (act) {
 	case A_HELP:
-		return help(topic);
+		return help(a.topic());
 	case A_EV:
-		return parse_ev_change(args);
+		return parse_ev_change(a);
 	case A_SHOW: {
-		Args a(args, "ev-profile show");
+		a.set_topic("ev-profile show");
 		r.cmd = Cmd::EvProfileShow;
 		if (parse_keys(a, r, {K_DEV, K_ID}, false) && r.prof.id)
-			require(a, r.dev.has_value(), "'dev NAME' (with id)");
+			a.require(r.dev.has_value(), "'dev NAME' (with id)");
 		return r;
 	}
 	case A_DEL: {
-		Args a(args, "ev-profile del");
+		a.set_topic("ev-profile del");
 		r.cmd = Cmd::EvProfileDel;
 		if (parse_keys(a, r, {K_DEV, K_ID}, false)) {
-			require(a, r.dev.has_value(), "'dev NAME'");
-			require(a, r.prof.id.has_value(), "'id ID'");
+			a.require(r.dev.has_value(), "'dev NAME'");
+			a.require(r.prof.id.has_value(), "'id ID'");
 		}
 		return r;
 	}
 	case A_SET: {
-		Args a(args, "ev-profile set");
+		a.set_topic("ev-profile set");
 		r.cmd = Cmd::EvProfileSet;
 		if (parse_keys(a, r, {K_DEV, K_ID, K_STATE, K_MIN_ACTIVE,
 				      K_EVENTS}, false)) {
-			require(a, r.dev.has_value(), "'dev NAME'");
-			require(a, r.prof.id.has_value(), "'id ID'");
-			require(a, r.prof.state || r.prof.min_active ||
+			a.require(r.dev.has_value(), "'dev NAME'");
+			a.require(r.prof.id.has_value(), "'id ID'");
+			a.require(r.prof.state || r.prof.min_active ||
 					   r.prof.event_mask,
 				"state, min-active or events");
 		}
 		return r;
 	}
 	default: {
-		Args a(args, "ev-profile add");
+		a.set_topic("ev-profile add");
 		r.cmd = Cmd::EvProfileAdd;
 		if (parse_keys(a, r, {K_DEV, K_ID, K_MODE, K_FORMAT,
 				      K_MIN_ACTIVE, K_EVENTS, K_COUNT, K_PLANES,
 				      K_EV, K_FIELD, K_SHIFT, K_BASE}, false)) {
-			require(a, r.dev.has_value(), "'dev NAME'");
-			require(a, r.prof.id.has_value(), "'id ID'");
-			require(a, r.prof.mode.has_value(), "'mode MODE'");
-			require(a, r.prof.format.has_value(), "'format FORMAT'");
+			a.require(r.dev.has_value(), "'dev NAME'");
+			a.require(r.prof.id.has_value(), "'id ID'");
+			a.require(r.prof.mode.has_value(), "'mode MODE'");
+			a.require(r.prof.format.has_value(), "'format FORMAT'");
 			check_values(a, r.prof);
 		}
 		return r;
@@ -450,69 +375,65 @@ Request parse_ev_profile(std::span<const std::string_view> args)
 	}
 }
 
-Request parse_ev(std::span<const std::string_view> args)
+Request parse_ev(Cursor &a)
 {
-	std::string topic = "ev";
 	static constexpr Keyword kActions[] = {
 		{"show", A_SHOW}, {"list", A_SHOW}, {"help", A_HELP},
 	};
+	a.set_topic("ev");
 	int act = A_SHOW;
-	if (!args.empty()) {
-		act = match_keyword(args[0], kActions, topic);
-		args = args.subspan(1);
-	}
+	if (!a.done())
+		act = a.keyword(kActions);
 	if (act == A_HELP)
-		return help(topic);
+		return help(a.topic());
 	Request r;
-	Args a(args, "ev show");
+	a.set_topic("ev show");
 	r.cmd = Cmd::EvShow;
 	if (parse_keys(a, r, {K_DEV, K_PROFILE}, false)) {
-		require(a, r.dev.has_value(), "'dev NAME'");
-		require(a, r.prof.id.has_value(), "'profile ID'");
+		a.require(r.dev.has_value(), "'dev NAME'");
+		a.require(r.prof.id.has_value(), "'profile ID'");
 	}
 	return r;
 }
 
-Request parse_cc_profile(std::span<const std::string_view> args)
+Request parse_cc_profile(Cursor &a)
 {
-	std::string topic = "cc-profile";
+	a.set_topic("cc-profile");
 	int act = A_SHOW;
-	if (!args.empty()) {
-		act = match_keyword(args[0], kCcProfileActions, topic);
-		args = args.subspan(1);
-	}
+	if (!a.done())
+		act = a.keyword(kCcProfileActions);
 	Request r;
 	switch (act) {
 	case A_HELP:
-		return help(topic);
+		return help(a.topic());
 	case A_SHOW: {
-		Args a(args, "cc-profile show");
+		a.set_topic("cc-profile show");
 		r.cmd = Cmd::CcProfileShow;
 		if (parse_keys(a, r, {K_DEV, K_ID}, false) && r.prof.id)
-			require(a, r.dev.has_value(), "'dev NAME' (with id)");
+			a.require(r.dev.has_value(), "'dev NAME' (with id)");
 		return r;
 	}
 	case A_DEL: {
-		Args a(args, "cc-profile del");
+		a.set_topic("cc-profile del");
 		r.cmd = Cmd::CcProfileDel;
 		if (parse_keys(a, r, {K_DEV, K_ID}, false)) {
-			require(a, r.dev.has_value(), "'dev NAME'");
-			require(a, r.prof.id.has_value(), "'id ID'");
+			a.require(r.dev.has_value(), "'dev NAME'");
+			a.require(r.prof.id.has_value(), "'id ID'");
 		}
 		return r;
 	}
 	default: {
 		bool add = act == A_ADD;
-		Args a(args, add ? "cc-profile add" : "cc-profile set");
+		a.set_topic(add ? "cc-profile add" : "cc-profile set");
 		r.cmd = add ? Cmd::CcProfileAdd : Cmd::CcProfileSet;
 		if (parse_keys(a, r, {K_DEV, K_ID, K_ALGO}, true)) {
-			require(a, r.dev.has_value(), "'dev NAME'");
-			require(a, r.prof.id.has_value(), "'id ID'");
+			a.require(r.dev.has_value(), "'dev NAME'");
+			a.require(r.prof.id.has_value(), "'id ID'");
 			if (add)
-				require(a, r.prof.algo.has_value(),
+				a.require(r.prof.algo.has_value(),
 					"'algo uet-1.0-nscc'");
 			else
-				require(a, !r.prof.cc.empty(),
+				a.require(!r.prof.cc.empty(),
 					"a value to change");
 		}
 		return r;

@@ -20,8 +20,8 @@ int cmd_conn(const Invocation &inv)
 	MsgPtr req = sk.request(MRC_CMD_CONN_GET, !one);
 	nl_msg *m = req.get();
 	if ((r.dev && nla_put_string(m, MRC_A_DEV_NAME, r.dev->c_str()) < 0) ||
-	    (one && nla_put_u32(m, MRC_A_QPN, *r.id) < 0) ||
-	    (inv.opts.stats && nla_put_flag(m, MRC_A_STATS) < 0))
+	    (one && nla_put_u32(m, MRC_A_CONN_QPN, *r.id) < 0) ||
+	    (inv.opts.stats && nla_put_flag(m, MRC_A_CONN_WANT_STATS) < 0))
 		throw Failure("message too large");
 
 	// A QP with many EVs arrives in several messages: the later ones
@@ -37,7 +37,7 @@ int cmd_conn(const Invocation &inv)
 		}
 		conns.push_back(std::move(c));
 	});
-	print_list(std::cout, inv.opts, conns, conn_text, conn_json);
+	print_list(std::cout, inv.opts, conns, print_conn);
 	return 0;
 }
 

@@ -21,13 +21,12 @@ int cmd_dev(const Invocation &inv)
 	MsgPtr req = sk.request(MRC_CMD_DEV_GET, !r.dev);
 	if (r.dev && nla_put_string(req.get(), MRC_A_DEV_NAME, r.dev->c_str()) < 0)
 		throw Failure("message too large");
-	if (inv.opts.stats && nla_put_flag(req.get(), MRC_A_STATS) < 0)
+	if (inv.opts.stats && nla_put_flag(req.get(), MRC_A_DEV_WANT_STATS) < 0)
 		throw Failure("message too large");
 
 	std::vector<Dev> devs;
 	sk.transact(req.get(), [&](nl_msg *m) { devs.push_back(decode_dev(m)); });
-	print_list(std::cout, inv.opts, devs, dev_text,
-		   [](JsonWriter &w, const Dev &d) { dev_json(w, d); });
+	print_list(std::cout, inv.opts, devs, print_dev);
 	return 0;
 }
 

@@ -64,12 +64,8 @@ bool family_removed(nl_msg *m, const char *name)
 
 void print_event(const Options &o, const Event &e)
 {
-	if (o.json) {
-		JsonWriter w(std::cout, o.pretty);
-		event_json(w, e);
-	} else {
-		std::cout << event_text(e);
-	}
+	Printer p(std::cout, o.json, o.pretty);
+	print_event(p, e);
 	// Scripts tail the output while we run: one flush per event.
 	std::cout << '\n' << std::flush;
 	if (!std::cout)

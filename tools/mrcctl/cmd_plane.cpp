@@ -56,7 +56,7 @@ int show(const Invocation &inv)
 	put_string(req.get(), MRC_A_DEV_NAME, r.dev);
 	if (one)
 		put_u32(req.get(), MRC_A_PLANE_ID, r.id);
-	if (inv.opts.stats && nla_put_flag(req.get(), MRC_A_STATS) < 0)
+	if (inv.opts.stats && nla_put_flag(req.get(), MRC_A_PLANE_WANT_STATS) < 0)
 		throw Failure("message too large");
 
 	std::vector<Plane> planes;
@@ -68,10 +68,7 @@ int show(const Invocation &inv)
 			return;
 		planes.push_back(std::move(p));
 	});
-	print_list(
-		std::cout, inv.opts, planes,
-		[](const Plane &p) { return plane_text(p) + '\n'; },
-		[](JsonWriter &w, const Plane &p) { plane_json(w, p); });
+	print_list(std::cout, inv.opts, planes, print_plane);
 	return 0;
 }
 

@@ -9,7 +9,7 @@
 
 #include "addr.hpp"
 #include "commands.hpp"
-#include "conn.hpp"
+#include "format.hpp"
 #include "nl.hpp"
 #include "nla_get.hpp"
 
@@ -17,68 +17,17 @@ namespace mrcctl {
 
 namespace {
 
-struct ProbeResult {
-	std::optional<std::uint32_t> ev;
-	std::optional<std::uint32_t> plane;
-	std::optional<std::uint16_t> sport;
-	std::optional<std::string> via;
-	std::optional<std::uint64_t> rtt_ns;	// none: no answer in time
-};
 
-ProbeResult decode_result(nlattr *nest)
+ProbeResult result_of(const nla::Attrs &tb)
 {
 	ProbeResult r;
-	nla::for_each_nested(nest, [&](nlattr *a) {
-		switch (nla_type(a)) {
-		case MRC_A_CONN_EV_INDEX: r.ev = nla::get_u32(a); break;
-		case MRC_A_CONN_EV_PLANE: r.plane = nla::get_u32(a); break;
-		case MRC_A_CONN_EV_SPORT: r.sport = nla::get_u16(a); break;
-		case MRC_A_PROBE_RTT: r.rtt_ns = nla::get_u64(a); break;
-		case MRC_A_PROBE_ADDR:
-			r.via = addr_text(nla_data(a),
-					  static_cast<std::size_t>(nla_len(a)));
-			break;
-		default: break;
-		}
-	});
+	r.ev = tb.u32(MRC_A_PROBE_RESULT_EV_INDEX);
+	r.plane = tb.u32(MRC_A_PROBE_RESULT_EV_PLANE);
+	r.sport = tb.u16(MRC_A_PROBE_RESULT_EV_SPORT);
+	r.rtt_ns = tb.u64(MRC_A_PROBE_RESULT_RTT);
+	if (nlattr *a = tb[MRC_A_PROBE_RESULT_ADDR])
+		r.via = addr_text(nla_data(a), static_cast<std::size_t>(nla_len(a)));
 	return r;
-}
-
-std::string result_text(const ProbeResult &r)
-{
-	std::string s;
-	auto add = [&](const std::string &w) {
-		if (!s.empty())
-			s += ' ';
-		s += w;
-	};
-	if (r.ev)
-		add("ev " + std::to_string(*r.ev));
-	if (r.plane)
-		add("plane " + std::to_string(*r.plane));
-	if (r.sport)
-		add("sport " + std::to_string(*r.sport));
-	add("via " + r.via.value_or("-"));
-	add(r.rtt_ns ? "rtt " + ns_text(*r.rtt_ns) : "timeout");
-	return s + '\n';
-}
-
-void result_json(JsonWriter &w, const ProbeResult &r)
-{
-	w.begin_object();
-	if (r.ev)
-		w.field("ev", *r.ev);
-	if (r.plane)
-		w.field("plane", *r.plane);
-	if (r.sport)
-		w.field("sport", static_cast<std::uint32_t>(*r.sport));
-	if (r.via)
-		w.field("via", *r.via);
-	if (r.rtt_ns)
-		w.field("rtt_ns", *r.rtt_ns);
-	else
-		w.field("timeout", true);
-	w.end_object();
 }
 
 } // namespace
@@ -94,29 +43,22 @@ int cmd_probe(const Invocation &inv)
 	    nla_put(m, MRC_A_PROBE_TO, static_cast<int>(bytes->size()),
 		    bytes->data()) < 0 ||
 	    (r.ev_sport &&
-	     nla_put_u16(m, MRC_A_CONN_EV_SPORT,
+	     nla_put_u16(m, MRC_A_PROBE_EV_SPORT,
 			 static_cast<std::uint16_t>(*r.ev_sport)) < 0) ||
-	    (r.ev_plane && nla_put_u32(m, MRC_A_CONN_EV_PLANE, *r.ev_plane) < 0) ||
+	    (r.ev_plane && nla_put_u32(m, MRC_A_PROBE_EV_PLANE, *r.ev_plane) < 0) ||
 	    (r.ev_profile &&
-	     nla_put_u32(m, MRC_A_ROUTE_EV_PROFILE, *r.ev_profile) < 0) ||
+	     nla_put_u32(m, MRC_A_PROBE_EV_PROFILE, *r.ev_profile) < 0) ||
 	    (r.timeout_ms && nla_put_u32(m, MRC_A_PROBE_TIMEOUT, *r.timeout_ms) < 0))
 		throw Failure("message too large");
 
 	std::vector<ProbeResult> results;
 	sk.transact(m, [&](nl_msg *msg) {
-		nlmsghdr *h = nlmsg_hdr(msg);
-		auto *g = static_cast<genlmsghdr *>(nlmsg_data(h));
-		nla::for_each_attr(genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
-				   [&](nlattr *a) {
-					   if (nla_type(a) != MRC_A_PROBE_RESULTS)
-						   return;
-					   nla::for_each_nested(a, [&](nlattr *e) {
-						   results.push_back(
-							   decode_result(e));
-					   });
-				   });
+		nla::Attrs tb = nla::parse(msg, mrc::policy::probe);
+		nla::for_each_entry(tb[MRC_A_PROBE_RESULTS], MRC_A_PROBE_RESULT,
+				    mrc::policy::probe_result,
+				    [&](const nla::Attrs &e) { results.push_back(result_of(e)); });
 	});
-	print_list(std::cout, inv.opts, results, result_text, result_json);
+	print_list(std::cout, inv.opts, results, print_probe_result);
 	// Scripts: a probe that nothing answered is a failure.
 	for (const auto &res : results)
 		if (res.rtt_ns)

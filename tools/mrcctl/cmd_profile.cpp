@@ -85,16 +85,16 @@ int ev_change(const Request &r)
 	MsgPtr req = request(sk, MRC_CMD_EV_PROFILE_SET, false, r);
 	nl_msg *m = req.get();
 	check(nla_put_u32(m, MRC_A_EV_PROFILE_ID, *p.id));
-	check(nla_put_u16(m, MRC_A_EV_INDEX, static_cast<std::uint16_t>(*p.index)));
+	check(nla_put_u16(m, MRC_A_EV_PROFILE_EV_INDEX, static_cast<std::uint16_t>(*p.index)));
 	if (p.qpn)
-		check(nla_put_u32(m, MRC_A_QPN, *p.qpn));
+		check(nla_put_u32(m, MRC_A_EV_PROFILE_QPN, *p.qpn));
 	if (value) {
-		check(nla_put_u8(m, MRC_A_EV_PLANE,
+		check(nla_put_u8(m, MRC_A_EV_PROFILE_EV_PLANE,
 				 static_cast<std::uint8_t>(*p.ev_plane)));
-		check(nla_put(m, MRC_A_EV_VALUE, static_cast<int>(value->size()),
+		check(nla_put(m, MRC_A_EV_PROFILE_EV_VALUE, static_cast<int>(value->size()),
 			      value->data()));
 	} else {
-		check(nla_put_u8(m, MRC_A_EV_DENY, r.cmd == Cmd::EvDeny));
+		check(nla_put_u8(m, MRC_A_EV_PROFILE_EV_DENY, r.cmd == Cmd::EvDeny));
 	}
 	sk.transact(m, [](nl_msg *) {});
 	return 0;
@@ -113,24 +113,8 @@ int ev_profile_show(const Invocation &inv)
 			list.push_back(decode_ev_profile(m));
 		});
 	}
-	if (inv.req.cmd == Cmd::EvShow) {
-		print_list(std::cout, inv.opts, list,
-			   [](const EvProfile &p) { return evs_text(p); },
-			   [](JsonWriter &w, const EvProfile &p) {
-				   w.begin_object();
-				   if (p.dev)
-					   w.field("dev", *p.dev);
-				   if (p.id)
-					   w.field("profile", *p.id);
-				   w.key("evs");
-				   evs_json(w, p);
-				   w.end_object();
-			   });
-		return 0;
-	}
 	print_list(std::cout, inv.opts, list,
-		   [](const EvProfile &p) { return ev_profile_text(p); },
-		   [](JsonWriter &w, const EvProfile &p) { ev_profile_json(w, p); });
+		   inv.req.cmd == Cmd::EvShow ? print_ev_show : print_ev_profile);
 	return 0;
 }
 
@@ -168,9 +152,7 @@ int cc_profile_show(const Invocation &inv)
 	sk.transact(req.get(), [&](nl_msg *m) {
 		list.push_back(decode_cc_profile(m));
 	});
-	print_list(std::cout, inv.opts, list,
-		   [](const CcProfile &p) { return cc_profile_text(p); },
-		   [](JsonWriter &w, const CcProfile &p) { cc_profile_json(w, p); });
+	print_list(std::cout, inv.opts, list, print_cc_profile);
 	return 0;
 }
 

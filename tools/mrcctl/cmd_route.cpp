@@ -96,10 +96,7 @@ int show(const Invocation &inv)
 			return;
 		routes.push_back(std::move(rt));
 	});
-	print_list(
-		std::cout, inv.opts, routes,
-		[](const Route &rt) { return route_text(rt) + '\n'; },
-		[](JsonWriter &w, const Route &rt) { route_json(w, rt); });
+	print_list(std::cout, inv.opts, routes, print_route);
 	return 0;
 }
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "json.hpp"
+#include "printer.hpp"
 
 namespace mrcctl {
 
@@ -19,22 +19,19 @@ int cmd_monitor(const Invocation &inv);
 int cmd_conn(const Invocation &inv);
 int cmd_probe(const Invocation &inv);
 
-// A list of objects either as one JSON array or as text lines.
-template <typename T, typename Text, typename Json>
+// A list of objects either as one JSON array or as text lines, each
+// object by its print function.
+template <typename T, typename Print>
 void print_list(std::ostream &os, const Options &o, const std::vector<T> &items,
-		Text text, Json json)
+		Print print)
 {
-	if (o.json) {
-		JsonWriter w(os, o.pretty);
-		w.begin_array();
-		for (const auto &i : items)
-			json(w, i);
-		w.end_array();
+	Printer p(os, o.json, o.pretty);
+	p.open_array();
+	for (const auto &i : items)
+		print(p, i);
+	p.close_array();
+	if (o.json)
 		os << '\n';
-	} else {
-		for (const auto &i : items)
-			os << text(i);
-	}
 	os.flush();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Live connections (mrcctl conn show, EV_STATE / QP_ERROR events): the
-// model, its decoding from MRC_A_CONN and its text and JSON forms.
+// model, its decoding from set "conn" (conn.cpp) and its text and JSON
+// forms (conn_format.cpp).
 #pragma once
 
 #include <cstdint>
@@ -11,12 +12,13 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "json.hpp"
+#include "printer.hpp"
 
 namespace mrcctl {
 
 // The counters the kernel reports for a connection, a plane of it or one
-// of its EVs (MRC_A_CONN_TX_PKTS ...), in the kernel's order.
+// of its EVs (MRC_A_CONN_TX_PKTS, MRC_A_CONN_EV_TX_PKTS ...), in the
+// kernel's order.
 struct ConnCounters {
 	std::vector<std::pair<std::string, std::uint64_t>> list;
 };
@@ -51,9 +53,9 @@ struct Conn {
 	std::optional<std::uint32_t> ev_offset;	// first EV of a dump chunk
 };
 
-// An MRC_A_CONN nest (replies and events).
+// The MRC_A_EVENT_CONN nest of an event.
 Conn decode_conn_nest(nlattr *nest);
-// A CONN_GET reply message.
+// A CONN_GET reply message (set "conn" at the top level).
 Conn decode_conn(nl_msg *msg);
 
 // "582us", "67ms": a time in ns as people read it.
@@ -64,11 +66,12 @@ const char *conn_ev_reason_name(std::uint32_t r);
 const char *qp_state_name(std::uint32_t s);
 const char *conn_status_name(std::uint32_t s);
 
-std::string conn_text(const Conn &c);
-void conn_json(JsonWriter &w, const Conn &c);
+// conn show (conn_format.cpp): a line of the connection's fields and
+// counters, then a line per plane and per EV; JSON one object with
+// "planes" and "evs" arrays.
+void print_conn(Printer &p, const Conn &c);
 // The fields of a connection event ("qpn 17 ev 3 plane 2 good ->
 // assumed_bad reason loss").
-std::string conn_event_text(const Conn &c);
-void conn_event_json(JsonWriter &w, const Conn &c);
+void print_conn_event_fields(Printer &p, const Conn &c);
 
 } // namespace mrcctl

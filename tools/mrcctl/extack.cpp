@@ -1,52 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "extack.hpp"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
+
+#include <netlink/attr.h>
 
 namespace mrcctl {
 
 namespace {
 
+// The extack TLVs, checked by libnl against their policy: a TLV of the
+// wrong size is left out, the others are still read.
+const std::array<nla_policy, NLMSGERR_ATTR_MAX + 1> kPolicy = [] {
+	std::array<nla_policy, NLMSGERR_ATTR_MAX + 1> p{};
+	// Read up to a NUL or the end: older kernels need not terminate it.
+	p[NLMSGERR_ATTR_MSG] = {NLA_UNSPEC, 0, 0};
+	p[NLMSGERR_ATTR_OFFS] = {NLA_U32, 0, 0};
+	p[NLMSGERR_ATTR_MISS_TYPE] = {NLA_U32, 0, 0};
+	return p;
+}();
+
 ExtAck parse_tlvs(const unsigned char *p, std::size_t len)
 {
 	ExtAck ack;
-
-	while (len >= sizeof(nlattr)) {
-		nlattr a;
-		std::memcpy(&a, p, sizeof(a));
-		if (a.nla_len < sizeof(nlattr) || a.nla_len > len)
-			break;
-		const unsigned char *data = p + NLA_HDRLEN;
-		std::size_t dlen = a.nla_len - NLA_HDRLEN;
-		switch (a.nla_type & NLA_TYPE_MASK) {
-		case NLMSGERR_ATTR_MSG:
-			ack.msg.assign(reinterpret_cast<const char *>(data),
-				       strnlen(reinterpret_cast<const char *>(data),
-					       dlen));
-			break;
-		case NLMSGERR_ATTR_OFFS:
-			if (dlen >= 4) {
-				std::uint32_t v;
-				std::memcpy(&v, data, 4);
-				ack.offset = v;
-			}
-			break;
-		case NLMSGERR_ATTR_MISS_TYPE:
-			if (dlen >= 4) {
-				std::uint32_t v;
-				std::memcpy(&v, data, 4);
-				ack.miss_type = v;
-			}
-			break;
-		default:
-			break;
-		}
-		std::size_t step = NLA_ALIGN(a.nla_len);
-		if (step >= len)
-			break;
-		p += step;
-		len -= step;
+	std::array<nlattr *, NLMSGERR_ATTR_MAX + 1> tb{};
+	// libnl takes non-const attributes; it only reads them.
+	auto *head = reinterpret_cast<nlattr *>(const_cast<unsigned char *>(p));
+	if (nla_parse(tb.data(), NLMSGERR_ATTR_MAX, head, static_cast<int>(len), nullptr) < 0)
+		return ack;
+	// One by one, so that a bad TLV spoils only itself.
+	for (int t : {NLMSGERR_ATTR_MSG, NLMSGERR_ATTR_OFFS, NLMSGERR_ATTR_MISS_TYPE}) {
+		nlattr *a = tb[static_cast<std::size_t>(t)];
+		if (!a || nla_validate(a, nla_total_size(nla_len(a)), NLMSGERR_ATTR_MAX,
+				       kPolicy.data()) < 0)
+			continue;
+		if (t == NLMSGERR_ATTR_MSG)
+			ack.msg.assign(static_cast<const char *>(nla_data(a)),
+				       strnlen(static_cast<const char *>(nla_data(a)),
+					       static_cast<std::size_t>(nla_len(a))));
+		else if (t == NLMSGERR_ATTR_OFFS)
+			ack.offset = nla_get_u32(a);
+		else
+			ack.miss_type = nla_get_u32(a);
 	}
 	// Kernel strings may end in a newline; it would break our one line.
 	while (!ack.msg.empty() &&

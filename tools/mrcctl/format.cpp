@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <string_view>
-#include <type_traits>
 
 #include <linux/mrc.h>
 
@@ -15,52 +14,16 @@ namespace {
 
 const char *updown(bool up) { return up ? "up" : "down"; }
 
-void add_word(std::string &s, const std::string &w)
-{
-	if (!s.empty())
-		s += ' ';
-	s += w;
-}
-
-template <typename T>
-void add_kv(std::string &s, const char *k, const std::optional<T> &v)
-{
-	if (!v)
-		return;
-	if constexpr (std::is_same_v<T, std::string>)
-		add_word(s, std::string(k) + ' ' + *v);
-	else
-		add_word(s, std::string(k) + ' ' + std::to_string(*v));
-}
-
 // The plane's own fields; "dev" belongs to the caller's context.
-void plane_fields_text(std::string &s, const Plane &p)
+void plane_fields(Printer &p, const Plane &pl)
 {
-	add_kv(s, "id", p.id);
-	add_kv(s, "netdev", p.netdev);
-	add_kv(s, "ifindex", p.ifindex);
-	if (p.admin_up)
-		add_word(s, std::string("admin ") + updown(*p.admin_up));
-	if (p.oper_up)
-		add_word(s, std::string("oper ") + updown(*p.oper_up));
-}
-
-template <typename T>
-void json_opt(JsonWriter &w, const char *k, const std::optional<T> &v)
-{
-	if (v)
-		w.field(k, *v);
-}
-
-void plane_fields_json(JsonWriter &w, const Plane &p)
-{
-	json_opt(w, "id", p.id);
-	json_opt(w, "netdev", p.netdev);
-	json_opt(w, "ifindex", p.ifindex);
-	if (p.admin_up)
-		w.field("admin_state", updown(*p.admin_up));
-	if (p.oper_up)
-		w.field("oper_state", updown(*p.oper_up));
+	p.num(Out::Any, "id", "id", pl.id);
+	p.str(Out::Any, "netdev", "netdev", pl.netdev);
+	p.num(Out::Any, "ifindex", "ifindex", pl.ifindex);
+	if (pl.admin_up)
+		p.str(Out::Any, "admin_state", "admin", updown(*pl.admin_up));
+	if (pl.oper_up)
+		p.str(Out::Any, "oper_state", "oper", updown(*pl.oper_up));
 }
 
 struct EventInfo {
@@ -160,13 +123,16 @@ std::string stats_text(const Stats &st, const std::string &indent)
 	return out;
 }
 
-void stats_json(JsonWriter &w, const Stats &st)
+void print_stats(Printer &p, const Stats &st, const std::string &indent)
 {
-	w.key("stats");
-	w.begin_object();
+	if (!p.json()) {
+		p.text(stats_text(st, indent));
+		return;
+	}
+	p.open_object("stats");
 	for (const auto &[name, value] : st)
-		w.field(name, value);
-	w.end_object();
+		p.num(Out::Json, name, "", value);
+	p.close_object();
 }
 
 std::vector<std::string> caps_words(std::uint32_t caps)
@@ -201,181 +167,134 @@ std::string event_name(std::uint32_t type)
 	return i.json ? i.json : "event_" + std::to_string(type);
 }
 
-std::string plane_text(const Plane &p)
+void print_plane(Printer &p, const Plane &pl)
 {
-	std::string s;
-	add_kv(s, "dev", p.dev);
-	plane_fields_text(s, p);
-	if (p.stats) {
-		std::string st = stats_text(*p.stats, "    ");
-		if (!st.empty()) {
-			st.pop_back();	// the caller ends the last line
-			s += '\n' + st;
-		}
-	}
-	return s;
+	p.open_object();
+	p.str(Out::Any, "dev", "dev", pl.dev);
+	p.num(Out::Json, "dev_index", "", pl.dev_index);
+	plane_fields(p, pl);
+	p.newline();
+	if (pl.stats)
+		print_stats(p, *pl.stats, "    ");
+	p.close_object();
 }
 
-void plane_json(JsonWriter &w, const Plane &p)
+void print_dev(Printer &p, const Dev &d)
 {
-	w.begin_object();
-	json_opt(w, "dev", p.dev);
-	json_opt(w, "dev_index", p.dev_index);
-	plane_fields_json(w, p);
-	if (p.stats)
-		stats_json(w, *p.stats);
-	w.end_object();
-}
-
-std::string dev_text(const Dev &d)
-{
-	std::string s = d.name.value_or("?") + ':';
-	add_kv(s, "index", d.index);
+	p.open_object();
+	p.str(Out::Text, "", "", d.name.value_or("?") + ':');
+	p.str(Out::Json, "name", "", d.name);
+	p.num(Out::Any, "index", "index", d.index);
 	if (d.caps) {
+		auto words = caps_words(*d.caps);
 		std::string c;
-		for (const auto &word : caps_words(*d.caps))
+		for (const auto &word : words)
 			c += (c.empty() ? "" : ",") + word;
-		add_word(s, "caps " + (c.empty() ? std::string("none") : c));
+		p.str(Out::Text, "", "caps", c.empty() ? "none" : c);
+		p.open_array("caps");
+		for (const auto &word : words)
+			p.str(Out::Json, "", "", word);
+		p.close_array();
 	}
-	add_kv(s, "max_planes", d.max_planes);
-	add_kv(s, "udp_port", d.udp_port);
+	p.num(Out::Any, "max_planes", "max_planes", d.max_planes);
+	p.num(Out::Any, "udp_port", "udp_port", d.udp_port);
 	std::size_t up = 0;
-	for (const auto &p : d.planes)
-		up += p.oper_up.value_or(false);
-	add_word(s, "planes " + std::to_string(d.planes.size()) + " (" +
-			    std::to_string(up) + " up)");
-	s += '\n';
-	for (const auto &p : d.planes) {
-		std::string line = "plane";
-		plane_fields_text(line, p);
-		s += "    " + line + '\n';
-		if (p.stats)
-			s += stats_text(*p.stats, "        ");
+	for (const auto &pl : d.planes)
+		up += pl.oper_up.value_or(false);
+	p.str(Out::Text, "", "planes",
+	      std::to_string(d.planes.size()) + " (" + std::to_string(up) +
+		      " up)");
+	p.newline();
+	p.open_array("planes");
+	for (const auto &pl : d.planes) {
+		p.open_object();
+		p.text("    ");
+		p.str(Out::Text, "", "", "plane");
+		plane_fields(p, pl);
+		p.newline();
+		if (pl.stats)
+			print_stats(p, *pl.stats, "        ");
+		p.close_object();
 	}
+	p.close_array();
 	if (d.stats)
-		s += stats_text(*d.stats, "    ");
-	return s;
-}
-
-void dev_json(JsonWriter &w, const Dev &d)
-{
-	w.begin_object();
-	json_opt(w, "name", d.name);
-	json_opt(w, "index", d.index);
-	if (d.caps) {
-		w.key("caps");
-		w.begin_array();
-		for (const auto &word : caps_words(*d.caps))
-			w.value(word);
-		w.end_array();
-	}
-	json_opt(w, "max_planes", d.max_planes);
-	if (d.udp_port)
-		w.field("udp_port", static_cast<std::uint32_t>(*d.udp_port));
-	w.key("planes");
-	w.begin_array();
-	for (const auto &p : d.planes) {
-		w.begin_object();
-		plane_fields_json(w, p);
-		if (p.stats)
-			stats_json(w, *p.stats);
-		w.end_object();
-	}
-	w.end_array();
-	if (d.stats)
-		stats_json(w, *d.stats);
-	w.end_object();
+		print_stats(p, *d.stats, "    ");
+	p.close_object();
 }
 
 namespace {
 
 // The route's own fields; "dev" belongs to the caller's context.
-void route_fields_text(std::string &s, const Route &r)
+void route_fields(Printer &p, const Route &r)
 {
-	if (r.peer)
-		add_word(s, *r.peer);
-	for (const auto &h : r.hops)
-		add_word(s, "plane " + std::to_string(h.plane) + " via " + h.via);
-	add_kv(s, "ev-profile", r.ev_profile);
-	add_kv(s, "cc-profile", r.cc_profile);
-}
-
-void route_fields_json(JsonWriter &w, const Route &r)
-{
-	json_opt(w, "peer", r.peer);
-	w.key("hops");
-	w.begin_array();
+	p.str(Out::Any, "peer", "", r.peer);
+	p.open_array("hops");
 	for (const auto &h : r.hops) {
-		w.begin_object();
-		w.field("plane", h.plane);
-		w.field("via", h.via);
-		w.end_object();
+		p.open_object();
+		p.num(Out::Any, "plane", "plane", h.plane);
+		p.str(Out::Any, "via", "via", h.via);
+		p.close_object();
 	}
-	w.end_array();
-	json_opt(w, "ev_profile", r.ev_profile);
-	json_opt(w, "cc_profile", r.cc_profile);
+	p.close_array();
+	p.num(Out::Any, "ev_profile", "ev-profile", r.ev_profile);
+	p.num(Out::Any, "cc_profile", "cc-profile", r.cc_profile);
 }
 
 } // namespace
 
-std::string route_text(const Route &r)
+void print_route(Printer &p, const Route &r)
 {
-	std::string s;
-	add_kv(s, "dev", r.dev);
-	route_fields_text(s, r);
-	return s;
+	p.open_object();
+	p.str(Out::Any, "dev", "dev", r.dev);
+	p.num(Out::Json, "dev_index", "", r.dev_index);
+	route_fields(p, r);
+	p.newline();
+	p.close_object();
 }
 
-void route_json(JsonWriter &w, const Route &r)
-{
-	w.begin_object();
-	json_opt(w, "dev", r.dev);
-	json_opt(w, "dev_index", r.dev_index);
-	route_fields_json(w, r);
-	w.end_object();
-}
-
-std::string event_text(const Event &e)
+void print_event(Printer &p, const Event &e)
 {
 	EventInfo i = event_info(e.type);
-	std::string s;
+	p.open_object();
 	if (i.object)
-		s = std::string(i.object) + ' ' + i.action;
+		p.str(Out::Text, "", i.object, i.action);
 	else
-		s = "event " + std::to_string(e.type);
-	add_kv(s, "dev", e.dev);
+		p.num(Out::Text, "", "event", e.type);
+	p.str(Out::Json, "event", "", event_name(e.type));
+	p.str(Out::Any, "dev", "dev", e.dev);
+	p.num(Out::Json, "dev_index", "", e.dev_index);
 	if (e.conn)
-		add_word(s, conn_event_text(*e.conn));
+		print_conn_event_fields(p, *e.conn);
 	else if (e.route)
-		route_fields_text(s, *e.route);
+		route_fields(p, *e.route);
 	else if (e.ev_profile)
-		add_word(s, ev_profile_fields_text(*e.ev_profile, true));
+		print_ev_profile_fields(p, *e.ev_profile, true);
 	else if (e.cc_profile)
-		add_word(s, cc_profile_fields_text(*e.cc_profile));
-	else if (!i.object || std::string_view(i.object) == "plane")
-		plane_fields_text(s, e.plane);
+		print_cc_profile_fields(p, *e.cc_profile);
+	else if (p.json() || !i.object || std::string_view(i.object) == "plane")
+		plane_fields(p, e.plane);
 	else
-		add_kv(s, "index", e.dev_index);
-	return s;
+		p.num(Out::Text, "", "index", e.dev_index);	// dev events
+	p.close_object();
 }
 
-void event_json(JsonWriter &w, const Event &e)
+void print_probe_result(Printer &p, const ProbeResult &r)
 {
-	w.begin_object();
-	w.field("event", event_name(e.type));
-	json_opt(w, "dev", e.dev);
-	json_opt(w, "dev_index", e.dev_index);
-	if (e.conn)
-		conn_event_json(w, *e.conn);
-	else if (e.route)
-		route_fields_json(w, *e.route);
-	else if (e.ev_profile)
-		ev_profile_fields_json(w, *e.ev_profile);
-	else if (e.cc_profile)
-		cc_profile_fields_json(w, *e.cc_profile);
-	else
-		plane_fields_json(w, e.plane);
-	w.end_object();
+	p.open_object();
+	p.num(Out::Any, "ev", "ev", r.ev);
+	p.num(Out::Any, "plane", "plane", r.plane);
+	p.num(Out::Any, "sport", "sport", r.sport);
+	p.str(Out::Text, "", "via", r.via.value_or("-"));
+	p.str(Out::Json, "via", "", r.via);
+	if (r.rtt_ns) {
+		p.str(Out::Text, "", "rtt", ns_text(*r.rtt_ns));
+		p.num(Out::Json, "rtt_ns", "", *r.rtt_ns);
+	} else {
+		p.str(Out::Text, "", "", "timeout");
+		p.boolean("timeout", true);
+	}
+	p.newline();
+	p.close_object();
 }
 
 } // namespace mrcctl

@@ -24,7 +24,8 @@ constexpr std::string_view kTop =
 	"  -V, --version  print the version and exit\n"
 	"  -h, --help     this help\n"
 	"\n"
-	"Keywords may be abbreviated to any unique prefix.\n"
+	"Keywords may be abbreviated to any unique prefix. Numbers are\n"
+	"decimal or 0x hex (010 is ten).\n"
 	"Exit status: 0 success, 1 the kernel refused or failed, 2 usage "
 	"error.\n";
 

@@ -68,4 +68,13 @@ struct Event {
 	std::optional<CcProfile> cc_profile;	// CC profile events
 };
 
+// One path of a probe (mrcctl probe).
+struct ProbeResult {
+	std::optional<std::uint32_t> ev;
+	std::optional<std::uint32_t> plane;
+	std::optional<std::uint16_t> sport;
+	std::optional<std::string> via;
+	std::optional<std::uint64_t> rtt_ns;	// none: no answer in time
+};
+
 } // namespace mrcctl

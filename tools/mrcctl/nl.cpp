@@ -155,7 +155,7 @@ void GenlSocket::transact(nl_msg *req,
 	if (t.err) {
 		std::string bad = t.ack.offset ? attr_at_offset(req, *t.ack.offset)
 					       : "";
-		std::string missing = t.ack.miss_type ? attr_name(*t.ack.miss_type)
+		std::string missing = t.ack.miss_type ? attr_name(static_cast<genlmsghdr *>(nlmsg_data(nlmsg_hdr(req)))->cmd, *t.ack.miss_type)
 						      : "";
 		throw KernelError(t.err, describe_error(t.err, t.ack, bad,
 							 missing));

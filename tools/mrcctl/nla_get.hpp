@@ -1,68 +1,124 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Attribute accessors shared by the decoders: they check the payload
-// length instead of trusting the type, so a malformed attribute is ignored
-// rather than read out of bounds.  (libnl's getters take non-const
-// pointers, hence none here either.)
+// Decoding replies and events with libnl: a message or nest is parsed
+// against the libnl policy of its attribute set (nl_policy.hpp, generated
+// from Documentation/netlink/specs/mrc.yaml) by genlmsg_parse() /
+// nla_parse_nested(), which check every length; a reply that breaks the
+// policy is refused as a whole (Failure).  Attributes newer than the
+// policy are ignored.  (libnl's getters take non-const pointers, hence
+// none here either.)
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "nl.hpp"
+#include "nl_policy.hpp"
 
 namespace mrcctl::nla {
 
-inline std::optional<std::uint32_t> get_u32(nlattr *a)
-{
-	if (nla_len(a) < 4)
+// The attributes of one message or nest, by type.
+class Attrs {
+public:
+	explicit Attrs(std::size_t n) : tb_(n, nullptr) {}
+
+	nlattr **data() { return tb_.data(); }
+	int maxtype() const { return static_cast<int>(tb_.size()) - 1; }
+	nlattr *operator[](int type) const
+	{
+		return type > 0 && type <= maxtype() ? tb_[static_cast<std::size_t>(type)] : nullptr;
+	}
+	bool has(int type) const { return (*this)[type] != nullptr; }
+
+	std::optional<std::uint8_t> u8(int type) const
+	{
+		if (nlattr *a = (*this)[type])
+			return nla_get_u8(a);
 		return std::nullopt;
-	return nla_get_u32(a);
-}
-
-inline std::optional<std::uint16_t> get_u16(nlattr *a)
-{
-	if (nla_len(a) < 2)
+	}
+	std::optional<std::uint16_t> u16(int type) const
+	{
+		if (nlattr *a = (*this)[type])
+			return nla_get_u16(a);
 		return std::nullopt;
-	return nla_get_u16(a);
-}
-
-inline std::optional<bool> get_flag_u8(nlattr *a)
-{
-	if (nla_len(a) < 1)
+	}
+	std::optional<std::uint32_t> u32(int type) const
+	{
+		if (nlattr *a = (*this)[type])
+			return nla_get_u32(a);
 		return std::nullopt;
-	return nla_get_u8(a) != 0;
+	}
+	std::optional<std::uint64_t> u64(int type) const
+	{
+		if (nlattr *a = (*this)[type])
+			return nla_get_u64(a);
+		return std::nullopt;
+	}
+	// A u8 0/1 as a bool.
+	std::optional<bool> flag_u8(int type) const
+	{
+		if (auto v = u8(type))
+			return *v != 0;
+		return std::nullopt;
+	}
+	// The policy checked the terminating NUL.
+	std::optional<std::string> str(int type) const
+	{
+		if (nlattr *a = (*this)[type])
+			return std::string(static_cast<const char *>(nla_data(a)));
+		return std::nullopt;
+	}
+	std::optional<std::vector<std::uint8_t>> bytes(int type) const
+	{
+		nlattr *a = (*this)[type];
+		if (!a)
+			return std::nullopt;
+		auto *p = static_cast<const std::uint8_t *>(nla_data(a));
+		return std::vector<std::uint8_t>(p, p + nla_len(a));
+	}
+
+private:
+	std::vector<nlattr *> tb_;
+};
+
+// The top-level attributes of genetlink message @msg, set of @policy.
+template <std::size_t N> Attrs parse(nl_msg *msg, const std::array<nla_policy, N> &policy)
+{
+	Attrs tb(N);
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb.data(), tb.maxtype(), policy.data()) < 0)
+		throw Failure("malformed message from the kernel");
+	return tb;
 }
 
-inline std::optional<std::string> get_string(const nlattr *a)
+// The attributes inside @nest, set of @policy.
+template <std::size_t N> Attrs parse_nested(nlattr *nest, const std::array<nla_policy, N> &policy)
 {
-	const char *p = static_cast<const char *>(nla_data(a));
-	int len = nla_len(a);
-	if (len <= 0)
-		return std::string();
-	return std::string(p, strnlen(p, static_cast<std::size_t>(len)));
+	Attrs tb(N);
+	if (nla_parse_nested(tb.data(), tb.maxtype(), nest, policy.data()) < 0)
+		throw Failure("malformed nest from the kernel");
+	return tb;
 }
 
-template <typename F> void for_each_attr(nlattr *head, int len, F f)
+// Each entry of list nest @list (a nest holding one @type attribute per
+// element), parsed with the element's @policy.
+template <std::size_t N, typename F>
+void for_each_entry(nlattr *list, int type, const std::array<nla_policy, N> &policy, F f)
 {
+	if (!list)
+		return;
 	nlattr *pos;
 	int rem;
-	nla_for_each_attr(pos, head, len, rem) f(pos);
-}
-
-template <typename F> void for_each_nested(nlattr *nest, F f)
-{
-	nlattr *pos;
-	int rem;
-	nla_for_each_nested(pos, nest, rem) f(pos);
-}
-
-inline std::optional<std::uint64_t> get_u64(nlattr *a)
-{
-	if (nla_len(a) < 8)
-		return std::nullopt;
-	return nla_get_u64(a);
+	nla_for_each_nested(pos, list, rem)
+	{
+		if (nla_type(pos) == type)
+			f(parse_nested(pos, policy));
+	}
 }
 
 } // namespace mrcctl::nla

@@ -12,87 +12,78 @@
 
 namespace mrcctl {
 
+namespace pol = mrc::policy;
+using nla::Attrs;
+
 namespace {
 
-using nla::for_each_nested;
-using nla::get_string;
-using nla::get_u16;
-using nla::get_u32;
-
-std::optional<std::uint8_t> get_u8(nlattr *a)
-{
-	if (nla_len(a) < 1)
-		return std::nullopt;
-	return nla_get_u8(a);
-}
-
-std::optional<std::uint32_t> get_u8_32(nlattr *a)
-{
-	if (nla_len(a) < 1)
-		return std::nullopt;
-	return nla_get_u8(a);
-}
-
-std::vector<std::uint8_t> get_bytes(nlattr *a)
-{
-	auto *p = static_cast<const std::uint8_t *>(nla_data(a));
-	return {p, p + std::max(nla_len(a), 0)};
-}
-
-template <typename F> void for_each_top(nl_msg *msg, F f)
-{
-	auto *g = static_cast<genlmsghdr *>(nlmsg_data(nlmsg_hdr(msg)));
-	nla::for_each_attr(genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), f);
-}
-
-// A GET reply or an event: the instance's name and index at the top level,
-// then the profile's attributes, which @attr (ev_profile_attr or
-// cc_profile_attr) takes.
-template <typename P> P decode_profile(nl_msg *msg, bool (*attr)(P &, nlattr *))
-{
-	P p;
-	for_each_top(msg, [&](nlattr *a) {
-		switch (nla_type(a)) {
-		case MRC_A_DEV_NAME: p.dev = get_string(a); break;
-		case MRC_A_DEV_INDEX: p.dev_index = get_u32(a); break;
-		default: attr(p, a); break;
-		}
-	});
-	return p;
-}
-
-Ev decode_ev(nlattr *nest)
+Ev ev_of(const Attrs &tb)
 {
 	Ev e;
-	for_each_nested(nest, [&](nlattr *a) {
-		switch (nla_type(a)) {
-		case MRC_A_EV_INDEX: e.index = get_u16(a); break;
-		case MRC_A_EV_PLANE: e.plane = get_u8(a); break;
-		case MRC_A_EV_VALUE: e.value = get_bytes(a); break;
-		case MRC_A_EV_STATE: e.state = get_u8(a); break;
-		default: break;
-		}
-	});
+	e.index = tb.u16(MRC_A_EV_INDEX);
+	e.plane = tb.u8(MRC_A_EV_PLANE);
+	e.value = tb.bytes(MRC_A_EV_VALUE).value_or(std::vector<std::uint8_t>{});
+	e.state = tb.u8(MRC_A_EV_STATE);
 	return e;
 }
 
-GenField decode_field(nlattr *nest)
+GenField field_of(const Attrs &tb)
 {
 	GenField f;
-	for_each_nested(nest, [&](nlattr *a) {
-		auto v = nla_type(a) == MRC_A_EV_GEN_WIDTH ?
-				 get_u8_32(a) :
-				 get_u32(a);
-		switch (nla_type(a)) {
-		case MRC_A_EV_GEN_WIDTH: f.width = v.value_or(0); break;
-		case MRC_A_EV_GEN_INIT: f.init = v.value_or(0); break;
-		case MRC_A_EV_GEN_MIN: f.min = v.value_or(0); break;
-		case MRC_A_EV_GEN_MAX: f.max = v.value_or(0); break;
-		case MRC_A_EV_GEN_MASK: f.mask = v; break;
-		default: break;
-		}
-	});
+	f.width = tb.u8(MRC_A_EV_GEN_WIDTH).value_or(0);
+	f.init = tb.u32(MRC_A_EV_GEN_INIT).value_or(0);
+	f.min = tb.u32(MRC_A_EV_GEN_MIN).value_or(0);
+	f.max = tb.u32(MRC_A_EV_GEN_MAX).value_or(0);
+	f.mask = tb.u32(MRC_A_EV_GEN_MASK);
 	return f;
+}
+
+// Set "ev-profile", at the top level of a GET reply or in an event's nest.
+EvProfile ev_profile_of(const Attrs &tb)
+{
+	EvProfile p;
+	p.dev = tb.str(MRC_A_EV_PROFILE_DEV_NAME);
+	p.dev_index = tb.u32(MRC_A_EV_PROFILE_DEV_INDEX);
+	p.id = tb.u32(MRC_A_EV_PROFILE_ID);
+	p.mode = tb.u8(MRC_A_EV_PROFILE_MODE);
+	p.format = tb.u8(MRC_A_EV_PROFILE_FORMAT);
+	p.state = tb.u8(MRC_A_EV_PROFILE_STATE);
+	p.min_active = tb.u16(MRC_A_EV_PROFILE_MIN_ACTIVE);
+	p.event_mask = tb.u32(MRC_A_EV_PROFILE_EVENT_MASK);
+	p.count = tb.u16(MRC_A_EV_PROFILE_COUNT);
+	p.plane_mask = tb.u16(MRC_A_EV_PROFILE_PLANE_MASK);
+	p.shift = tb.u8(MRC_A_EV_PROFILE_GEN_SHIFT);
+	p.base = tb.bytes(MRC_A_EV_PROFILE_GEN_BASE);
+	nla::for_each_entry(tb[MRC_A_EV_PROFILE_GEN_FIELDS], MRC_A_EV_GEN_FIELD,
+			    pol::ev_gen_field,
+			    [&](const Attrs &f) { p.fields.push_back(field_of(f)); });
+	if (nlattr *evs = tb[MRC_A_EV_PROFILE_EVS]) {
+		p.evs.emplace();
+		nla::for_each_entry(evs, MRC_A_EV, pol::ev,
+				    [&](const Attrs &e) { p.evs->push_back(ev_of(e)); });
+	}
+	return p;
+}
+
+// Set "cc-profile": the values in the set's (the kernel's) order.
+CcProfile cc_profile_of(const Attrs &tb)
+{
+	CcProfile p;
+	p.dev = tb.str(MRC_A_CC_DEV_NAME);
+	p.dev_index = tb.u32(MRC_A_CC_DEV_INDEX);
+	p.id = tb.u32(MRC_A_CC_PROFILE_ID);
+	p.algo = tb.str(MRC_A_CC_ALGO);
+	for (int t = 1; t <= tb.maxtype(); t++) {
+		const CcParam *cp = cc_param(static_cast<std::uint16_t>(t));
+		if (!cp || !tb.has(t))
+			continue;
+		auto v = cp->kind == CcParam::Byte || cp->kind == CcParam::OnOff ?
+				 std::optional<std::uint32_t>(tb.u8(t)) :
+				 tb.u32(t);
+		if (v)
+			p.values.emplace_back(cp->attr, *v);
+	}
+	return p;
 }
 
 void check(int rc)
@@ -111,68 +102,24 @@ nlattr *nest_start(nl_msg *m, int type)
 
 } // namespace
 
-bool ev_profile_attr(EvProfile &p, nlattr *a)
-{
-	switch (nla_type(a)) {
-	case MRC_A_EV_PROFILE_ID: p.id = get_u32(a); return true;
-	case MRC_A_EV_PROFILE_MODE: p.mode = get_u8(a); return true;
-	case MRC_A_EV_PROFILE_FORMAT: p.format = get_u8(a); return true;
-	case MRC_A_EV_PROFILE_STATE: p.state = get_u8(a); return true;
-	case MRC_A_EV_PROFILE_MIN_ACTIVE: p.min_active = get_u16(a); return true;
-	case MRC_A_EV_PROFILE_EVENT_MASK: p.event_mask = get_u32(a); return true;
-	case MRC_A_EV_PROFILE_COUNT: p.count = get_u16(a); return true;
-	case MRC_A_EV_PROFILE_PLANE_MASK: p.plane_mask = get_u16(a); return true;
-	case MRC_A_EV_PROFILE_GEN_SHIFT: p.shift = get_u8(a); return true;
-	case MRC_A_EV_PROFILE_GEN_BASE: p.base = get_bytes(a); return true;
-	case MRC_A_EV_PROFILE_GEN_FIELDS:
-		for_each_nested(a, [&](nlattr *f) {
-			p.fields.push_back(decode_field(f));
-		});
-		return true;
-	case MRC_A_EV_PROFILE_EVS:
-		p.evs.emplace();
-		for_each_nested(a, [&](nlattr *e) {
-			p.evs->push_back(decode_ev(e));
-		});
-		return true;
-	case MRC_A_EV_PROFILE:
-		for_each_nested(a, [&](nlattr *f) { ev_profile_attr(p, f); });
-		return true;
-	default: return false;
-	}
-}
-
-bool cc_profile_attr(CcProfile &p, nlattr *a)
-{
-	int t = nla_type(a);
-	switch (t) {
-	case MRC_A_CC_PROFILE_ID: p.id = get_u32(a); return true;
-	case MRC_A_CC_ALGO: p.algo = get_string(a); return true;
-	case MRC_A_CC_PROFILE:
-		for_each_nested(a, [&](nlattr *f) { cc_profile_attr(p, f); });
-		return true;
-	default:
-		break;
-	}
-	const CcParam *cp = cc_param(static_cast<std::uint16_t>(t));
-	if (!cp)
-		return false;
-	auto v = cp->kind == CcParam::Byte || cp->kind == CcParam::OnOff ?
-			 get_u8_32(a) :
-			 get_u32(a);
-	if (v)
-		p.values.emplace_back(cp->attr, *v);
-	return true;
-}
-
 EvProfile decode_ev_profile(nl_msg *msg)
 {
-	return decode_profile(msg, ev_profile_attr);
+	return ev_profile_of(nla::parse(msg, pol::ev_profile));
 }
 
 CcProfile decode_cc_profile(nl_msg *msg)
 {
-	return decode_profile(msg, cc_profile_attr);
+	return cc_profile_of(nla::parse(msg, pol::cc_profile));
+}
+
+EvProfile decode_ev_profile_nest(nlattr *nest)
+{
+	return ev_profile_of(nla::parse_nested(nest, pol::ev_profile));
+}
+
+CcProfile decode_cc_profile_nest(nlattr *nest)
+{
+	return cc_profile_of(nla::parse_nested(nest, pol::cc_profile));
 }
 
 void put_ev_profile_add(nl_msg *m, const ProfileRequest &r)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // EV and CC profiles between the "mrc" family's attributes and the model
-// (profile_model.hpp). Lenient like attrs.hpp: unknown attributes are
-// skipped, and profile attributes are accepted at the top level and inside
-// their MRC_A_EV_PROFILE / MRC_A_CC_PROFILE nest.
+// (profile_model.hpp), parsed against the sets' libnl policies like
+// attrs.hpp: a GET reply carries the profile's set at the top level, an
+// event in its MRC_A_EVENT_EV_PROFILE / MRC_A_EVENT_CC_PROFILE nest.
 #pragma once
 
 #include <netlink/attr.h>
@@ -12,12 +12,11 @@
 
 namespace mrcctl {
 
-// One attribute into the profile; false if it is not a profile attribute.
-bool ev_profile_attr(EvProfile &p, nlattr *a);
-bool cc_profile_attr(CcProfile &p, nlattr *a);
-
 EvProfile decode_ev_profile(nl_msg *msg);
 CcProfile decode_cc_profile(nl_msg *msg);
+// The profile nest of an event.
+EvProfile decode_ev_profile_nest(nlattr *nest);
+CcProfile decode_cc_profile_nest(nlattr *nest);
 
 // The request attributes of ev-profile add (EV values and the GEN base
 // encoded for the profile's format); throws Failure if one does not

@@ -11,20 +11,6 @@ namespace mrcctl {
 
 namespace {
 
-void word(std::string &s, const std::string &w)
-{
-	if (!s.empty())
-		s += ' ';
-	s += w;
-}
-
-template <typename T>
-void kv(std::string &s, const char *k, const std::optional<T> &v)
-{
-	if (v)
-		word(s, std::string(k) + ' ' + std::to_string(*v));
-}
-
 std::string hex32(std::uint32_t v)
 {
 	char buf[16];
@@ -34,38 +20,47 @@ std::string hex32(std::uint32_t v)
 
 std::uint8_t fmt(const EvProfile &p) { return p.format.value_or(0); }
 
-std::string ev_line(const EvProfile &p, const Ev &e)
+// One EV: a line in text, an object in JSON (the caller opens it).
+void ev_fields(Printer &p, const EvProfile &prof, const Ev &e)
 {
-	std::string s;
-	kv(s, "index", e.index);
-	kv(s, "plane", e.plane);
-	word(s, "value " + ev_value_text(fmt(p), e.value));
+	p.num(Out::Any, "index", "index", e.index);
+	p.num(Out::Any, "plane", "plane", e.plane);
+	p.str(Out::Any, "value", "value", ev_value_text(fmt(prof), e.value));
 	if (e.state)
-		word(s, "state " + ev_state_text(*e.state));
-	return s;
+		p.str(Out::Any, "state", "state", ev_state_text(*e.state));
 }
 
-void ev_json(JsonWriter &w, const EvProfile &p, const Ev &e)
+// "field width 8 init 0 min 0 max 255 mask 0xff"; in JSON the mask is a
+// number.
+void gen_field(Printer &p, const GenField &f)
 {
-	w.begin_object();
-	if (e.index)
-		w.field("index", *e.index);
-	if (e.plane)
-		w.field("plane", *e.plane);
-	w.field("value", ev_value_text(fmt(p), e.value));
-	if (e.state)
-		w.field("state", ev_state_text(*e.state));
-	w.end_object();
+	p.open_object();
+	p.str(Out::Text, "", "", "field");
+	p.num(Out::Any, "width", "width", f.width);
+	p.num(Out::Any, "init", "init", f.init);
+	p.num(Out::Any, "min", "min", f.min);
+	p.num(Out::Any, "max", "max", f.max);
+	if (f.mask) {
+		p.num(Out::Json, "mask", "", *f.mask);
+		p.str(Out::Text, "", "mask", hex32(*f.mask));
+	}
+	p.close_object();
 }
 
-std::string field_line(const GenField &f)
+// The EVs: one indented line each, or the "evs" array of objects.
+void evs(Printer &p, const EvProfile &prof)
 {
-	std::string s = "field width " + std::to_string(f.width) + " init " +
-			std::to_string(f.init) + " min " +
-			std::to_string(f.min) + " max " + std::to_string(f.max);
-	if (f.mask)
-		s += " mask " + hex32(*f.mask);
-	return s;
+	p.open_array("evs");
+	if (prof.evs) {
+		for (const auto &e : *prof.evs) {
+			p.open_object();
+			p.text("    ");
+			ev_fields(p, prof, e);
+			p.newline();
+			p.close_object();
+		}
+	}
+	p.close_array();
 }
 
 std::string cc_value_text(const CcParam &cp, std::uint32_t v)
@@ -79,169 +74,94 @@ std::string cc_value_text(const CcParam &cp, std::uint32_t v)
 
 } // namespace
 
-std::string ev_profile_fields_text(const EvProfile &p, bool count_evs)
+void print_ev_profile_fields(Printer &p, const EvProfile &prof, bool count_evs)
 {
-	std::string s;
-	kv(s, "id", p.id);
-	if (p.mode)
-		word(s, "mode " + ev_mode_text(*p.mode));
-	if (p.format)
-		word(s, "format " + ev_format_text(*p.format));
-	if (p.state)
-		word(s, "state " + ev_profile_state_text(*p.state));
-	kv(s, "min-active", p.min_active);
-	if (p.event_mask)
-		word(s, "events " + event_mask_text(*p.event_mask));
-	kv(s, "count", p.count);
-	if (p.plane_mask)
-		word(s, "planes " + plane_list_text(*p.plane_mask));
-	else if (p.mode == MRC_EV_PROFILE_MODE_AUTO)
-		word(s, "planes route");
-	kv(s, "shift", p.shift);
-	if (p.base)
-		word(s, "base " + gen_base_text(fmt(p), *p.base));
-	if (count_evs && p.evs)
-		word(s, "evs " + std::to_string(p.evs->size()));
-	return s;
+	p.num(Out::Any, "id", "id", prof.id);
+	if (prof.mode)
+		p.str(Out::Any, "mode", "mode", ev_mode_text(*prof.mode));
+	if (prof.format)
+		p.str(Out::Any, "format", "format", ev_format_text(*prof.format));
+	if (prof.state)
+		p.str(Out::Any, "state", "state",
+		      ev_profile_state_text(*prof.state));
+	p.num(Out::Any, "min_active", "min-active", prof.min_active);
+	if (prof.event_mask)
+		p.str(Out::Any, "events", "events",
+		      event_mask_text(*prof.event_mask));
+	p.num(Out::Any, "count", "count", prof.count);
+	if (prof.plane_mask)
+		p.str(Out::Any, "planes", "planes",
+		      plane_list_text(*prof.plane_mask));
+	else if (prof.mode == MRC_EV_PROFILE_MODE_AUTO)
+		p.str(Out::Text, "", "planes", "route");
+	// Text shows the fields and EVs on lines of their own (show) or
+	// only counts the EVs (events).
+	if (p.json() && !prof.fields.empty()) {
+		p.open_array("fields");
+		for (const auto &f : prof.fields)
+			gen_field(p, f);
+		p.close_array();
+	}
+	p.num(Out::Any, "shift", "shift", prof.shift);
+	if (prof.base)
+		p.str(Out::Any, "base", "base", gen_base_text(fmt(prof), *prof.base));
+	if (count_evs && prof.evs)
+		p.num(Out::Text, "", "evs", prof.evs->size());
+	if (p.json() && prof.evs)
+		evs(p, prof);
 }
 
-std::string ev_profile_line(const EvProfile &p)
+void print_ev_profile(Printer &p, const EvProfile &prof)
 {
-	std::string s;
-	if (p.dev)
-		s = "dev " + *p.dev;
-	word(s, ev_profile_fields_text(p, false));
-	return s;
-}
-
-std::string ev_profile_text(const EvProfile &p)
-{
-	std::string s = ev_profile_line(p) + '\n';
-	for (const auto &f : p.fields)
-		s += "    " + field_line(f) + '\n';
-	s += evs_text(p);
-	return s;
-}
-
-std::string evs_text(const EvProfile &p)
-{
-	std::string s;
-	if (p.evs)
-		for (const auto &e : *p.evs)
-			s += "    " + ev_line(p, e) + '\n';
-	return s;
-}
-
-void evs_json(JsonWriter &w, const EvProfile &p)
-{
-	w.begin_array();
-	if (p.evs)
-		for (const auto &e : *p.evs)
-			ev_json(w, p, e);
-	w.end_array();
-}
-
-void ev_profile_fields_json(JsonWriter &w, const EvProfile &p)
-{
-	if (p.id)
-		w.field("id", *p.id);
-	if (p.mode)
-		w.field("mode", ev_mode_text(*p.mode));
-	if (p.format)
-		w.field("format", ev_format_text(*p.format));
-	if (p.state)
-		w.field("state", ev_profile_state_text(*p.state));
-	if (p.min_active)
-		w.field("min_active", *p.min_active);
-	if (p.event_mask)
-		w.field("events", event_mask_text(*p.event_mask));
-	if (p.count)
-		w.field("count", *p.count);
-	if (p.plane_mask)
-		w.field("planes", plane_list_text(*p.plane_mask));
-	if (!p.fields.empty()) {
-		w.key("fields");
-		w.begin_array();
-		for (const auto &f : p.fields) {
-			w.begin_object();
-			w.field("width", f.width);
-			w.field("init", f.init);
-			w.field("min", f.min);
-			w.field("max", f.max);
-			if (f.mask)
-				w.field("mask", *f.mask);
-			w.end_object();
+	p.open_object();
+	p.str(Out::Any, "dev", "dev", prof.dev);
+	p.num(Out::Json, "dev_index", "", prof.dev_index);
+	print_ev_profile_fields(p, prof, false);
+	p.newline();
+	if (!p.json()) {
+		for (const auto &f : prof.fields) {
+			p.text("    ");
+			gen_field(p, f);
+			p.newline();
 		}
-		w.end_array();
+		evs(p, prof);
 	}
-	if (p.shift)
-		w.field("shift", *p.shift);
-	if (p.base)
-		w.field("base", gen_base_text(fmt(p), *p.base));
-	if (p.evs) {
-		w.key("evs");
-		evs_json(w, p);
-	}
+	p.close_object();
 }
 
-void ev_profile_json(JsonWriter &w, const EvProfile &p)
+void print_ev_show(Printer &p, const EvProfile &prof)
 {
-	w.begin_object();
-	if (p.dev)
-		w.field("dev", *p.dev);
-	if (p.dev_index)
-		w.field("dev_index", *p.dev_index);
-	ev_profile_fields_json(w, p);
-	w.end_object();
+	p.open_object();
+	p.str(Out::Json, "dev", "", prof.dev);
+	p.num(Out::Json, "profile", "", prof.id);
+	evs(p, prof);
+	p.close_object();
 }
 
-std::string cc_profile_fields_text(const CcProfile &p)
+void print_cc_profile_fields(Printer &p, const CcProfile &c)
 {
-	std::string s;
-	kv(s, "id", p.id);
-	if (p.algo)
-		word(s, "algo " + *p.algo);
-	for (const auto &[attr, v] : p.values)
-		if (const CcParam *cp = cc_param(attr))
-			word(s, std::string(cp->word) + ' ' + cc_value_text(*cp, v));
-	return s;
-}
-
-std::string cc_profile_text(const CcProfile &p)
-{
-	std::string s;
-	if (p.dev)
-		s = "dev " + *p.dev;
-	word(s, cc_profile_fields_text(p));
-	return s + '\n';
-}
-
-void cc_profile_fields_json(JsonWriter &w, const CcProfile &p)
-{
-	if (p.id)
-		w.field("id", *p.id);
-	if (p.algo)
-		w.field("algo", *p.algo);
-	for (const auto &[attr, v] : p.values) {
+	p.num(Out::Any, "id", "id", c.id);
+	p.str(Out::Any, "algo", "algo", c.algo);
+	for (const auto &[attr, v] : c.values) {
 		const CcParam *cp = cc_param(attr);
 		if (!cp)
 			continue;
+		p.str(Out::Text, "", cp->word, cc_value_text(*cp, v));
 		if (cp->kind == CcParam::OnOff)
-			w.field(cp->json, v != 0);
+			p.boolean(cp->json, v != 0);
 		else
-			w.field(cp->json, v);
+			p.num(Out::Json, cp->json, "", v);
 	}
 }
 
-void cc_profile_json(JsonWriter &w, const CcProfile &p)
+void print_cc_profile(Printer &p, const CcProfile &c)
 {
-	w.begin_object();
-	if (p.dev)
-		w.field("dev", *p.dev);
-	if (p.dev_index)
-		w.field("dev_index", *p.dev_index);
-	cc_profile_fields_json(w, p);
-	w.end_object();
+	p.open_object();
+	p.str(Out::Any, "dev", "dev", c.dev);
+	p.num(Out::Json, "dev_index", "", c.dev_index);
+	print_cc_profile_fields(p, c);
+	p.newline();
+	p.close_object();
 }
 
 } // namespace mrcctl

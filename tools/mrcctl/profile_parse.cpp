@@ -7,6 +7,7 @@
 #include <linux/mrc.h>
 
 #include "addr.hpp"
+#include "args.hpp"
 #include "profile_model.hpp"
 
 namespace mrcctl {
@@ -143,18 +144,6 @@ std::optional<std::vector<std::uint8_t>> ipv6(std::string_view s)
 }
 
 } // namespace
-
-std::optional<std::uint32_t> parse_number(std::string_view s)
-{
-	std::optional<std::uint64_t> v;
-	if (s.starts_with("0x") || s.starts_with("0X"))
-		v = parse_u64_digits(s.substr(2), 16);
-	else
-		v = parse_u64_digits(s, 10);
-	if (!v || *v > UINT32_MAX)
-		return std::nullopt;
-	return static_cast<std::uint32_t>(*v);
-}
 
 std::optional<std::uint32_t> parse_time_ns(std::string_view s)
 {

@@ -13,9 +13,6 @@
 
 namespace mrcctl {
 
-// Decimal, or hexadecimal with 0x; no sign, no overflow of 32 bits.
-std::optional<std::uint32_t> parse_number(std::string_view s);
-
 // A time in ns: a number with an optional suffix ns, us or ms ("100us");
 // nullopt if malformed or above 2^32 - 1 ns.
 std::optional<std::uint32_t> parse_time_ns(std::string_view s);

@@ -30,8 +30,8 @@ void put_plane_attrs(nl_msg *m, std::uint32_t id, const char *netdev,
 TEST(Attrs, FlatPlane)
 {
 	MsgPtr m = message(MRC_CMD_PLANE_GET);
-	nla_put_u32(m.get(), MRC_A_DEV_INDEX, 3);
-	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
+	nla_put_u32(m.get(), MRC_A_PLANE_DEV_INDEX, 3);
+	nla_put_string(m.get(), MRC_A_PLANE_DEV_NAME, "mrc0");
 	put_plane_attrs(m.get(), 2, "veth1", 7, true, false);
 	Plane p = decode_plane(m.get());
 	EXPECT_EQ(p.dev, "mrc0");
@@ -43,18 +43,19 @@ TEST(Attrs, FlatPlane)
 	EXPECT_EQ(p.oper_up, false);
 }
 
-TEST(Attrs, NestedPlane)
+TEST(Attrs, NestedPlaneOfEvent)
 {
-	MsgPtr m = message(MRC_CMD_PLANE_GET);
-	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
-	nlattr *n = nla_nest_start(m.get(), MRC_A_PLANE);
+	MsgPtr m = message(MRC_CMD_EVENT);
+	nla_put_u32(m.get(), MRC_A_EVENT_TYPE, MRC_EVENT_PLANE_DOWN);
+	nla_put_string(m.get(), MRC_A_EVENT_DEV_NAME, "mrc0");
+	nlattr *n = nla_nest_start(m.get(), MRC_A_EVENT_PLANE);
 	put_plane_attrs(m.get(), 4, "p4", 11, false, false);
 	nla_nest_end(m.get(), n);
-	Plane p = decode_plane(m.get());
-	EXPECT_EQ(p.dev, "mrc0");
-	EXPECT_EQ(p.id, 4u);
-	EXPECT_EQ(p.netdev, "p4");
-	EXPECT_EQ(p.admin_up, false);
+	Event e = decode_event(m.get());
+	EXPECT_EQ(e.dev, "mrc0");
+	EXPECT_EQ(e.plane.id, 4u);
+	EXPECT_EQ(e.plane.netdev, "p4");
+	EXPECT_EQ(e.plane.admin_up, false);
 }
 
 TEST(Attrs, DevWithPlanes)
@@ -67,7 +68,7 @@ TEST(Attrs, DevWithPlanes)
 	nla_put_u16(m.get(), MRC_A_DEV_UDP_PORT, 4791);
 	nlattr *planes = nla_nest_start(m.get(), MRC_A_DEV_PLANES);
 	for (std::uint32_t id = 1; id <= 2; id++) {
-		nlattr *p = nla_nest_start(m.get(), MRC_A_PLANE);
+		nlattr *p = nla_nest_start(m.get(), MRC_A_DEV_PLANE);
 		put_plane_attrs(m.get(), id, id == 1 ? "p1" : "p2", 4 + id,
 				true, id == 1);
 		nla_nest_end(m.get(), p);
@@ -91,9 +92,11 @@ TEST(Attrs, Event)
 {
 	MsgPtr m = message(MRC_CMD_EVENT);
 	nla_put_u32(m.get(), MRC_A_EVENT_TYPE, MRC_EVENT_PLANE_ADD);
-	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
+	nla_put_string(m.get(), MRC_A_EVENT_DEV_NAME, "mrc0");
+	nlattr *n = nla_nest_start(m.get(), MRC_A_EVENT_PLANE);
 	nla_put_u32(m.get(), MRC_A_PLANE_ID, 2);
 	nla_put_string(m.get(), MRC_A_PLANE_IFNAME, "veth1");
+	nla_nest_end(m.get(), n);
 	Event e = decode_event(m.get());
 	EXPECT_EQ(e.type, static_cast<std::uint32_t>(MRC_EVENT_PLANE_ADD));
 	EXPECT_EQ(e.dev, "mrc0");
@@ -102,31 +105,41 @@ TEST(Attrs, Event)
 	EXPECT_EQ(e.plane.netdev, "veth1");
 }
 
-TEST(Attrs, ShortAttributesAreIgnored)
+// The policy of the set checks every length: a short attribute fails the
+// whole reply instead of being read out of bounds.
+TEST(Attrs, ShortAttributeRefusesTheMessage)
 {
 	MsgPtr m = message(MRC_CMD_PLANE_GET);
 	std::uint8_t one = 1;
 	nla_put(m.get(), MRC_A_PLANE_ID, 1, &one); // u32 with 1 byte
-	nla_put(m.get(), MRC_A_PLANE_OPER_UP, 0, nullptr);
-	Plane p = decode_plane(m.get());
-	EXPECT_FALSE(p.id);
-	EXPECT_FALSE(p.oper_up);
+	EXPECT_THROW(decode_plane(m.get()), Failure);
+	MsgPtr n = message(MRC_CMD_PLANE_GET);
+	nla_put(n.get(), MRC_A_PLANE_OPER_UP, 0, nullptr); // u8 with 0 bytes
+	EXPECT_THROW(decode_plane(n.get()), Failure);
+	MsgPtr s = message(MRC_CMD_PLANE_GET);
+	nla_put(s.get(), MRC_A_PLANE_IFNAME, 3, "abc"); // no NUL
+	EXPECT_THROW(decode_plane(s.get()), Failure);
 }
 
 TEST(Attrs, Names)
 {
-	EXPECT_EQ(attr_name(MRC_A_PLANE_IFNAME), "plane_ifname");
-	EXPECT_EQ(attr_name(MRC_A_DEV_NAME), "dev_name");
-	EXPECT_EQ(attr_name(999), "attribute 999");
+	// Names follow the set of the command's requests.
+	EXPECT_EQ(attr_name(MRC_CMD_PLANE_ADD, MRC_A_PLANE_IFNAME), "plane_ifname");
+	EXPECT_EQ(attr_name(MRC_CMD_PLANE_ADD, MRC_A_PLANE_DEV_NAME), "plane_dev_name");
+	EXPECT_EQ(attr_name(MRC_CMD_DEV_GET, MRC_A_DEV_NAME), "dev_name");
+	EXPECT_EQ(attr_name(MRC_CMD_ROUTE_ADD, MRC_A_ROUTE_PEER), "route_peer");
+	EXPECT_EQ(attr_name(MRC_CMD_ROUTE_ADD, 3), "route_peer");
+	EXPECT_EQ(attr_name(MRC_CMD_PLANE_ADD, 3), "plane_id");
+	EXPECT_EQ(attr_name(MRC_CMD_PLANE_ADD, 999), "attribute 999");
 }
 
 TEST(Attrs, AttributeAtOffset)
 {
 	MsgPtr m = message(MRC_CMD_PLANE_ADD);
-	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0"); // 4 + 5 -> 12 bytes
+	nla_put_string(m.get(), MRC_A_PLANE_DEV_NAME, "mrc0"); // 4 + 5 -> 12 bytes
 	nla_put_u32(m.get(), MRC_A_PLANE_ID, 17);
 	// nlmsghdr (16) + genlmsghdr (4) = 20: the first attribute.
-	EXPECT_EQ(attr_at_offset(m.get(), 20), "dev_name");
+	EXPECT_EQ(attr_at_offset(m.get(), 20), "plane_dev_name");
 	EXPECT_EQ(attr_at_offset(m.get(), 32), "plane_id");
 	EXPECT_EQ(attr_at_offset(m.get(), 24), "");
 }
@@ -136,7 +149,7 @@ TEST(Attrs, DevWithStats)
 	MsgPtr m = message(MRC_CMD_DEV_GET);
 	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc1");
 	nlattr *planes = nla_nest_start(m.get(), MRC_A_DEV_PLANES);
-	nlattr *p = nla_nest_start(m.get(), MRC_A_PLANE);
+	nlattr *p = nla_nest_start(m.get(), MRC_A_DEV_PLANE);
 	put_plane_attrs(m.get(), 1, "e0", 2, true, true);
 	nlattr *ps = nla_nest_start(m.get(), MRC_A_PLANE_STATS);
 	nla_put_u64(m.get(), MRC_A_STAT_TX_PKTS, 7);
@@ -147,7 +160,6 @@ TEST(Attrs, DevWithStats)
 	nlattr *ds = nla_nest_start(m.get(), MRC_A_DEV_STATS);
 	nla_put_u64(m.get(), MRC_A_STAT_TX_PKTS, 100);
 	nla_put_u64(m.get(), 250, 5);		  // unknown counter: skipped
-	nla_put_u32(m.get(), MRC_A_STAT_RX_PKTS, 9); // too short: skipped
 	nla_put_u64(m.get(), MRC_A_STAT_RX_NO_QP, 3);
 	nla_nest_end(m.get(), ds);
 
@@ -171,8 +183,7 @@ TEST(Attrs, NoStatsUnlessSent)
 TEST(Attrs, PlaneWithStats)
 {
 	MsgPtr m = message(MRC_CMD_PLANE_GET);
-	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc1");
-	nlattr *p = nla_nest_start(m.get(), MRC_A_PLANE);
+	nla_put_string(m.get(), MRC_A_PLANE_DEV_NAME, "mrc1");
 	put_plane_attrs(m.get(), 1, "e0", 2, true, true);
 	nlattr *ps = nla_nest_start(m.get(), MRC_A_PLANE_STATS);
 	nla_put_u64(m.get(), MRC_A_STAT_TX_PKTS, 1);
@@ -180,7 +191,6 @@ TEST(Attrs, PlaneWithStats)
 	nla_put_u64(m.get(), MRC_A_STAT_RX_PKTS, 3);
 	nla_put_u64(m.get(), MRC_A_STAT_RX_BYTES, 4);
 	nla_nest_end(m.get(), ps);
-	nla_nest_end(m.get(), p);
 
 	Plane pl = decode_plane(m.get());
 	EXPECT_EQ(pl.dev, "mrc1");
@@ -194,13 +204,13 @@ TEST(Attrs, PlaneWithStats)
 TEST(Attrs, StatNames)
 {
 	// Every counter has a name: the names of "rdma statistic" too.
-	for (std::uint32_t t = MRC_A_STAT_TX_PKTS; t <= MRC_A_STAT_RX_NO_QP; t++)
+	for (std::uint32_t t = MRC_A_STAT_TX_PKTS; t <= MRC_A_STAT_RX_BAD_RESP; t++)
 		EXPECT_NE(stat_name(t), nullptr) << t;
 	EXPECT_STREQ(stat_name(MRC_A_STAT_RETX_PKTS), "retx_pkts");
 	EXPECT_STREQ(stat_name(MRC_A_STAT_RX_BAD_ICRC), "rx_bad_icrc");
-	EXPECT_EQ(stat_name(MRC_A_PLANE_ID), nullptr);
-	EXPECT_EQ(attr_name(MRC_A_STATS), "stats");
-	EXPECT_EQ(attr_name(MRC_A_STAT_TX_DROP), "stat_tx_drop");
+	EXPECT_EQ(stat_name(MRC_A_STAT_PAD), nullptr);
+	EXPECT_EQ(stat_name(MRC_A_STATS_MAX + 1), nullptr);
+	EXPECT_EQ(attr_name(MRC_CMD_DEV_GET, MRC_A_DEV_WANT_STATS), "dev_want_stats");
 }
 
 void put_route(nl_msg *m, const char *peer,
@@ -225,11 +235,9 @@ void put_route(nl_msg *m, const char *peer,
 TEST(Attrs, Route)
 {
 	MsgPtr m = message(MRC_CMD_ROUTE_GET);
-	nla_put_u32(m.get(), MRC_A_DEV_INDEX, 3);
-	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
-	nlattr *n = nla_nest_start(m.get(), MRC_A_ROUTE);
+	nla_put_u32(m.get(), MRC_A_ROUTE_DEV_INDEX, 3);
+	nla_put_string(m.get(), MRC_A_ROUTE_DEV_NAME, "mrc0");
 	put_route(m.get(), "fd00::2", {{1, "fd01::2"}, {4, "fd04::2"}});
-	nla_nest_end(m.get(), n);
 	Route r = decode_route(m.get());
 	EXPECT_EQ(r.dev, "mrc0");
 	EXPECT_EQ(r.dev_index, 3u);
@@ -247,8 +255,8 @@ TEST(Attrs, RouteEvent)
 {
 	MsgPtr m = message(MRC_CMD_EVENT);
 	nla_put_u32(m.get(), MRC_A_EVENT_TYPE, MRC_EVENT_ROUTE_ADD);
-	nla_put_string(m.get(), MRC_A_DEV_NAME, "mrc0");
-	nlattr *n = nla_nest_start(m.get(), MRC_A_ROUTE);
+	nla_put_string(m.get(), MRC_A_EVENT_DEV_NAME, "mrc0");
+	nlattr *n = nla_nest_start(m.get(), MRC_A_EVENT_ROUTE);
 	put_route(m.get(), "10.0.0.2", {{2, "10.2.0.2"}});
 	nla_nest_end(m.get(), n);
 	Event e = decode_event(m.get());
@@ -264,12 +272,9 @@ TEST(Attrs, RouteEvent)
 TEST(Attrs, RouteBadAddressIsLeftOut)
 {
 	MsgPtr m = message(MRC_CMD_ROUTE_GET);
-	nlattr *n = nla_nest_start(m.get(), MRC_A_ROUTE);
 	const std::uint8_t five[5] = {10, 0, 0, 2, 9};
 	nla_put(m.get(), MRC_A_ROUTE_PEER, 5, five);
-	nla_nest_end(m.get(), n);
 	EXPECT_FALSE(decode_route(m.get()).peer);
-	EXPECT_EQ(attr_name(MRC_A_ROUTE_HOP_VIA), "route_hop_via");
 }
 
 TEST(Addr, ParseAndText)

@@ -225,7 +225,7 @@ TEST(Cli, ExtraAndRepeatedArguments)
 
 TEST(Cli, BadIds)
 {
-	for (const char *bad : {"abc", "-1", "1x", "0x2", "", " 2", "+2",
+	for (const char *bad : {"abc", "-1", "1x", "0x", "0xg", "", " 2", "+2",
 				"4294967296", "99999999999"}) {
 		std::string msg = usage_error({"plane", "del", "dev", "m",
 					       "id", bad});
@@ -255,14 +255,90 @@ TEST(Cli, BadNames)
 		  "");
 }
 
-TEST(Cli, ParseU32)
+TEST(Cli, ParseNumber)
 {
-	EXPECT_EQ(parse_u32("0"), 0u);
-	EXPECT_EQ(parse_u32("007"), 7u);
-	EXPECT_EQ(parse_u32("4294967295"), 4294967295u);
-	EXPECT_FALSE(parse_u32("4294967296"));
-	EXPECT_FALSE(parse_u32(""));
-	EXPECT_FALSE(parse_u32("1.5"));
+	EXPECT_EQ(parse_number("0"), 0u);
+	// A leading zero is decimal, not octal (unlike strtoul base 0).
+	EXPECT_EQ(parse_number("007"), 7u);
+	EXPECT_EQ(parse_number("010"), 10u);
+	EXPECT_EQ(parse_number("4294967295"), 4294967295u);
+	EXPECT_EQ(parse_number("0x1"), 1u);
+	EXPECT_EQ(parse_number("0X0000ffffffff"), 4294967295u);
+	EXPECT_FALSE(parse_number("4294967296"));
+	EXPECT_FALSE(parse_number("99999999999999999999999"));
+	EXPECT_FALSE(parse_number("0x100000000"));
+	EXPECT_FALSE(parse_number("0x10000000000000000"));
+	EXPECT_FALSE(parse_number(""));
+	EXPECT_FALSE(parse_number("0x"));
+	EXPECT_FALSE(parse_number("1.5"));
+	EXPECT_FALSE(parse_number("0b1"));
+	EXPECT_FALSE(parse_number("1e3"));
+}
+
+// One number grammar and one wording for every command: what one accepts
+// the others accept ("route add ... plane 0x1" was refused while
+// "ev-profile add ... count 0x4" was accepted).
+TEST(Cli, OneNumberGrammarEverywhere)
+{
+	EXPECT_EQ(parse({"plane", "del", "dev", "m", "id", "0x2"}).req.id, 2u);
+	auto route = parse({"route", "add", "10.0.0.2", "dev", "m", "plane",
+			    "0x1", "via", "10.1.0.2", "ev-profile", "0x10",
+			    "cc-profile", "3"});
+	ASSERT_EQ(route.req.hops.size(), 1u);
+	EXPECT_EQ(route.req.hops[0].first, 1u);
+	EXPECT_EQ(route.req.ev_profile, 16u);
+	EXPECT_EQ(route.req.cc_profile, 3u);
+	EXPECT_EQ(parse({"conn", "show", "qpn", "0x11"}).req.id, 17u);
+	auto probe = parse({"probe", "dev", "m", "to", "10.0.0.2", "ev",
+			    "0xc000", "plane", "0x1", "timeout", "0x64"});
+	EXPECT_EQ(probe.req.ev_sport, 0xc000u);
+	EXPECT_EQ(probe.req.timeout_ms, 100u);
+	auto prof = parse({"ev-profile", "set", "dev", "m", "id", "0x5",
+			   "min-active", "0x2"});
+	EXPECT_EQ(prof.req.prof.id, 5u);
+	EXPECT_EQ(prof.req.prof.min_active, 2u);
+	EXPECT_EQ(parse({"ev", "show", "dev", "m", "profile", "0x7"})
+			  .req.prof.id,
+		  7u);
+	auto cc = parse({"cc-profile", "set", "dev", "m", "id", "010", "eta",
+			 "0x20"});
+	EXPECT_EQ(cc.req.prof.id, 10u);
+	ASSERT_EQ(cc.req.prof.cc.size(), 1u);
+	EXPECT_EQ(cc.req.prof.cc[0].second, 32u);
+
+	const std::string bad = "': expected a number (decimal or 0x hex)";
+	EXPECT_EQ(usage_error({"plane", "del", "dev", "m", "id", "x"}),
+		  "invalid id 'x" + bad);
+	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "m", "plane",
+			       "0xg", "via", "10.1.0.2"}),
+		  "invalid plane '0xg" + bad);
+	EXPECT_EQ(usage_error({"ev-profile", "del", "dev", "m", "id", "x"}),
+		  "invalid id 'x" + bad);
+	EXPECT_EQ(usage_error({"ev-profile", "set", "dev", "m", "id", "1",
+			       "min-active", "-1"}),
+		  "invalid min-active '-1" + bad);
+	EXPECT_EQ(usage_error({"cc-profile", "set", "dev", "m", "id", "1",
+			       "eta", "x"}),
+		  "invalid eta 'x" + bad);
+	EXPECT_EQ(usage_error({"probe", "dev", "m", "to", "10.0.0.2",
+			       "timeout", "1s"}),
+		  "invalid timeout '1s" + bad);
+	// A missing value and a dev name: the same words for every object.
+	EXPECT_EQ(usage_error({"plane", "del", "dev", "m", "id"}),
+		  "id needs a number");
+	EXPECT_EQ(usage_error({"ev-profile", "del", "dev", "m", "id"}),
+		  "id needs a number");
+	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "m",
+			       "ev-profile"}),
+		  "ev-profile needs a number");
+	EXPECT_EQ(usage_error({"ev-profile", "show", "dev"}),
+		  "dev needs a name");
+	EXPECT_EQ(usage_error({"cc-profile", "show", "dev",
+			       std::string(64, 'a')}),
+		  "dev name '" + std::string(64, 'a') +
+			  "' is longer than 63 characters");
+	EXPECT_EQ(usage_error({"ev-profile", "show", "dev", "m", "dev", "n"}),
+		  "dev given twice");
 }
 
 TEST(Cli, MatchKeyword)
@@ -349,7 +425,7 @@ TEST(Cli, RouteUsageErrors)
 		  "invalid via address '10.1.0.300': expected IPv4 or IPv6");
 	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "mrc0",
 			       "plane", "x", "via", "10.1.0.2"}),
-		  "invalid plane 'x': expected a decimal number");
+		  "invalid plane 'x': expected a number (decimal or 0x hex)");
 	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "mrc0",
 			       "plane", "1", "to", "10.1.0.2"}),
 		  "unknown word 'to' (expected one of: via)");

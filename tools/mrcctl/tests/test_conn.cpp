@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // conn show and probe: decoding of CONN_GET replies and connection events
 // built here as the kernel sends them, their text and JSON, the grammar.
+
+#include <array>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -11,6 +13,7 @@
 #include "attrs.hpp"
 #include "cli.hpp"
 #include "conn.hpp"
+#include "render_one.hpp"
 #include "format.hpp"
 #include "genl_msg.hpp"
 #include "nl.hpp"
@@ -21,13 +24,21 @@ namespace {
 
 MsgPtr message(std::uint8_t cmd) { return test::genl_message(cmd); }
 
-void put_counters(nl_msg *m, std::uint64_t base)
+// The five counters (tx_pkts, tx_bytes, retx_pkts, lost_pkts, ecn_marks)
+// of a connection, a plane or an EV, in the attributes of its set.
+using CounterAttrs = std::array<int, 5>;
+const CounterAttrs kConn = {MRC_A_CONN_TX_PKTS, MRC_A_CONN_TX_BYTES, MRC_A_CONN_RETX_PKTS,
+			    MRC_A_CONN_LOST_PKTS, MRC_A_CONN_ECN_MARKS};
+const CounterAttrs kPlane = {MRC_A_CONN_PLANE_TX_PKTS, MRC_A_CONN_PLANE_TX_BYTES,
+			     MRC_A_CONN_PLANE_RETX_PKTS, MRC_A_CONN_PLANE_LOST_PKTS,
+			     MRC_A_CONN_PLANE_ECN_MARKS};
+const CounterAttrs kEv = {MRC_A_CONN_EV_TX_PKTS, MRC_A_CONN_EV_TX_BYTES, MRC_A_CONN_EV_RETX_PKTS,
+			  MRC_A_CONN_EV_LOST_PKTS, MRC_A_CONN_EV_ECN_MARKS};
+
+void put_counters(nl_msg *m, const CounterAttrs &a, std::uint64_t base)
 {
-	nla_put_u64(m, MRC_A_CONN_TX_PKTS, base + 1);
-	nla_put_u64(m, MRC_A_CONN_TX_BYTES, base + 2);
-	nla_put_u64(m, MRC_A_CONN_RETX_PKTS, base + 3);
-	nla_put_u64(m, MRC_A_CONN_LOST_PKTS, base + 4);
-	nla_put_u64(m, MRC_A_CONN_ECN_MARKS, base + 5);
+	for (std::size_t i = 0; i < a.size(); i++)
+		nla_put_u64(m, a[i], base + 1 + i);
 }
 
 // A CONN_GET reply of QP 17 with one plane and EVs [first, first + n).
@@ -35,10 +46,9 @@ MsgPtr conn_reply(std::uint32_t first, std::uint32_t n, bool planes)
 {
 	MsgPtr msg = message(MRC_CMD_CONN_GET);
 	nl_msg *m = msg.get();
-	nla_put_u32(m, MRC_A_DEV_INDEX, 2);
-	nla_put_string(m, MRC_A_DEV_NAME, "mrc2");
-	nlattr *c = nla_nest_start(m, MRC_A_CONN);
-	nla_put_u32(m, MRC_A_QPN, 17);
+	nla_put_u32(m, MRC_A_CONN_DEV_INDEX, 2);
+	nla_put_string(m, MRC_A_CONN_DEV_NAME, "mrc2");
+	nla_put_u32(m, MRC_A_CONN_QPN, 17);
 	nla_put_u32(m, MRC_A_CONN_DEST_QPN, 18);
 	nla_put_u32(m, MRC_A_CONN_STATE, 3);
 	nla_put_u32(m, MRC_A_CONN_EV_PROFILE, 0);
@@ -47,32 +57,31 @@ MsgPtr conn_reply(std::uint32_t first, std::uint32_t n, bool planes)
 	nla_put_u32(m, MRC_A_CONN_STATUS, MRC_CONN_OK);
 	nla_put_u32(m, MRC_A_CONN_SRTT, 1872000);
 	nla_put_u32(m, MRC_A_CONN_RTO, 67108864);
-	put_counters(m, 100);
+	put_counters(m, kConn, 100);
 	nla_put_u32(m, MRC_A_CONN_EVS_TOTAL, 48);
 	if (planes) {
 		nlattr *ps = nla_nest_start(m, MRC_A_CONN_PLANES);
 		nlattr *p = nla_nest_start(m, MRC_A_CONN_PLANE);
-		nla_put_u32(m, MRC_A_PLANE_ID, 2);
-		nla_put_u32(m, MRC_A_CONN_EVS_USABLE, 16);
-		put_counters(m, 10);
+		nla_put_u32(m, MRC_A_CONN_PLANE_ID, 2);
+		nla_put_u32(m, MRC_A_CONN_PLANE_EVS_USABLE, 16);
+		put_counters(m, kPlane, 10);
 		nla_nest_end(m, p);
 		nla_nest_end(m, ps);
 	}
 	nlattr *evs = nla_nest_start(m, MRC_A_CONN_EVS);
-	nla_put_u32(m, MRC_A_CONN_EV_OFFSET, first);
+	nla_put_u32(m, MRC_A_CONN_EVS_OFFSET, first);
 	for (std::uint32_t i = first; i < first + n; i++) {
-		nlattr *e = nla_nest_start(m, MRC_A_CONN_EV);
+		nlattr *e = nla_nest_start(m, MRC_A_CONN_EVS_EV);
 		nla_put_u32(m, MRC_A_CONN_EV_INDEX, i);
 		nla_put_u32(m, MRC_A_CONN_EV_PLANE, 1 + i % 3);
 		nla_put_u32(m, MRC_A_CONN_EV_STATE,
 			    i == 1 ? MRC_CONN_EV_ASSUMED_BAD : MRC_CONN_EV_GOOD);
 		nla_put_u32(m, MRC_A_CONN_EV_RTT, 582000);
 		nla_put_u16(m, MRC_A_CONN_EV_SPORT, 57451 + i);
-		put_counters(m, 0);
+		put_counters(m, kEv, 0);
 		nla_nest_end(m, e);
 	}
 	nla_nest_end(m, evs);
-	nla_nest_end(m, c);
 	return msg;
 }
 
@@ -107,7 +116,7 @@ TEST(Conn, DecodeReply)
 TEST(Conn, Text)
 {
 	MsgPtr m = conn_reply(0, 2, true);
-	EXPECT_EQ(conn_text(decode_conn(m.get())),
+	EXPECT_EQ(mrcctl::test::text_of(print_conn, decode_conn(m.get())),
 		  "dev mrc2 qpn 17 peer 10.0.0.1 dest_qpn 18 state RTS ev_profile 0 "
 		  "status ok srtt 1872us rto 67ms evs 48\n"
 		  "   tx_pkts 101 tx_bytes 102 retx_pkts 103 lost_pkts 104 ecn_marks 105\n"
@@ -120,8 +129,8 @@ TEST(Conn, Json)
 {
 	MsgPtr m = conn_reply(0, 1, false);
 	std::ostringstream os;
-	JsonWriter w(os, false);
-	conn_json(w, decode_conn(m.get()));
+	Printer w(os, true, false);
+	print_conn(w, decode_conn(m.get()));
 	EXPECT_EQ(os.str(),
 		  "{\"dev\":\"mrc2\",\"qpn\":17,\"peer\":\"10.0.0.1\",\"dest_qpn\":18,"
 		  "\"state\":\"RTS\",\"ev_profile\":0,\"status\":\"ok\","
@@ -147,10 +156,10 @@ TEST(Conn, EvStateEvent)
 	MsgPtr msg = message(MRC_CMD_EVENT);
 	nl_msg *m = msg.get();
 	nla_put_u32(m, MRC_A_EVENT_TYPE, MRC_EVENT_EV_STATE);
-	nla_put_u32(m, MRC_A_DEV_INDEX, 2);
-	nla_put_string(m, MRC_A_DEV_NAME, "mrc2");
-	nlattr *c = nla_nest_start(m, MRC_A_CONN);
-	nla_put_u32(m, MRC_A_QPN, 17);
+	nla_put_u32(m, MRC_A_EVENT_DEV_INDEX, 2);
+	nla_put_string(m, MRC_A_EVENT_DEV_NAME, "mrc2");
+	nlattr *c = nla_nest_start(m, MRC_A_EVENT_CONN);
+	nla_put_u32(m, MRC_A_CONN_QPN, 17);
 	nla_put_u32(m, MRC_A_CONN_DEST_QPN, 18);
 	const std::uint8_t peer[4] = {10, 0, 0, 1};
 	nla_put(m, MRC_A_CONN_PEER, 4, peer);
@@ -164,12 +173,12 @@ TEST(Conn, EvStateEvent)
 	nla_nest_end(m, e);
 	nla_nest_end(m, c);
 	Event ev = decode_event(m);
-	EXPECT_EQ(event_text(ev),
+	EXPECT_EQ(mrcctl::test::text_of(print_event, ev),
 		  "ev state dev mrc2 qpn 17 peer 10.0.0.1 ev 4 plane 2 "
 		  "assumed_bad -> good reason probe_ok rtt 412us");
 	std::ostringstream os;
-	JsonWriter w(os, false);
-	event_json(w, ev);
+	Printer w(os, true, false);
+	print_event(w, ev);
 	EXPECT_EQ(os.str(),
 		  "{\"event\":\"ev_state\",\"dev\":\"mrc2\",\"dev_index\":2,"
 		  "\"qpn\":17,\"peer\":\"10.0.0.1\",\"dest_qpn\":18,\"ev\":4,"
@@ -182,12 +191,12 @@ TEST(Conn, QpErrorEvent)
 	MsgPtr msg = message(MRC_CMD_EVENT);
 	nl_msg *m = msg.get();
 	nla_put_u32(m, MRC_A_EVENT_TYPE, MRC_EVENT_QP_ERROR);
-	nla_put_string(m, MRC_A_DEV_NAME, "mrc2");
-	nlattr *c = nla_nest_start(m, MRC_A_CONN);
-	nla_put_u32(m, MRC_A_QPN, 17);
+	nla_put_string(m, MRC_A_EVENT_DEV_NAME, "mrc2");
+	nlattr *c = nla_nest_start(m, MRC_A_EVENT_CONN);
+	nla_put_u32(m, MRC_A_CONN_QPN, 17);
 	nla_put_u32(m, MRC_A_CONN_STATUS, MRC_CONN_RETRY_EXCEEDED);
 	nla_nest_end(m, c);
-	EXPECT_EQ(event_text(decode_event(m)),
+	EXPECT_EQ(mrcctl::test::text_of(print_event, decode_event(m)),
 		  "qp error dev mrc2 qpn 17 status retry_exceeded");
 }
 

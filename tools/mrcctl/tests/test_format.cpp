@@ -5,8 +5,10 @@
 #include <linux/mrc.h>
 
 #include "format.hpp"
+#include "render_one.hpp"
 
 using namespace mrcctl;
+using mrcctl::test::text_of;
 
 namespace {
 
@@ -25,7 +27,7 @@ Plane plane(std::uint32_t id, const char *netdev, std::uint32_t ifindex,
 template <typename F> std::string json(F f, bool pretty = false)
 {
 	std::ostringstream os;
-	JsonWriter w(os, pretty);
+	Printer w(os, true, pretty);
 	f(w);
 	return os.str();
 }
@@ -43,11 +45,11 @@ TEST(Format, PlaneText)
 {
 	Plane p = plane(2, "veth1", 7, true, false);
 	p.dev = "mrc0";
-	EXPECT_EQ(plane_text(p),
-		  "dev mrc0 id 2 netdev veth1 ifindex 7 admin up oper down");
+	EXPECT_EQ(text_of(print_plane, p),
+		  "dev mrc0 id 2 netdev veth1 ifindex 7 admin up oper down\n");
 	Plane partial;
 	partial.id = 3;
-	EXPECT_EQ(plane_text(partial), "id 3");
+	EXPECT_EQ(text_of(print_plane, partial), "id 3\n");
 }
 
 TEST(Format, PlaneJson)
@@ -55,7 +57,7 @@ TEST(Format, PlaneJson)
 	Plane p = plane(1, "p1", 5, true, true);
 	p.dev = "mrc0";
 	p.dev_index = 3;
-	EXPECT_EQ(json([&](JsonWriter &w) { plane_json(w, p); }),
+	EXPECT_EQ(json([&](Printer &w) { print_plane(w, p); }),
 		  "{\"dev\":\"mrc0\",\"dev_index\":3,\"id\":1,\"netdev\":\"p1\","
 		  "\"ifindex\":5,\"admin_state\":\"up\",\"oper_state\":\"up\"}");
 }
@@ -69,12 +71,12 @@ TEST(Format, DevTextAndJson)
 	d.max_planes = 16;
 	d.udp_port = 4791;
 	d.planes = {plane(1, "p1", 5, true, true), plane(2, "p2", 6, false, false)};
-	EXPECT_EQ(dev_text(d),
+	EXPECT_EQ(text_of(print_dev, d),
 		  "mrc0: index 3 caps trim_nack,ev_udp max_planes 16 udp_port "
 		  "4791 planes 2 (1 up)\n"
 		  "    plane id 1 netdev p1 ifindex 5 admin up oper up\n"
 		  "    plane id 2 netdev p2 ifindex 6 admin down oper down\n");
-	EXPECT_EQ(json([&](JsonWriter &w) { dev_json(w, d); }),
+	EXPECT_EQ(json([&](Printer &w) { print_dev(w, d); }),
 		  "{\"name\":\"mrc0\",\"index\":3,\"caps\":[\"trim_nack\","
 		  "\"ev_udp\"],\"max_planes\":16,\"udp_port\":4791,\"planes\":["
 		  "{\"id\":1,\"netdev\":\"p1\",\"ifindex\":5,\"admin_state\":"
@@ -88,8 +90,8 @@ TEST(Format, DevWithoutCaps)
 	Dev d;
 	d.name = "mrc1";
 	d.caps = 0;
-	EXPECT_EQ(dev_text(d), "mrc1: caps none planes 0 (0 up)\n");
-	EXPECT_EQ(json([&](JsonWriter &w) { dev_json(w, d); }),
+	EXPECT_EQ(text_of(print_dev, d), "mrc1: caps none planes 0 (0 up)\n");
+	EXPECT_EQ(json([&](Printer &w) { print_dev(w, d); }),
 		  "{\"name\":\"mrc1\",\"caps\":[],\"planes\":[]}");
 }
 
@@ -100,41 +102,41 @@ TEST(Format, EventText)
 	e.dev = "mrc0";
 	e.plane.id = 2;
 	e.plane.netdev = "veth1";
-	EXPECT_EQ(event_text(e), "plane add dev mrc0 id 2 netdev veth1");
+	EXPECT_EQ(text_of(print_event, e), "plane add dev mrc0 id 2 netdev veth1");
 
 	Event down;
 	down.type = MRC_EVENT_PLANE_DOWN;
 	down.dev = "mrc0";
 	down.plane.id = 2;
-	EXPECT_EQ(event_text(down), "plane down dev mrc0 id 2");
+	EXPECT_EQ(text_of(print_event, down), "plane down dev mrc0 id 2");
 	down.plane.admin_up = true;
 	down.plane.oper_up = false;
-	EXPECT_EQ(event_text(down),
+	EXPECT_EQ(text_of(print_event, down),
 		  "plane down dev mrc0 id 2 admin up oper down");
 
 	Event up = down;
 	up.type = MRC_EVENT_PLANE_UP;
 	up.plane.oper_up = true;
-	EXPECT_EQ(event_text(up), "plane up dev mrc0 id 2 admin up oper up");
+	EXPECT_EQ(text_of(print_event, up), "plane up dev mrc0 id 2 admin up oper up");
 
 	Event del;
 	del.type = MRC_EVENT_PLANE_DEL;
 	del.dev = "mrc0";
 	del.plane.id = 4;
-	EXPECT_EQ(event_text(del), "plane del dev mrc0 id 4");
+	EXPECT_EQ(text_of(print_event, del), "plane del dev mrc0 id 4");
 
 	Event dev;
 	dev.type = MRC_EVENT_DEV_ADD;
 	dev.dev = "mrc1";
 	dev.dev_index = 9;
-	EXPECT_EQ(event_text(dev), "dev add dev mrc1 index 9");
+	EXPECT_EQ(text_of(print_event, dev), "dev add dev mrc1 index 9");
 	dev.type = MRC_EVENT_DEV_DEL;
-	EXPECT_EQ(event_text(dev), "dev del dev mrc1 index 9");
+	EXPECT_EQ(text_of(print_event, dev), "dev del dev mrc1 index 9");
 
 	Event odd;
 	odd.type = 99;
 	odd.dev = "mrc0";
-	EXPECT_EQ(event_text(odd), "event 99 dev mrc0");
+	EXPECT_EQ(text_of(print_event, odd), "event 99 dev mrc0");
 }
 
 TEST(Format, EventJson)
@@ -145,7 +147,7 @@ TEST(Format, EventJson)
 	e.dev_index = 3;
 	e.plane.id = 2;
 	e.plane.oper_up = false;
-	EXPECT_EQ(json([&](JsonWriter &w) { event_json(w, e); }),
+	EXPECT_EQ(json([&](Printer &w) { print_event(w, e); }),
 		  "{\"event\":\"plane_down\",\"dev\":\"mrc0\",\"dev_index\":3,"
 		  "\"id\":2,\"oper_state\":\"down\"}");
 	EXPECT_EQ(event_name(MRC_EVENT_PLANE_ADD), "plane_add");
@@ -177,7 +179,7 @@ TEST(Format, DevTextAndJsonWithStats)
 	d.planes = {plane(1, "e0", 2, true, true)};
 	d.planes[0].stats = Stats{{"tx_pkts", 3}, {"rx_pkts", 4}};
 	d.stats = Stats{{"tx_pkts", 3}, {"rx_pkts", 4}, {"rx_malformed", 10}};
-	EXPECT_EQ(dev_text(d),
+	EXPECT_EQ(text_of(print_dev, d),
 		  "mrc1: planes 1 (1 up)\n"
 		  "    plane id 1 netdev e0 ifindex 2 admin up oper up\n"
 		  "        tx_pkts\n"
@@ -190,7 +192,7 @@ TEST(Format, DevTextAndJsonWithStats)
 		  "          4\n"
 		  "    rx_malformed\n"
 		  "              10\n");
-	EXPECT_EQ(json([&](JsonWriter &w) { dev_json(w, d); }),
+	EXPECT_EQ(json([&](Printer &w) { print_dev(w, d); }),
 		  "{\"name\":\"mrc1\",\"planes\":[{\"id\":1,\"netdev\":\"e0\","
 		  "\"ifindex\":2,\"admin_state\":\"up\",\"oper_state\":\"up\","
 		  "\"stats\":{\"tx_pkts\":3,\"rx_pkts\":4}}],"
@@ -203,13 +205,13 @@ TEST(Format, PlaneTextAndJsonWithStats)
 	p.dev = "mrc1";
 	p.stats = Stats{{"tx_pkts", 10}, {"tx_bytes", 2000},
 			{"rx_pkts", 11}, {"rx_bytes", 2100}};
-	EXPECT_EQ(plane_text(p),
+	EXPECT_EQ(text_of(print_plane, p),
 		  "dev mrc1 id 1 netdev e0 ifindex 2 admin up oper up\n"
 		  "    tx_pkts tx_bytes\n"
 		  "         10     2000\n"
 		  "    rx_pkts rx_bytes\n"
-		  "         11     2100");
-	EXPECT_EQ(json([&](JsonWriter &w) { plane_json(w, p); }),
+		  "         11     2100\n");
+	EXPECT_EQ(json([&](Printer &w) { print_plane(w, p); }),
 		  "{\"dev\":\"mrc1\",\"id\":1,\"netdev\":\"e0\",\"ifindex\":2,"
 		  "\"admin_state\":\"up\",\"oper_state\":\"up\",\"stats\":{"
 		  "\"tx_pkts\":10,\"tx_bytes\":2000,\"rx_pkts\":11,"
@@ -230,17 +232,17 @@ Route sample_route()
 
 TEST(Format, RouteText)
 {
-	EXPECT_EQ(route_text(sample_route()),
+	EXPECT_EQ(text_of(print_route, sample_route()),
 		  "dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 plane 2 via 10.2.0.2 "
-		  "ev-profile 7 cc-profile 1");
+		  "ev-profile 7 cc-profile 1\n");
 	Route r;
 	r.peer = "fd00::2";
-	EXPECT_EQ(route_text(r), "fd00::2") << "absent fields are left out";
+	EXPECT_EQ(text_of(print_route, r), "fd00::2\n") << "absent fields are left out";
 }
 
 TEST(Format, RouteJson)
 {
-	EXPECT_EQ(json([](JsonWriter &w) { route_json(w, sample_route()); }),
+	EXPECT_EQ(json([](Printer &w) { print_route(w, sample_route()); }),
 		  R"({"dev":"mrc0","dev_index":3,"peer":"10.0.0.2","hops":[)"
 		  R"({"plane":1,"via":"10.1.0.2"},{"plane":2,"via":"10.2.0.2"}],)"
 		  R"("ev_profile":7,"cc_profile":1})");
@@ -257,11 +259,11 @@ TEST(Format, RouteEvents)
 	r.dev_index.reset();
 	e.route = r;
 	EXPECT_EQ(event_name(e.type), "route_add");
-	EXPECT_EQ(event_text(e),
+	EXPECT_EQ(text_of(print_event, e),
 		  "route add dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 plane 2 via "
 		  "10.2.0.2 ev-profile 7 cc-profile 1");
 	e.type = MRC_EVENT_ROUTE_DEL;
-	EXPECT_EQ(json([&](JsonWriter &w) { event_json(w, e); }),
+	EXPECT_EQ(json([&](Printer &w) { print_event(w, e); }),
 		  R"({"event":"route_del","dev":"mrc0","dev_index":3,)"
 		  R"("peer":"10.0.0.2","hops":[{"plane":1,"via":"10.1.0.2"},)"
 		  R"({"plane":2,"via":"10.2.0.2"}],"ev_profile":7,"cc_profile":1})");

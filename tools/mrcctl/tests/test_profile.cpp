@@ -13,6 +13,7 @@
 #include "cli.hpp"
 #include "profile_format.hpp"
 #include "profile_parse.hpp"
+#include "render_one.hpp"
 
 using namespace mrcctl;
 
@@ -225,7 +226,7 @@ TEST(ProfileCli, Refusals)
 		  "eta given twice");
 	EXPECT_EQ(usage_error({"cc-profile", "set", "dev", "m", "id", "1",
 			       "qa-gate", "256"}),
-		  "invalid qa-gate '256'");
+		  "qa-gate 256 is larger than 255");
 	EXPECT_EQ(usage_error({"cc-profile", "set", "dev", "m", "id", "1",
 			       "disable-qa", "yes"}),
 		  "disable-qa takes on or off");
@@ -269,14 +270,14 @@ TEST(ProfileFormat, EvProfileText)
 	p.fields.push_back({2, 0, 0, 3, 3});
 	p.evs = std::vector<Ev>{{0, 1, {0xc0, 0}, MRC_EV_STATE_UNKNOWN},
 				{1, 2, {0xc0, 0}, MRC_EV_STATE_DENIED}};
-	EXPECT_EQ(ev_profile_text(p),
+	EXPECT_EQ(mrcctl::test::text_of(print_ev_profile, p),
 		  "dev mrc0 id 3 mode gen format udp state online min-active 0 "
 		  "events all planes 1,2 shift 0 base 0xc000\n"
 		  "    field width 2 init 0 min 0 max 3 mask 0x3\n"
 		  "    index 0 plane 1 value 49152 state unknown\n"
 		  "    index 1 plane 2 value 49152 state denied\n");
-	EXPECT_EQ(ev_profile_fields_text(p, true).substr(0, 9), "id 3 mode");
-	EXPECT_NE(ev_profile_fields_text(p, true).find(" evs 2"), std::string::npos);
+	EXPECT_EQ(mrcctl::test::text_of([](Printer &q, const EvProfile &x) { print_ev_profile_fields(q, x, true); }, p).substr(0, 9), "id 3 mode");
+	EXPECT_NE(mrcctl::test::text_of([](Printer &q, const EvProfile &x) { print_ev_profile_fields(q, x, true); }, p).find(" evs 2"), std::string::npos);
 }
 
 TEST(ProfileFormat, CcProfile)
@@ -287,12 +288,12 @@ TEST(ProfileFormat, CcProfile)
 	p.algo = "uet-1.0-nscc";
 	p.values = {{MRC_A_CC_BASE_RTT, 100000}, {MRC_A_CC_GAMMA, 512},
 		    {MRC_A_CC_DISABLE_QA, 1}};
-	EXPECT_EQ(cc_profile_text(p),
+	EXPECT_EQ(mrcctl::test::text_of(print_cc_profile, p),
 		  "dev mrc0 id 1 algo uet-1.0-nscc base-rtt 100us gamma 512 "
 		  "disable-qa on\n");
 	std::ostringstream os;
-	JsonWriter w(os, false);
-	cc_profile_json(w, p);
+	Printer w(os, true, false);
+	print_cc_profile(w, p);
 	EXPECT_EQ(os.str(), "{\"dev\":\"mrc0\",\"id\":1,\"algo\":\"uet-1.0-nscc\","
 			    "\"base_rtt\":100000,\"gamma\":512,\"disable_qa\":true}");
 }

@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -157,13 +158,20 @@ private:
 
 // --- random requests ---------------------------------------------------
 
+// The highest attribute number of any set: random types go a little
+// beyond it (every op has its own set and policy, see mrc.yaml).
+constexpr int kMaxAttr = std::max<int>({MRC_A_DEV_MAX, MRC_A_PLANE_MAX, MRC_A_ROUTE_MAX,
+					 MRC_A_ROUTE_HOP_MAX, MRC_A_EV_PROFILE_MAX, MRC_A_EV_MAX,
+					 MRC_A_EV_GEN_FIELD_MAX, MRC_A_CC_PROFILE_MAX,
+					 MRC_A_CONN_MAX, MRC_A_PROBE_MAX});
+
 void random_payload(Rng &r, Msg &m, uint16_t type, int depth);
 
 void random_attrs(Rng &r, Msg &m, int depth)
 {
 	uint64_t n = r.below(depth ? 5 : 9);
 	for (uint64_t i = 0; i < n; i++) {
-		uint16_t type = static_cast<uint16_t>(r.below(MRC_A_MAX + 4));
+		uint16_t type = static_cast<uint16_t>(r.below(kMaxAttr + 4));
 		random_payload(r, m, type, depth);
 	}
 }
@@ -233,6 +241,8 @@ void tmpl_plane(Rng &r, Msg &m, const Env &e, uint8_t cmd)
 	m.attr_int<uint32_t>(MRC_A_PLANE_ID, static_cast<uint32_t>(1 + r.below(MRC_MAX_PLANES + 1)));
 	if (cmd == MRC_CMD_PLANE_ADD && !e.netdevs.empty())
 		m.attr_str(MRC_A_PLANE_IFNAME, e.netdevs[r.below(e.netdevs.size())]);
+	if (cmd == MRC_CMD_PLANE_ADD && r.chance(20))
+		m.attr_int<uint32_t>(MRC_A_PLANE_IFINDEX, static_cast<uint32_t>(r.below(8)));
 	if (cmd == MRC_CMD_PLANE_SET)
 		m.attr_int<uint8_t>(MRC_A_PLANE_ADMIN_UP, static_cast<uint8_t>(r.below(3)));
 }
@@ -256,7 +266,7 @@ void tmpl_route(Rng &r, Msg &m, const Env &e, uint8_t cmd)
 		m.attr_int<uint32_t>(MRC_A_ROUTE_CC_PROFILE, small_id(r));
 }
 
-void ev_value(Rng &r, Msg &m, uint8_t format)
+void ev_value(Rng &r, Msg &m, uint16_t type, uint8_t format)
 {
 	static const size_t len[] = {2, 4, 16, 32};
 	size_t n = format >= 1 && format <= 3 ? len[format - 1 + (format == 3 && r.chance(50))] : 2;
@@ -265,7 +275,7 @@ void ev_value(Rng &r, Msg &m, uint8_t format)
 	std::vector<uint8_t> v(n);
 	for (auto &c : v)
 		c = static_cast<uint8_t>(r.u64());
-	m.attr(MRC_A_EV_VALUE, v.data(), v.size());
+	m.attr(type, v.data(), v.size());
 }
 
 void tmpl_ev_profile(Rng &r, Msg &m, uint8_t cmd)
@@ -302,10 +312,19 @@ void tmpl_ev_profile(Rng &r, Msg &m, uint8_t cmd)
 			m.attr_int<uint16_t>(MRC_A_EV_PROFILE_MIN_ACTIVE, static_cast<uint16_t>(r.edge()));
 		if (r.chance(30))
 			m.attr_int<uint32_t>(MRC_A_EV_PROFILE_EVENT_MASK, static_cast<uint32_t>(r.edge()));
+		// One EV of the profile, in a request of its own or not.
+		if (r.chance(40))
+			m.attr_int<uint16_t>(MRC_A_EV_PROFILE_EV_INDEX, static_cast<uint16_t>(r.chance(70) ? r.below(8) : r.edge()));
 		if (r.chance(30))
-			m.attr_int<uint8_t>(MRC_A_EV_DENY, static_cast<uint8_t>(r.below(3)));
+			m.attr_int<uint8_t>(MRC_A_EV_PROFILE_EV_PLANE, static_cast<uint8_t>(r.chance(80) ? 1 + r.below(4) : r.edge()));
 		if (r.chance(30))
-			m.attr_int<uint32_t>(MRC_A_QPN, static_cast<uint32_t>(r.chance(50) ? r.below(64) : r.edge()));
+			ev_value(r, m, MRC_A_EV_PROFILE_EV_VALUE, format);
+		if (r.chance(30))
+			m.attr_int<uint8_t>(MRC_A_EV_PROFILE_EV_DENY, static_cast<uint8_t>(r.below(3)));
+		if (r.chance(30))
+			m.attr_int<uint32_t>(MRC_A_EV_PROFILE_QPN, static_cast<uint32_t>(r.chance(50) ? r.below(64) : r.edge()));
+		if (r.chance(80))
+			return;	// an EV list is add's (set refuses it)
 	}
 	size_t evs = m.begin_nest(MRC_A_EV_PROFILE_EVS);
 	for (uint64_t i = 0, n = r.below(6); i < n; i++) {
@@ -313,7 +332,9 @@ void tmpl_ev_profile(Rng &r, Msg &m, uint8_t cmd)
 		if (r.chance(50))
 			m.attr_int<uint16_t>(MRC_A_EV_INDEX, static_cast<uint16_t>(r.chance(70) ? r.below(8) : r.edge()));
 		m.attr_int<uint8_t>(MRC_A_EV_PLANE, static_cast<uint8_t>(r.chance(80) ? 1 + r.below(4) : r.edge()));
-		ev_value(r, m, format);
+		if (r.chance(20))
+			m.attr_int<uint8_t>(MRC_A_EV_STATE, static_cast<uint8_t>(r.below(5)));
+		ev_value(r, m, MRC_A_EV_VALUE, format);
 		m.end_nest(ev);
 	}
 	m.end_nest(evs);
@@ -339,10 +360,10 @@ void tmpl_probe(Rng &r, Msg &m, const Env &e)
 {
 	put_addr(m, MRC_A_PROBE_TO, e.peer, r);
 	if (r.chance(40))
-		m.attr_int<uint32_t>(MRC_A_EV_PROFILE_ID, small_id(r));
+		m.attr_int<uint32_t>(MRC_A_PROBE_EV_PROFILE, small_id(r));
 	if (r.chance(30)) {
-		m.attr_int<uint8_t>(MRC_A_EV_PLANE, static_cast<uint8_t>(r.below(5)));
-		ev_value(r, m, 1);
+		m.attr_int<uint32_t>(MRC_A_PROBE_EV_PLANE, static_cast<uint32_t>(r.below(5)));
+		m.attr_int<uint16_t>(MRC_A_PROBE_EV_SPORT, static_cast<uint16_t>(r.edge()));
 	}
 }
 
@@ -368,8 +389,15 @@ void template_body(Rng &r, Msg &m, const Env &e, uint8_t cmd)
 		m.attr_str(MRC_A_DEV_NAME, r.chance(95) ? e.dev : "nosuch");
 	else
 		m.attr_int<uint32_t>(MRC_A_DEV_INDEX, static_cast<uint32_t>(r.below(8)));
-	if (r.chance(20))
-		m.attr(MRC_A_STATS, nullptr, 0);
+	// The request flag of the GETs that have one.
+	if (r.chance(20)) {
+		if (cmd == MRC_CMD_DEV_GET)
+			m.attr(MRC_A_DEV_WANT_STATS, nullptr, 0);
+		else if (cmd == MRC_CMD_PLANE_GET)
+			m.attr(MRC_A_PLANE_WANT_STATS, nullptr, 0);
+		else if (cmd == MRC_CMD_CONN_GET)
+			m.attr(MRC_A_CONN_WANT_STATS, nullptr, 0);
+	}
 	switch (cmd) {
 	case MRC_CMD_PLANE_ADD: case MRC_CMD_PLANE_DEL: case MRC_CMD_PLANE_SET: case MRC_CMD_PLANE_GET:
 		tmpl_plane(r, m, e, cmd);
@@ -387,7 +415,7 @@ void template_body(Rng &r, Msg &m, const Env &e, uint8_t cmd)
 		break;
 	case MRC_CMD_CONN_GET:
 		if (r.chance(50))
-			m.attr_int<uint32_t>(MRC_A_QPN, static_cast<uint32_t>(r.chance(50) ? r.below(64) : r.edge()));
+			m.attr_int<uint32_t>(MRC_A_CONN_QPN, static_cast<uint32_t>(r.chance(50) ? r.below(64) : r.edge()));
 		break;
 	case MRC_CMD_PROBE:
 		tmpl_probe(r, m, e);

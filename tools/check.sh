@@ -14,6 +14,7 @@ suites=(
 	"spec:tools/netlink/check-spec.sh"
 	"layering:tools/check-layering.sh"
 	"style:tools/testing/run-style.sh"
+	"format:tools/check-format.sh"
 	"unit:tools/testing/run-unit.sh"
 	"fuzz:tools/testing/run-fuzz.sh"
 )

@@ -10,8 +10,7 @@ std::optional<std::vector<std::uint8_t>> parse_addr(std::string_view s)
 	std::string str(s);
 	std::uint8_t buf[16];
 
-	if (str.size() != s.size() ||
-	    str.find('\0') != std::string::npos)
+	if (str.size() != s.size() || str.find('\0') != std::string::npos)
 		return std::nullopt;
 	if (inet_pton(AF_INET, str.c_str(), buf) == 1)
 		return std::vector<std::uint8_t>(buf, buf + 4);

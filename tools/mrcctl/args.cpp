@@ -50,8 +50,9 @@ int match_keyword(std::string_view word, std::span<const Keyword> table,
 			expected += (expected.empty() ? "" : ", ") +
 				    std::string(k.word);
 		throw UsageError("unknown " +
-					 (word.empty() ? std::string("empty word")
-						       : "word " + quoted(word)) +
+					 (word.empty() ?
+						  std::string("empty word") :
+						  "word " + quoted(word)) +
 					 " (expected one of: " + expected + ")",
 				 topic);
 	}

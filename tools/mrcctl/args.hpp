@@ -57,8 +57,8 @@ std::optional<std::uint32_t> parse_number(std::string_view s);
 
 // Linux limits; longer names can never exist, so refusing them here gives
 // a clearer message than the kernel's policy error would.
-constexpr std::size_t kIfNameMax = 15;	// IFNAMSIZ - 1
-constexpr std::size_t kIbNameMax = 63;	// IB_DEVICE_NAME_MAX - 1
+constexpr std::size_t kIfNameMax = 15; // IFNAMSIZ - 1
+constexpr std::size_t kIbNameMax = 63; // IB_DEVICE_NAME_MAX - 1
 
 // The words of one command line, read front to back. Every error it
 // raises names the help topic of the action being parsed.
@@ -98,9 +98,9 @@ public:
 	// A name (device, netdev) of at most `max` characters.
 	std::string name(std::string_view key, std::size_t max);
 	// A number of the grammar above, at most `max`.
-	std::uint32_t number(std::string_view key,
-			     std::uint32_t max =
-				     std::numeric_limits<std::uint32_t>::max());
+	std::uint32_t
+	number(std::string_view key,
+	       std::uint32_t max = std::numeric_limits<std::uint32_t>::max());
 	// The next word, which must be `word` (not abbreviated).
 	void expect(std::string_view word, const std::string &after);
 

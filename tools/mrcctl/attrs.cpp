@@ -66,8 +66,8 @@ Route route_of(const Attrs &tb)
 	r.peer = get_addr(tb, MRC_A_ROUTE_PEER);
 	r.ev_profile = tb.u32(MRC_A_ROUTE_EV_PROFILE);
 	r.cc_profile = tb.u32(MRC_A_ROUTE_CC_PROFILE);
-	nla::for_each_entry(tb[MRC_A_ROUTE_HOPS], MRC_A_ROUTE_HOP, pol::route_hop,
-			    [&](const Attrs &hop) {
+	nla::for_each_entry(tb[MRC_A_ROUTE_HOPS], MRC_A_ROUTE_HOP,
+			    pol::route_hop, [&](const Attrs &hop) {
 				    auto plane = hop.u32(MRC_A_ROUTE_HOP_PLANE);
 				    auto via = get_addr(hop, MRC_A_ROUTE_HOP_VIA);
 				    if (plane && via)
@@ -116,9 +116,11 @@ std::string attr_at_offset(nl_msg *req, std::uint32_t offset)
 	int rem;
 	nla_for_each_attr(a, head, len, rem)
 	{
-		auto off = reinterpret_cast<const char *>(a) - reinterpret_cast<const char *>(h);
+		auto off = reinterpret_cast<const char *>(a) -
+			   reinterpret_cast<const char *>(h);
 		if (off == static_cast<std::ptrdiff_t>(offset))
-			name = attr_name(cmd_of(req), static_cast<std::uint32_t>(nla_type(a)));
+			name = attr_name(cmd_of(req),
+					 static_cast<std::uint32_t>(nla_type(a)));
 	}
 	return name;
 }
@@ -133,7 +135,9 @@ Dev decode_dev(nl_msg *msg)
 	d.max_planes = tb.u32(MRC_A_DEV_MAX_PLANES);
 	d.udp_port = tb.u16(MRC_A_DEV_UDP_PORT);
 	nla::for_each_entry(tb[MRC_A_DEV_PLANES], MRC_A_DEV_PLANE, pol::plane,
-			    [&](const Attrs &p) { d.planes.push_back(plane_of(p)); });
+			    [&](const Attrs &p) {
+				    d.planes.push_back(plane_of(p));
+			    });
 	if (nlattr *st = tb[MRC_A_DEV_STATS])
 		d.stats = decode_stats(st);
 	return d;

@@ -9,46 +9,52 @@ namespace {
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
-enum Object { O_DEV, O_PLANE, O_ROUTE, O_EV_PROFILE, O_EV, O_CC_PROFILE,
-	      O_CONN, O_PROBE, O_MONITOR, O_HELP };
+enum Object {
+	O_DEV,
+	O_PLANE,
+	O_ROUTE,
+	O_EV_PROFILE,
+	O_EV,
+	O_CC_PROFILE,
+	O_CONN,
+	O_PROBE,
+	O_MONITOR,
+	O_HELP
+};
 constexpr Keyword kObjects[] = {
-	{"dev", O_DEV},
-	{"plane", O_PLANE},
-	{"route", O_ROUTE},
-	{"conn", O_CONN},
-	{"probe", O_PROBE},
-	{"ev-profile", O_EV_PROFILE},
-	{"ev", O_EV},
-	{"cc-profile", O_CC_PROFILE},
-	{"monitor", O_MONITOR},
-	{"help", O_HELP},
+	{"dev", O_DEV},		{"plane", O_PLANE},
+	{"route", O_ROUTE},	{"conn", O_CONN},
+	{"probe", O_PROBE},	{"ev-profile", O_EV_PROFILE},
+	{"ev", O_EV},		{"cc-profile", O_CC_PROFILE},
+	{"monitor", O_MONITOR}, {"help", O_HELP},
 };
 
 enum Action { A_SHOW, A_ADD, A_DEL, A_SET, A_HELP };
 constexpr Keyword kDevActions[] = {
-	{"show", A_SHOW}, {"list", A_SHOW}, {"help", A_HELP},
+	{"show", A_SHOW},
+	{"list", A_SHOW},
+	{"help", A_HELP},
 };
 constexpr Keyword kPlaneActions[] = {
-	{"show", A_SHOW}, {"list", A_SHOW}, {"add", A_ADD}, {"del", A_DEL},
-	{"delete", A_DEL}, {"set", A_SET}, {"help", A_HELP},
+	{"show", A_SHOW},  {"list", A_SHOW}, {"add", A_ADD},   {"del", A_DEL},
+	{"delete", A_DEL}, {"set", A_SET},   {"help", A_HELP},
 };
 
 constexpr Keyword kRouteActions[] = {
-	{"show", A_SHOW}, {"list", A_SHOW}, {"add", A_ADD}, {"del", A_DEL},
-	{"delete", A_DEL}, {"set", A_SET}, {"help", A_HELP},
+	{"show", A_SHOW},  {"list", A_SHOW}, {"add", A_ADD},   {"del", A_DEL},
+	{"delete", A_DEL}, {"set", A_SET},   {"help", A_HELP},
 };
 
 enum RouteKey { R_DEV, R_PLANE, R_EV, R_CC, R_HELP };
 constexpr Keyword kRouteKeys[] = {
-	{"dev", R_DEV}, {"plane", R_PLANE}, {"ev-profile", R_EV},
+	{"dev", R_DEV},	      {"plane", R_PLANE}, {"ev-profile", R_EV},
 	{"cc-profile", R_CC}, {"help", R_HELP},
 };
 
 enum Key { K_DEV, K_NETDEV, K_ID, K_UP, K_DOWN, K_QPN, K_HELP };
 constexpr Keyword kAllKeys[] = {
-	{"dev", K_DEV}, {"netdev", K_NETDEV}, {"id", K_ID},
-	{"up", K_UP},	{"down", K_DOWN},     {"qpn", K_QPN},
-	{"help", K_HELP},
+	{"dev", K_DEV},	  {"netdev", K_NETDEV}, {"id", K_ID},	  {"up", K_UP},
+	{"down", K_DOWN}, {"qpn", K_QPN},	{"help", K_HELP},
 };
 
 // Parse the KEY VALUE / WORD arguments of one action into r. Only the keys
@@ -130,9 +136,7 @@ Request parse_plane(Cursor &c)
 	if (!c.done())
 		action = c.keyword(kPlaneActions);
 	switch (action) {
-	case A_HELP:
-		r.topic = c.topic();
-		return r;
+	case A_HELP: r.topic = c.topic(); return r;
 	case A_SHOW:
 		r.cmd = Cmd::PlaneShow;
 		c.set_topic("plane show");
@@ -241,9 +245,7 @@ Request parse_route(Cursor &c)
 	if (!c.done())
 		action = c.keyword(kRouteActions);
 	switch (action) {
-	case A_HELP:
-		r.topic = c.topic();
-		return r;
+	case A_HELP: r.topic = c.topic(); return r;
 	case A_SHOW:
 		r.cmd = Cmd::RouteShow;
 		c.set_topic("route show");
@@ -281,9 +283,12 @@ Request parse_probe(Cursor &c)
 {
 	enum { P_DEV, P_TO, P_EV, P_PLANE, P_PROFILE, P_TIMEOUT, P_HELP };
 	static constexpr Keyword keys[] = {
-		{"dev", P_DEV},	    {"to", P_TO},
-		{"ev", P_EV},	    {"plane", P_PLANE},
-		{"ev-profile", P_PROFILE}, {"timeout", P_TIMEOUT},
+		{"dev", P_DEV},
+		{"to", P_TO},
+		{"ev", P_EV},
+		{"plane", P_PLANE},
+		{"ev-profile", P_PROFILE},
+		{"timeout", P_TIMEOUT},
 		{"help", P_HELP},
 	};
 	c.set_topic("probe");
@@ -366,7 +371,8 @@ bool parse_option(std::string_view a, Invocation &inv)
 			case 'V': inv.req.cmd = Cmd::Version; break;
 			default:
 				throw UsageError("unknown option " +
-							 quoted(std::string("-") + f),
+							 quoted(std::string("-") +
+								f),
 						 "");
 			}
 		}
@@ -412,33 +418,15 @@ Invocation parse_args(std::span<const std::string_view> args)
 	if (c.done())
 		throw UsageError("no command given", "");
 	switch (match_keyword(c.next(), kObjects, "")) {
-	case O_DEV:
-		inv.req = parse_dev(c);
-		break;
-	case O_PLANE:
-		inv.req = parse_plane(c);
-		break;
-	case O_ROUTE:
-		inv.req = parse_route(c);
-		break;
-	case O_CONN:
-		inv.req = parse_conn(c);
-		break;
-	case O_PROBE:
-		inv.req = parse_probe(c);
-		break;
-	case O_EV_PROFILE:
-		inv.req = parse_ev_profile(c);
-		break;
-	case O_EV:
-		inv.req = parse_ev(c);
-		break;
-	case O_CC_PROFILE:
-		inv.req = parse_cc_profile(c);
-		break;
-	case O_MONITOR:
-		inv.req = parse_monitor(c);
-		break;
+	case O_DEV: inv.req = parse_dev(c); break;
+	case O_PLANE: inv.req = parse_plane(c); break;
+	case O_ROUTE: inv.req = parse_route(c); break;
+	case O_CONN: inv.req = parse_conn(c); break;
+	case O_PROBE: inv.req = parse_probe(c); break;
+	case O_EV_PROFILE: inv.req = parse_ev_profile(c); break;
+	case O_EV: inv.req = parse_ev(c); break;
+	case O_CC_PROFILE: inv.req = parse_cc_profile(c); break;
+	case O_MONITOR: inv.req = parse_monitor(c); break;
 	default: {
 		// "mrcctl help plane add" is "mrcctl plane add help": parse
 		// it that way so that abbreviations work the same.

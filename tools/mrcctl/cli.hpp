@@ -26,13 +26,13 @@ namespace mrcctl {
 
 struct Options {
 	bool json = false;
-	bool pretty = false;	// implies json
+	bool pretty = false; // implies json
 	bool stats = false;
-	std::string netns;	// -n: run in this named network namespace
+	std::string netns; // -n: run in this named network namespace
 };
 
 enum class Cmd {
-	Help,		// print help_text(topic)
+	Help, // print help_text(topic)
 	Version,
 	DevShow,
 	PlaneAdd,
@@ -49,10 +49,10 @@ enum class Cmd {
 	EvProfileSet,
 	EvProfileDel,
 	EvProfileShow,
-	EvReplace,	// ev-profile ev replace
-	EvDeny,		// ev-profile ev deny
-	EvAllow,	// ev-profile ev allow
-	EvShow,		// ev show
+	EvReplace, // ev-profile ev replace
+	EvDeny,	   // ev-profile ev deny
+	EvAllow,   // ev-profile ev allow
+	EvShow,	   // ev show
 	CcProfileAdd,
 	CcProfileSet,
 	CcProfileDel,
@@ -62,7 +62,7 @@ enum class Cmd {
 
 struct Request {
 	Cmd cmd = Cmd::Help;
-	std::string topic;	// Help: "", "dev", "plane", "plane add", ...
+	std::string topic; // Help: "", "dev", "plane", "plane add", ...
 	std::optional<std::string> dev;
 	std::optional<std::string> netdev;
 	std::optional<std::uint32_t> id;
@@ -78,7 +78,7 @@ struct Request {
 	std::optional<std::uint32_t> ev_sport;
 	std::optional<std::uint32_t> ev_plane;
 	std::optional<std::uint32_t> timeout_ms;
-	ProfileRequest prof;	// ev-profile, ev, cc-profile
+	ProfileRequest prof; // ev-profile, ev, cc-profile
 };
 
 struct Invocation {

@@ -29,18 +29,39 @@ namespace mrcctl {
 namespace {
 
 enum Key {
-	K_DEV, K_ID, K_PROFILE, K_MODE, K_FORMAT, K_MIN_ACTIVE, K_EVENTS,
-	K_COUNT, K_PLANES, K_EV, K_FIELD, K_SHIFT, K_BASE, K_STATE, K_INDEX,
-	K_PLANE, K_VALUE, K_ALGO, K_QPN, K_HELP, K_CC_FIRST = 100,
+	K_DEV,
+	K_ID,
+	K_PROFILE,
+	K_MODE,
+	K_FORMAT,
+	K_MIN_ACTIVE,
+	K_EVENTS,
+	K_COUNT,
+	K_PLANES,
+	K_EV,
+	K_FIELD,
+	K_SHIFT,
+	K_BASE,
+	K_STATE,
+	K_INDEX,
+	K_PLANE,
+	K_VALUE,
+	K_ALGO,
+	K_QPN,
+	K_HELP,
+	K_CC_FIRST = 100,
 };
 
 constexpr Keyword kKeys[] = {
-	{"dev", K_DEV}, {"id", K_ID}, {"profile", K_PROFILE},
-	{"mode", K_MODE}, {"format", K_FORMAT}, {"min-active", K_MIN_ACTIVE},
-	{"events", K_EVENTS}, {"count", K_COUNT}, {"planes", K_PLANES},
-	{"ev", K_EV}, {"field", K_FIELD}, {"shift", K_SHIFT},
-	{"base", K_BASE}, {"state", K_STATE}, {"index", K_INDEX},
-	{"plane", K_PLANE}, {"value", K_VALUE}, {"algo", K_ALGO},
+	{"dev", K_DEV},		{"id", K_ID},
+	{"profile", K_PROFILE}, {"mode", K_MODE},
+	{"format", K_FORMAT},	{"min-active", K_MIN_ACTIVE},
+	{"events", K_EVENTS},	{"count", K_COUNT},
+	{"planes", K_PLANES},	{"ev", K_EV},
+	{"field", K_FIELD},	{"shift", K_SHIFT},
+	{"base", K_BASE},	{"state", K_STATE},
+	{"index", K_INDEX},	{"plane", K_PLANE},
+	{"value", K_VALUE},	{"algo", K_ALGO},
 	{"qpn", K_QPN},
 };
 
@@ -176,9 +197,7 @@ bool parse_keys(Cursor &a, Request &r, std::initializer_list<int> allowed,
 			p.evs.emplace_back(plane, std::string(a.value("value")));
 			break;
 		}
-		case K_FIELD:
-			p.fields.push_back(parse_field(a));
-			break;
+		case K_FIELD: p.fields.push_back(parse_field(a)); break;
 		case K_SHIFT:
 			a.once(p.shift.has_value(), "shift");
 			p.shift = a.number("shift", 255);
@@ -208,7 +227,8 @@ bool parse_keys(Cursor &a, Request &r, std::initializer_list<int> allowed,
 			p.algo = std::string(a.value("algo"));
 			break;
 		default: {
-			const CcParam &cp = kCcParams[static_cast<std::size_t>(key - K_CC_FIRST)];
+			const CcParam &cp = kCcParams[static_cast<std::size_t>(
+				key - K_CC_FIRST)];
 			std::string word = cp.word;
 			for (const auto &[attr, v] : p.cc)
 				if (attr == cp.attr)
@@ -233,12 +253,8 @@ bool parse_keys(Cursor &a, Request &r, std::initializer_list<int> allowed,
 				n = v == "on";
 				break;
 			}
-			case CcParam::Byte:
-				n = a.number(word, 255);
-				break;
-			default:
-				n = a.number(word);
-				break;
+			case CcParam::Byte: n = a.number(word, 255); break;
+			default: n = a.number(word); break;
 			}
 			p.cc.emplace_back(cp.attr, n);
 			break;
@@ -265,17 +281,19 @@ void check_values(Cursor &a, const ProfileRequest &p)
 
 enum Action { A_SHOW, A_ADD, A_DEL, A_SET, A_EV, A_HELP };
 constexpr Keyword kEvProfileActions[] = {
-	{"show", A_SHOW}, {"list", A_SHOW}, {"add", A_ADD}, {"del", A_DEL},
-	{"delete", A_DEL}, {"set", A_SET}, {"ev", A_EV}, {"help", A_HELP},
+	{"show", A_SHOW},  {"list", A_SHOW}, {"add", A_ADD}, {"del", A_DEL},
+	{"delete", A_DEL}, {"set", A_SET},   {"ev", A_EV},   {"help", A_HELP},
 };
 constexpr Keyword kCcProfileActions[] = {
-	{"show", A_SHOW}, {"list", A_SHOW}, {"add", A_ADD}, {"del", A_DEL},
-	{"delete", A_DEL}, {"set", A_SET}, {"help", A_HELP},
+	{"show", A_SHOW},  {"list", A_SHOW}, {"add", A_ADD},   {"del", A_DEL},
+	{"delete", A_DEL}, {"set", A_SET},   {"help", A_HELP},
 };
 
 enum EvAction { E_REPLACE, E_DENY, E_ALLOW, E_HELP };
 constexpr Keyword kEvActions[] = {
-	{"replace", E_REPLACE}, {"deny", E_DENY}, {"allow", E_ALLOW},
+	{"replace", E_REPLACE},
+	{"deny", E_DENY},
+	{"allow", E_ALLOW},
 	{"help", E_HELP},
 };
 
@@ -298,15 +316,16 @@ Request parse_ev_change(Cursor &a)
 	Request r;
 	if (act == E_REPLACE) {
 		r.cmd = Cmd::EvReplace;
-		if (!parse_keys(a, r, {K_DEV, K_PROFILE, K_INDEX, K_PLANE,
-				       K_VALUE, K_QPN}, false))
+		if (!parse_keys(a, r,
+				{K_DEV, K_PROFILE, K_INDEX, K_PLANE, K_VALUE,
+				 K_QPN},
+				false))
 			return r;
 		a.require(r.prof.ev_plane.has_value(), "'plane P'");
 		a.require(r.prof.ev_value.has_value(), "'value V'");
 	} else {
 		r.cmd = act == E_DENY ? Cmd::EvDeny : Cmd::EvAllow;
-		if (!parse_keys(a, r, {K_DEV, K_PROFILE, K_INDEX, K_QPN},
-				false))
+		if (!parse_keys(a, r, {K_DEV, K_PROFILE, K_INDEX, K_QPN}, false))
 			return r;
 	}
 	a.require(r.dev.has_value(), "'dev NAME'");
@@ -325,10 +344,8 @@ Request parse_ev_profile(Cursor &a)
 		act = a.keyword(kEvProfileActions);
 	Request r;
 	switch (act) {
-	case A_HELP:
-		return help(a.topic());
-	case A_EV:
-		return parse_ev_change(a);
+	case A_HELP: return help(a.topic());
+	case A_EV: return parse_ev_change(a);
 	case A_SHOW: {
 		a.set_topic("ev-profile show");
 		r.cmd = Cmd::EvProfileShow;
@@ -348,22 +365,25 @@ Request parse_ev_profile(Cursor &a)
 	case A_SET: {
 		a.set_topic("ev-profile set");
 		r.cmd = Cmd::EvProfileSet;
-		if (parse_keys(a, r, {K_DEV, K_ID, K_STATE, K_MIN_ACTIVE,
-				      K_EVENTS}, false)) {
+		if (parse_keys(a, r,
+			       {K_DEV, K_ID, K_STATE, K_MIN_ACTIVE, K_EVENTS},
+			       false)) {
 			a.require(r.dev.has_value(), "'dev NAME'");
 			a.require(r.prof.id.has_value(), "'id ID'");
 			a.require(r.prof.state || r.prof.min_active ||
-					   r.prof.event_mask,
-				"state, min-active or events");
+					  r.prof.event_mask,
+				  "state, min-active or events");
 		}
 		return r;
 	}
 	default: {
 		a.set_topic("ev-profile add");
 		r.cmd = Cmd::EvProfileAdd;
-		if (parse_keys(a, r, {K_DEV, K_ID, K_MODE, K_FORMAT,
-				      K_MIN_ACTIVE, K_EVENTS, K_COUNT, K_PLANES,
-				      K_EV, K_FIELD, K_SHIFT, K_BASE}, false)) {
+		if (parse_keys(a, r,
+			       {K_DEV, K_ID, K_MODE, K_FORMAT, K_MIN_ACTIVE,
+				K_EVENTS, K_COUNT, K_PLANES, K_EV, K_FIELD,
+				K_SHIFT, K_BASE},
+			       false)) {
 			a.require(r.dev.has_value(), "'dev NAME'");
 			a.require(r.prof.id.has_value(), "'id ID'");
 			a.require(r.prof.mode.has_value(), "'mode MODE'");
@@ -378,7 +398,9 @@ Request parse_ev_profile(Cursor &a)
 Request parse_ev(Cursor &a)
 {
 	static constexpr Keyword kActions[] = {
-		{"show", A_SHOW}, {"list", A_SHOW}, {"help", A_HELP},
+		{"show", A_SHOW},
+		{"list", A_SHOW},
+		{"help", A_HELP},
 	};
 	a.set_topic("ev");
 	int act = A_SHOW;
@@ -404,8 +426,7 @@ Request parse_cc_profile(Cursor &a)
 		act = a.keyword(kCcProfileActions);
 	Request r;
 	switch (act) {
-	case A_HELP:
-		return help(a.topic());
+	case A_HELP: return help(a.topic());
 	case A_SHOW: {
 		a.set_topic("cc-profile show");
 		r.cmd = Cmd::CcProfileShow;
@@ -431,10 +452,10 @@ Request parse_cc_profile(Cursor &a)
 			a.require(r.prof.id.has_value(), "'id ID'");
 			if (add)
 				a.require(r.prof.algo.has_value(),
-					"'algo uet-1.0-nscc'");
+					  "'algo uet-1.0-nscc'");
 			else
 				a.require(!r.prof.cc.empty(),
-					"a value to change");
+					  "a value to change");
 		}
 		return r;
 	}

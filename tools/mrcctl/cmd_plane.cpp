@@ -30,9 +30,9 @@ void put_u32(nl_msg *m, int type, const std::optional<std::uint32_t> &v)
 // nothing, as ip(8) does.
 int change(const Request &r)
 {
-	std::uint8_t cmd = r.cmd == Cmd::PlaneAdd   ? MRC_CMD_PLANE_ADD
-			   : r.cmd == Cmd::PlaneDel ? MRC_CMD_PLANE_DEL
-						    : MRC_CMD_PLANE_SET;
+	std::uint8_t cmd = r.cmd == Cmd::PlaneAdd ? MRC_CMD_PLANE_ADD :
+			   r.cmd == Cmd::PlaneDel ? MRC_CMD_PLANE_DEL :
+						    MRC_CMD_PLANE_SET;
 	GenlSocket sk;
 	MsgPtr req = sk.request(cmd, false);
 	put_string(req.get(), MRC_A_DEV_NAME, r.dev);

@@ -17,7 +17,6 @@ namespace mrcctl {
 
 namespace {
 
-
 ProbeResult result_of(const nla::Attrs &tb)
 {
 	ProbeResult r;
@@ -26,7 +25,8 @@ ProbeResult result_of(const nla::Attrs &tb)
 	r.sport = tb.u16(MRC_A_PROBE_RESULT_EV_SPORT);
 	r.rtt_ns = tb.u64(MRC_A_PROBE_RESULT_RTT);
 	if (nlattr *a = tb[MRC_A_PROBE_RESULT_ADDR])
-		r.via = addr_text(nla_data(a), static_cast<std::size_t>(nla_len(a)));
+		r.via = addr_text(nla_data(a),
+				  static_cast<std::size_t>(nla_len(a)));
 	return r;
 }
 
@@ -48,7 +48,8 @@ int cmd_probe(const Invocation &inv)
 	    (r.ev_plane && nla_put_u32(m, MRC_A_PROBE_EV_PLANE, *r.ev_plane) < 0) ||
 	    (r.ev_profile &&
 	     nla_put_u32(m, MRC_A_PROBE_EV_PROFILE, *r.ev_profile) < 0) ||
-	    (r.timeout_ms && nla_put_u32(m, MRC_A_PROBE_TIMEOUT, *r.timeout_ms) < 0))
+	    (r.timeout_ms &&
+	     nla_put_u32(m, MRC_A_PROBE_TIMEOUT, *r.timeout_ms) < 0))
 		throw Failure("message too large");
 
 	std::vector<ProbeResult> results;
@@ -56,7 +57,9 @@ int cmd_probe(const Invocation &inv)
 		nla::Attrs tb = nla::parse(msg, mrc::policy::probe);
 		nla::for_each_entry(tb[MRC_A_PROBE_RESULTS], MRC_A_PROBE_RESULT,
 				    mrc::policy::probe_result,
-				    [&](const nla::Attrs &e) { results.push_back(result_of(e)); });
+				    [&](const nla::Attrs &e) {
+					    results.push_back(result_of(e));
+				    });
 	});
 	print_list(std::cout, inv.opts, results, print_probe_result);
 	// Scripts: a probe that nothing answered is a failure.

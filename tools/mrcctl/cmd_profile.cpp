@@ -44,9 +44,9 @@ int ev_profile_change(const Request &r)
 {
 	const ProfileRequest &p = r.prof;
 	GenlSocket sk;
-	std::uint8_t cmd = r.cmd == Cmd::EvProfileAdd   ? MRC_CMD_EV_PROFILE_ADD
-			   : r.cmd == Cmd::EvProfileDel ? MRC_CMD_EV_PROFILE_DEL
-							: MRC_CMD_EV_PROFILE_SET;
+	std::uint8_t cmd = r.cmd == Cmd::EvProfileAdd ? MRC_CMD_EV_PROFILE_ADD :
+			   r.cmd == Cmd::EvProfileDel ? MRC_CMD_EV_PROFILE_DEL :
+							MRC_CMD_EV_PROFILE_SET;
 	MsgPtr req = request(sk, cmd, false, r);
 	nl_msg *m = req.get();
 	if (r.cmd == Cmd::EvProfileAdd) {
@@ -57,7 +57,8 @@ int ev_profile_change(const Request &r)
 			check(nla_put_u8(m, MRC_A_EV_PROFILE_STATE, *p.state));
 		if (p.min_active)
 			check(nla_put_u16(m, MRC_A_EV_PROFILE_MIN_ACTIVE,
-					  static_cast<std::uint16_t>(*p.min_active)));
+					  static_cast<std::uint16_t>(
+						  *p.min_active)));
 		if (p.event_mask)
 			check(nla_put_u32(m, MRC_A_EV_PROFILE_EVENT_MASK,
 					  *p.event_mask));
@@ -85,16 +86,18 @@ int ev_change(const Request &r)
 	MsgPtr req = request(sk, MRC_CMD_EV_PROFILE_SET, false, r);
 	nl_msg *m = req.get();
 	check(nla_put_u32(m, MRC_A_EV_PROFILE_ID, *p.id));
-	check(nla_put_u16(m, MRC_A_EV_PROFILE_EV_INDEX, static_cast<std::uint16_t>(*p.index)));
+	check(nla_put_u16(m, MRC_A_EV_PROFILE_EV_INDEX,
+			  static_cast<std::uint16_t>(*p.index)));
 	if (p.qpn)
 		check(nla_put_u32(m, MRC_A_EV_PROFILE_QPN, *p.qpn));
 	if (value) {
 		check(nla_put_u8(m, MRC_A_EV_PROFILE_EV_PLANE,
 				 static_cast<std::uint8_t>(*p.ev_plane)));
-		check(nla_put(m, MRC_A_EV_PROFILE_EV_VALUE, static_cast<int>(value->size()),
-			      value->data()));
+		check(nla_put(m, MRC_A_EV_PROFILE_EV_VALUE,
+			      static_cast<int>(value->size()), value->data()));
 	} else {
-		check(nla_put_u8(m, MRC_A_EV_PROFILE_EV_DENY, r.cmd == Cmd::EvDeny));
+		check(nla_put_u8(m, MRC_A_EV_PROFILE_EV_DENY,
+				 r.cmd == Cmd::EvDeny));
 	}
 	sk.transact(m, [](nl_msg *) {});
 	return 0;
@@ -122,9 +125,9 @@ int cc_profile_change(const Request &r)
 {
 	const ProfileRequest &p = r.prof;
 	GenlSocket sk;
-	std::uint8_t cmd = r.cmd == Cmd::CcProfileAdd   ? MRC_CMD_CC_PROFILE_ADD
-			   : r.cmd == Cmd::CcProfileDel ? MRC_CMD_CC_PROFILE_DEL
-							: MRC_CMD_CC_PROFILE_SET;
+	std::uint8_t cmd = r.cmd == Cmd::CcProfileAdd ? MRC_CMD_CC_PROFILE_ADD :
+			   r.cmd == Cmd::CcProfileDel ? MRC_CMD_CC_PROFILE_DEL :
+							MRC_CMD_CC_PROFILE_SET;
 	MsgPtr req = request(sk, cmd, false, r);
 	nl_msg *m = req.get();
 	check(nla_put_u32(m, MRC_A_CC_PROFILE_ID, *p.id));
@@ -149,9 +152,8 @@ int cc_profile_show(const Invocation &inv)
 	if (r.prof.id)
 		check(nla_put_u32(req.get(), MRC_A_CC_PROFILE_ID, *r.prof.id));
 	std::vector<CcProfile> list;
-	sk.transact(req.get(), [&](nl_msg *m) {
-		list.push_back(decode_cc_profile(m));
-	});
+	sk.transact(req.get(),
+		    [&](nl_msg *m) { list.push_back(decode_cc_profile(m)); });
 	print_list(std::cout, inv.opts, list, print_cc_profile);
 	return 0;
 }
@@ -163,19 +165,14 @@ int cmd_profile(const Invocation &inv)
 	switch (inv.req.cmd) {
 	case Cmd::EvProfileAdd:
 	case Cmd::EvProfileSet:
-	case Cmd::EvProfileDel:
-		return ev_profile_change(inv.req);
+	case Cmd::EvProfileDel: return ev_profile_change(inv.req);
 	case Cmd::EvReplace:
 	case Cmd::EvDeny:
-	case Cmd::EvAllow:
-		return ev_change(inv.req);
+	case Cmd::EvAllow: return ev_change(inv.req);
 	case Cmd::EvProfileShow:
-	case Cmd::EvShow:
-		return ev_profile_show(inv);
-	case Cmd::CcProfileShow:
-		return cc_profile_show(inv);
-	default:
-		return cc_profile_change(inv.req);
+	case Cmd::EvShow: return ev_profile_show(inv);
+	case Cmd::CcProfileShow: return cc_profile_show(inv);
+	default: return cc_profile_change(inv.req);
 	}
 }
 

@@ -27,17 +27,16 @@ void put_addr(nl_msg *m, int type, const std::string &text)
 	auto bytes = parse_addr(text);
 	if (!bytes)
 		throw Failure("invalid address '" + text + "'");
-	check(nla_put(m, type, static_cast<int>(bytes->size()),
-		      bytes->data()));
+	check(nla_put(m, type, static_cast<int>(bytes->size()), bytes->data()));
 }
 
 // add, set and del: the kernel answers with an ACK; success prints
 // nothing, as ip(8) does.
 int change(const Request &r)
 {
-	std::uint8_t cmd = r.cmd == Cmd::RouteAdd   ? MRC_CMD_ROUTE_ADD
-			   : r.cmd == Cmd::RouteSet ? MRC_CMD_ROUTE_SET
-						    : MRC_CMD_ROUTE_DEL;
+	std::uint8_t cmd = r.cmd == Cmd::RouteAdd ? MRC_CMD_ROUTE_ADD :
+			   r.cmd == Cmd::RouteSet ? MRC_CMD_ROUTE_SET :
+						    MRC_CMD_ROUTE_DEL;
 	GenlSocket sk;
 	MsgPtr req = sk.request(cmd, false);
 	nl_msg *m = req.get();

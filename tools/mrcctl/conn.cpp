@@ -21,9 +21,12 @@ struct Counter {
 };
 
 const Counter kConnCounters[] = {
-	{MRC_A_CONN_TX_PKTS, "tx_pkts"},     {MRC_A_CONN_TX_BYTES, "tx_bytes"},
-	{MRC_A_CONN_RETX_PKTS, "retx_pkts"}, {MRC_A_CONN_LOST_PKTS, "lost_pkts"},
-	{MRC_A_CONN_ECN_MARKS, "ecn_marks"}, {MRC_A_CONN_RX_PKTS, "rx_pkts"},
+	{MRC_A_CONN_TX_PKTS, "tx_pkts"},
+	{MRC_A_CONN_TX_BYTES, "tx_bytes"},
+	{MRC_A_CONN_RETX_PKTS, "retx_pkts"},
+	{MRC_A_CONN_LOST_PKTS, "lost_pkts"},
+	{MRC_A_CONN_ECN_MARKS, "ecn_marks"},
+	{MRC_A_CONN_RX_PKTS, "rx_pkts"},
 	{MRC_A_CONN_TIMEOUTS, "timeouts"},
 };
 const Counter kPlaneCounters[] = {
@@ -43,17 +46,25 @@ const Counter kEvCounters[] = {
 
 // u32 fields of a connection, in the order the kernel puts them.
 const Counter kConnFields[] = {
-	{MRC_A_CONN_DEST_QPN, "dest_qpn"},   {MRC_A_CONN_STATE, "state"},
-	{MRC_A_CONN_EV_PROFILE, "ev_profile"}, {MRC_A_CONN_STATUS, "status"},
-	{MRC_A_CONN_SND_UNA, "snd_una"},     {MRC_A_CONN_SND_NXT, "snd_nxt"},
-	{MRC_A_CONN_RCV_NXT, "rcv_nxt"},     {MRC_A_CONN_INFLIGHT, "inflight"},
-	{MRC_A_CONN_CWND, "cwnd"},	     {MRC_A_CONN_SRTT, "srtt"},
-	{MRC_A_CONN_RTO, "rto"},	     {MRC_A_CONN_EVS_TOTAL, "evs"},
-	{MRC_A_CONN_EVS_USABLE, "evs_usable"}, {MRC_A_CONN_EVS_BAD, "evs_bad"},
+	{MRC_A_CONN_DEST_QPN, "dest_qpn"},
+	{MRC_A_CONN_STATE, "state"},
+	{MRC_A_CONN_EV_PROFILE, "ev_profile"},
+	{MRC_A_CONN_STATUS, "status"},
+	{MRC_A_CONN_SND_UNA, "snd_una"},
+	{MRC_A_CONN_SND_NXT, "snd_nxt"},
+	{MRC_A_CONN_RCV_NXT, "rcv_nxt"},
+	{MRC_A_CONN_INFLIGHT, "inflight"},
+	{MRC_A_CONN_CWND, "cwnd"},
+	{MRC_A_CONN_SRTT, "srtt"},
+	{MRC_A_CONN_RTO, "rto"},
+	{MRC_A_CONN_EVS_TOTAL, "evs"},
+	{MRC_A_CONN_EVS_USABLE, "evs_usable"},
+	{MRC_A_CONN_EVS_BAD, "evs_bad"},
 	{MRC_A_CONN_EVS_DENIED, "evs_denied"},
 };
 
-template <std::size_t N> ConnCounters counters_of(const Attrs &tb, const Counter (&list)[N])
+template <std::size_t N>
+ConnCounters counters_of(const Attrs &tb, const Counter (&list)[N])
 {
 	ConnCounters c;
 	for (const auto &k : list)
@@ -95,20 +106,27 @@ Conn conn_of(const Attrs &tb)
 	if (nlattr *a = tb[MRC_A_CONN_PEER]) {
 		auto len = static_cast<std::size_t>(nla_len(a));
 		if (len == 4 || len == 16)
-			c.peer = addr_text(static_cast<const std::uint8_t *>(nla_data(a)), len);
+			c.peer = addr_text(static_cast<const std::uint8_t *>(
+						   nla_data(a)),
+					   len);
 	}
 	for (const auto &k : kConnFields)
 		if (auto v = tb.u32(k.type))
 			c.fields.emplace_back(k.name, *v);
 	c.counters = counters_of(tb, kConnCounters);
-	nla::for_each_entry(tb[MRC_A_CONN_PLANES], MRC_A_CONN_PLANE, pol::conn_plane,
-			    [&](const Attrs &p) { c.planes.push_back(plane_of(p)); });
+	nla::for_each_entry(tb[MRC_A_CONN_PLANES], MRC_A_CONN_PLANE,
+			    pol::conn_plane, [&](const Attrs &p) {
+				    c.planes.push_back(plane_of(p));
+			    });
 	if (nlattr *evs = tb[MRC_A_CONN_EVS]) {
-		c.ev_offset = nla::parse_nested(evs, pol::conn_evs).u32(MRC_A_CONN_EVS_OFFSET);
+		c.ev_offset = nla::parse_nested(evs, pol::conn_evs)
+				      .u32(MRC_A_CONN_EVS_OFFSET);
 		nla::for_each_entry(evs, MRC_A_CONN_EVS_EV, pol::conn_ev,
-				    [&](const Attrs &e) { c.evs.push_back(ev_of(e)); });
+				    [&](const Attrs &e) {
+					    c.evs.push_back(ev_of(e));
+				    });
 	}
-	if (nlattr *ev = tb[MRC_A_CONN_EV])	// events
+	if (nlattr *ev = tb[MRC_A_CONN_EV]) // events
 		c.evs.push_back(ev_of(nla::parse_nested(ev, pol::conn_ev)));
 	return c;
 }
@@ -129,10 +147,7 @@ Conn decode_conn_nest(nlattr *nest)
 	return conn_of(nla::parse_nested(nest, pol::conn));
 }
 
-Conn decode_conn(nl_msg *msg)
-{
-	return conn_of(nla::parse(msg, pol::conn));
-}
+Conn decode_conn(nl_msg *msg) { return conn_of(nla::parse(msg, pol::conn)); }
 
 const char *conn_ev_state_name(std::uint32_t s)
 {

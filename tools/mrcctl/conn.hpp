@@ -27,7 +27,7 @@ struct ConnEv {
 	std::optional<std::uint32_t> index;
 	std::optional<std::uint32_t> plane;
 	std::optional<std::uint32_t> state;	// enum mrc_conn_ev_state
-	std::optional<std::uint32_t> old_state;	// events
+	std::optional<std::uint32_t> old_state; // events
 	std::optional<std::uint32_t> reason;	// events
 	std::optional<std::uint32_t> rtt;	// ns
 	std::optional<std::uint16_t> sport;
@@ -50,7 +50,7 @@ struct Conn {
 	ConnCounters counters;
 	std::vector<ConnPlane> planes;
 	std::vector<ConnEv> evs;
-	std::optional<std::uint32_t> ev_offset;	// first EV of a dump chunk
+	std::optional<std::uint32_t> ev_offset; // first EV of a dump chunk
 };
 
 // The MRC_A_EVENT_CONN nest of an event.

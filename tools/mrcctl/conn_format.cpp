@@ -40,7 +40,8 @@ void fields(Printer &p, const Conn &c, bool event)
 		else if (k == "evs")
 			p.num(Out::Json, "evs_total", "", v);
 		else
-			p.num(Out::Json, !event && is_time(k) ? k + "_ns" : k, "", v);
+			p.num(Out::Json, !event && is_time(k) ? k + "_ns" : k,
+			      "", v);
 	}
 }
 
@@ -63,9 +64,11 @@ void ev_fields(Printer &p, const ConnEv &e, bool event)
 		p.str(Out::Any, "state", e.old_state ? "" : "state",
 		      conn_ev_state_name(*e.state));
 	if (e.old_state && !event)
-		p.str(Out::Json, "old_state", "", conn_ev_state_name(*e.old_state));
+		p.str(Out::Json, "old_state", "",
+		      conn_ev_state_name(*e.old_state));
 	if (e.reason)
-		p.str(Out::Any, "reason", "reason", conn_ev_reason_name(*e.reason));
+		p.str(Out::Any, "reason", "reason",
+		      conn_ev_reason_name(*e.reason));
 	p.num(Out::Json, "rtt_ns", "", e.rtt);
 	if (e.rtt && *e.rtt)
 		p.str(Out::Text, "", "rtt", ns_text(*e.rtt));
@@ -92,7 +95,8 @@ void print_conn(Printer &p, const Conn &c)
 			p.text("    ");
 			p.str(Out::Text, "", "", "plane");
 			p.num(Out::Any, "plane", "", pl.id);
-			p.num(Out::Any, "evs_usable", "evs_usable", pl.evs_usable);
+			p.num(Out::Any, "evs_usable", "evs_usable",
+			      pl.evs_usable);
 			counters(p, pl.counters, Out::Any);
 			p.newline();
 			p.close_object();

@@ -28,18 +28,22 @@ ExtAck parse_tlvs(const unsigned char *p, std::size_t len)
 	std::array<nlattr *, NLMSGERR_ATTR_MAX + 1> tb{};
 	// libnl takes non-const attributes; it only reads them.
 	auto *head = reinterpret_cast<nlattr *>(const_cast<unsigned char *>(p));
-	if (nla_parse(tb.data(), NLMSGERR_ATTR_MAX, head, static_cast<int>(len), nullptr) < 0)
+	if (nla_parse(tb.data(), NLMSGERR_ATTR_MAX, head, static_cast<int>(len),
+		      nullptr) < 0)
 		return ack;
 	// One by one, so that a bad TLV spoils only itself.
-	for (int t : {NLMSGERR_ATTR_MSG, NLMSGERR_ATTR_OFFS, NLMSGERR_ATTR_MISS_TYPE}) {
+	for (int t :
+	     {NLMSGERR_ATTR_MSG, NLMSGERR_ATTR_OFFS, NLMSGERR_ATTR_MISS_TYPE}) {
 		nlattr *a = tb[static_cast<std::size_t>(t)];
-		if (!a || nla_validate(a, nla_total_size(nla_len(a)), NLMSGERR_ATTR_MAX,
-				       kPolicy.data()) < 0)
+		if (!a || nla_validate(a, nla_total_size(nla_len(a)),
+				       NLMSGERR_ATTR_MAX, kPolicy.data()) < 0)
 			continue;
 		if (t == NLMSGERR_ATTR_MSG)
 			ack.msg.assign(static_cast<const char *>(nla_data(a)),
-				       strnlen(static_cast<const char *>(nla_data(a)),
-					       static_cast<std::size_t>(nla_len(a))));
+				       strnlen(static_cast<const char *>(
+						       nla_data(a)),
+					       static_cast<std::size_t>(
+						       nla_len(a))));
 		else if (t == NLMSGERR_ATTR_OFFS)
 			ack.offset = nla_get_u32(a);
 		else
@@ -66,8 +70,9 @@ ExtAck parse_error_tlvs(const nlmsghdr *hdr)
 	// TLVs; the echoed header's length says how much to skip.
 	if (!(hdr->nlmsg_flags & NLM_F_CAPPED)) {
 		nlmsgerr e;
-		std::memcpy(&e, reinterpret_cast<const unsigned char *>(hdr) +
-					NLMSG_HDRLEN,
+		std::memcpy(&e,
+			    reinterpret_cast<const unsigned char *>(hdr) +
+				    NLMSG_HDRLEN,
 			    sizeof(e));
 		if (e.msg.nlmsg_len < NLMSG_HDRLEN)
 			return {};

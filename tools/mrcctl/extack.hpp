@@ -16,7 +16,7 @@ namespace mrcctl {
 struct ExtAck {
 	std::string msg;			// NLMSGERR_ATTR_MSG
 	std::optional<std::uint32_t> offset;	// NLMSGERR_ATTR_OFFS
-	std::optional<std::uint32_t> miss_type;	// NLMSGERR_ATTR_MISS_TYPE
+	std::optional<std::uint32_t> miss_type; // NLMSGERR_ATTR_MISS_TYPE
 };
 
 // TLVs of an NLMSG_ERROR message (hdr points at its nlmsghdr, whose

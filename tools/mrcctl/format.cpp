@@ -27,9 +27,9 @@ void plane_fields(Printer &p, const Plane &pl)
 }
 
 struct EventInfo {
-	const char *object;	// text: first word
-	const char *action;	// text: second word
-	const char *json;	// JSON "event" value
+	const char *object; // text: first word
+	const char *action; // text: second word
+	const char *json;   // JSON "event" value
 };
 
 EventInfo event_info(std::uint32_t type)
@@ -96,8 +96,9 @@ void stats_group_text(std::string &out, const Stats &st, const Names &names,
 	for (std::string_view n : names) {
 		if (n.empty())
 			continue;
-		auto it = std::find_if(st.begin(), st.end(),
-				       [&](const auto &e) { return e.first == n; });
+		auto it = std::find_if(st.begin(), st.end(), [&](const auto &e) {
+			return e.first == n;
+		});
 		if (it == st.end())
 			continue;
 		std::string v = std::to_string(it->second);
@@ -274,7 +275,7 @@ void print_event(Printer &p, const Event &e)
 	else if (p.json() || !i.object || std::string_view(i.object) == "plane")
 		plane_fields(p, e.plane);
 	else
-		p.num(Out::Text, "", "index", e.dev_index);	// dev events
+		p.num(Out::Text, "", "index", e.dev_index); // dev events
 	p.close_object();
 }
 

@@ -53,13 +53,34 @@ void json_quote(std::string &out, std::string_view s)
 	for (std::size_t i = 0; i < s.size();) {
 		unsigned char c = static_cast<unsigned char>(s[i]);
 		switch (c) {
-		case '"': out += "\\\""; i++; continue;
-		case '\\': out += "\\\\"; i++; continue;
-		case '\b': out += "\\b"; i++; continue;
-		case '\f': out += "\\f"; i++; continue;
-		case '\n': out += "\\n"; i++; continue;
-		case '\r': out += "\\r"; i++; continue;
-		case '\t': out += "\\t"; i++; continue;
+		case '"':
+			out += "\\\"";
+			i++;
+			continue;
+		case '\\':
+			out += "\\\\";
+			i++;
+			continue;
+		case '\b':
+			out += "\\b";
+			i++;
+			continue;
+		case '\f':
+			out += "\\f";
+			i++;
+			continue;
+		case '\n':
+			out += "\\n";
+			i++;
+			continue;
+		case '\r':
+			out += "\\r";
+			i++;
+			continue;
+		case '\t':
+			out += "\\t";
+			i++;
+			continue;
 		default: break;
 		}
 		if (c < 0x20) {

@@ -53,24 +53,14 @@ int run(int argc, char **argv)
 		std::cout << "mrcctl " MRCCTL_VERSION "\n";
 		rc = 0;
 		break;
-	case Cmd::DevShow:
-		rc = cmd_dev(inv);
-		break;
-	case Cmd::Monitor:
-		rc = cmd_monitor(inv);
-		break;
-	case Cmd::ConnShow:
-		rc = cmd_conn(inv);
-		break;
-	case Cmd::Probe:
-		rc = cmd_probe(inv);
-		break;
+	case Cmd::DevShow: rc = cmd_dev(inv); break;
+	case Cmd::Monitor: rc = cmd_monitor(inv); break;
+	case Cmd::ConnShow: rc = cmd_conn(inv); break;
+	case Cmd::Probe: rc = cmd_probe(inv); break;
 	case Cmd::RouteAdd:
 	case Cmd::RouteSet:
 	case Cmd::RouteDel:
-	case Cmd::RouteShow:
-		rc = cmd_route(inv);
-		break;
+	case Cmd::RouteShow: rc = cmd_route(inv); break;
 	case Cmd::EvProfileAdd:
 	case Cmd::EvProfileSet:
 	case Cmd::EvProfileDel:
@@ -82,12 +72,8 @@ int run(int argc, char **argv)
 	case Cmd::CcProfileAdd:
 	case Cmd::CcProfileSet:
 	case Cmd::CcProfileDel:
-	case Cmd::CcProfileShow:
-		rc = cmd_profile(inv);
-		break;
-	default:
-		rc = cmd_plane(inv);
-		break;
+	case Cmd::CcProfileShow: rc = cmd_profile(inv); break;
+	default: rc = cmd_plane(inv); break;
 	}
 	// A script reading "mrcctl -j ..." must not get a truncated answer
 	// with status 0 (full disk, closed pipe).

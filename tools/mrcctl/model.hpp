@@ -22,14 +22,14 @@ namespace mrcctl {
 using Stats = std::vector<std::pair<std::string, std::uint64_t>>;
 
 struct Plane {
-	std::optional<std::string> dev;		// owning instance (plane dumps)
+	std::optional<std::string> dev; // owning instance (plane dumps)
 	std::optional<std::uint32_t> dev_index;
 	std::optional<std::uint32_t> id;
 	std::optional<std::string> netdev;
 	std::optional<std::uint32_t> ifindex;
 	std::optional<bool> admin_up;
 	std::optional<bool> oper_up;
-	std::optional<Stats> stats;		// only when asked for (-s)
+	std::optional<Stats> stats; // only when asked for (-s)
 };
 
 struct Dev {
@@ -39,7 +39,7 @@ struct Dev {
 	std::optional<std::uint32_t> max_planes;
 	std::optional<std::uint16_t> udp_port;
 	std::vector<Plane> planes;
-	std::optional<Stats> stats;		// only when asked for (-s)
+	std::optional<Stats> stats; // only when asked for (-s)
 };
 
 // A route (mrcctl route): addresses as text ("10.0.0.2", "fd00::2").
@@ -52,20 +52,20 @@ struct Route {
 	std::optional<std::string> dev;
 	std::optional<std::uint32_t> dev_index;
 	std::optional<std::string> peer;
-	std::vector<RouteHop> hops;		// in the kernel's (plane) order
+	std::vector<RouteHop> hops; // in the kernel's (plane) order
 	std::optional<std::uint32_t> ev_profile;
 	std::optional<std::uint32_t> cc_profile;
 };
 
 struct Event {
-	std::uint32_t type = 0;	// enum mrc_event; unknown values are kept
+	std::uint32_t type = 0; // enum mrc_event; unknown values are kept
 	std::optional<std::string> dev;
 	std::optional<std::uint32_t> dev_index;
-	Plane plane;		// plane events: what the kernel included
-	std::optional<Route> route;	// route events
-	std::optional<Conn> conn;	// EV_STATE and QP_ERROR events
-	std::optional<EvProfile> ev_profile;	// EV profile events
-	std::optional<CcProfile> cc_profile;	// CC profile events
+	Plane plane;		    // plane events: what the kernel included
+	std::optional<Route> route; // route events
+	std::optional<Conn> conn;   // EV_STATE and QP_ERROR events
+	std::optional<EvProfile> ev_profile; // EV profile events
+	std::optional<CcProfile> cc_profile; // CC profile events
 };
 
 // One path of a probe (mrcctl probe).
@@ -74,7 +74,7 @@ struct ProbeResult {
 	std::optional<std::uint32_t> plane;
 	std::optional<std::uint16_t> sport;
 	std::optional<std::string> via;
-	std::optional<std::uint64_t> rtt_ns;	// none: no answer in time
+	std::optional<std::uint64_t> rtt_ns; // none: no answer in time
 };
 
 } // namespace mrcctl

@@ -13,9 +13,9 @@ namespace mrcctl {
 
 void enter_netns(const std::string &name)
 {
-	std::string path = name.find('/') == std::string::npos
-				   ? "/run/netns/" + name
-				   : name;
+	std::string path = name.find('/') == std::string::npos ?
+				   "/run/netns/" + name :
+				   name;
 	int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		throw Failure("cannot open network namespace \"" + name +

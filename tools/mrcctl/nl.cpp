@@ -27,7 +27,7 @@ namespace {
 struct Transaction {
 	const std::function<void(nl_msg *)> *on_reply = nullptr;
 	bool done = false;
-	int err = 0;		// positive errno of the kernel's refusal
+	int err = 0; // positive errno of the kernel's refusal
 	ExtAck ack;
 	std::exception_ptr exc;
 };
@@ -153,12 +153,18 @@ void GenlSocket::transact(nl_msg *req,
 	if (t.exc)
 		std::rethrow_exception(t.exc);
 	if (t.err) {
-		std::string bad = t.ack.offset ? attr_at_offset(req, *t.ack.offset)
-					       : "";
-		std::string missing = t.ack.miss_type ? attr_name(static_cast<genlmsghdr *>(nlmsg_data(nlmsg_hdr(req)))->cmd, *t.ack.miss_type)
-						      : "";
-		throw KernelError(t.err, describe_error(t.err, t.ack, bad,
-							 missing));
+		std::string bad = t.ack.offset ?
+					  attr_at_offset(req, *t.ack.offset) :
+					  "";
+		std::string missing =
+			t.ack.miss_type ?
+				attr_name(static_cast<genlmsghdr *>(
+						  nlmsg_data(nlmsg_hdr(req)))
+						  ->cmd,
+					  *t.ack.miss_type) :
+				"";
+		throw KernelError(t.err,
+				  describe_error(t.err, t.ack, bad, missing));
 	}
 }
 
@@ -167,8 +173,8 @@ void GenlSocket::subscribe(const char *family, const char *group)
 	int grp = genl_ctrl_resolve_grp(sk_.get(), family, group);
 	if (grp < 0)
 		throw Failure(std::string("cannot find multicast group \"") +
-			      group + "\" of family \"" + family + "\": " +
-			      nl_text(grp));
+			      group + "\" of family \"" + family +
+			      "\": " + nl_text(grp));
 	int r = nl_socket_add_membership(sk_.get(), grp);
 	if (r < 0)
 		throw Failure(std::string("cannot join multicast group \"") +

@@ -41,8 +41,7 @@ public:
 // The kernel refused a request; what() is "<extack> (<strerror>)".
 class KernelError : public Failure {
 public:
-	KernelError(int err, const std::string &what)
-		: Failure(what), err_(err)
+	KernelError(int err, const std::string &what) : Failure(what), err_(err)
 	{
 	}
 	int error() const { return err_; }

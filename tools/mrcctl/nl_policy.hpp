@@ -4,6 +4,8 @@
  */
 // libnl policies of every attribute set: what a reply or event
 // may carry, for genlmsg_parse() / nla_parse_nested().
+// The layout is the generator's, not .clang-format's.
+// clang-format off
 #pragma once
 
 #include <array>
@@ -652,3 +654,4 @@ inline const char *request_attr_name(int cmd, int type)
 }
 
 } // namespace mrc::policy
+// clang-format on

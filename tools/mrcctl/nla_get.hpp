@@ -32,7 +32,9 @@ public:
 	int maxtype() const { return static_cast<int>(tb_.size()) - 1; }
 	nlattr *operator[](int type) const
 	{
-		return type > 0 && type <= maxtype() ? tb_[static_cast<std::size_t>(type)] : nullptr;
+		return type > 0 && type <= maxtype() ?
+			       tb_[static_cast<std::size_t>(type)] :
+			       nullptr;
 	}
 	bool has(int type) const { return (*this)[type] != nullptr; }
 
@@ -88,16 +90,19 @@ private:
 };
 
 // The top-level attributes of genetlink message @msg, set of @policy.
-template <std::size_t N> Attrs parse(nl_msg *msg, const std::array<nla_policy, N> &policy)
+template <std::size_t N>
+Attrs parse(nl_msg *msg, const std::array<nla_policy, N> &policy)
 {
 	Attrs tb(N);
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb.data(), tb.maxtype(), policy.data()) < 0)
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb.data(), tb.maxtype(),
+			  policy.data()) < 0)
 		throw Failure("malformed message from the kernel");
 	return tb;
 }
 
 // The attributes inside @nest, set of @policy.
-template <std::size_t N> Attrs parse_nested(nlattr *nest, const std::array<nla_policy, N> &policy)
+template <std::size_t N>
+Attrs parse_nested(nlattr *nest, const std::array<nla_policy, N> &policy)
 {
 	Attrs tb(N);
 	if (nla_parse_nested(tb.data(), tb.maxtype(), nest, policy.data()) < 0)
@@ -108,7 +113,8 @@ template <std::size_t N> Attrs parse_nested(nlattr *nest, const std::array<nla_p
 // Each entry of list nest @list (a nest holding one @type attribute per
 // element), parsed with the element's @policy.
 template <std::size_t N, typename F>
-void for_each_entry(nlattr *list, int type, const std::array<nla_policy, N> &policy, F f)
+void for_each_entry(nlattr *list, int type,
+		    const std::array<nla_policy, N> &policy, F f)
 {
 	if (!list)
 		return;

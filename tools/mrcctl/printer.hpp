@@ -86,7 +86,7 @@ private:
 	std::ostream &os_;
 	bool json_;
 	JsonWriter w_;
-	char last_ = '\n';	// text: the last character written
+	char last_ = '\n'; // text: the last character written
 };
 
 } // namespace mrcctl

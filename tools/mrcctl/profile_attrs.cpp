@@ -55,12 +55,14 @@ EvProfile ev_profile_of(const Attrs &tb)
 	p.shift = tb.u8(MRC_A_EV_PROFILE_GEN_SHIFT);
 	p.base = tb.bytes(MRC_A_EV_PROFILE_GEN_BASE);
 	nla::for_each_entry(tb[MRC_A_EV_PROFILE_GEN_FIELDS], MRC_A_EV_GEN_FIELD,
-			    pol::ev_gen_field,
-			    [&](const Attrs &f) { p.fields.push_back(field_of(f)); });
+			    pol::ev_gen_field, [&](const Attrs &f) {
+				    p.fields.push_back(field_of(f));
+			    });
 	if (nlattr *evs = tb[MRC_A_EV_PROFILE_EVS]) {
 		p.evs.emplace();
-		nla::for_each_entry(evs, MRC_A_EV, pol::ev,
-				    [&](const Attrs &e) { p.evs->push_back(ev_of(e)); });
+		nla::for_each_entry(evs, MRC_A_EV, pol::ev, [&](const Attrs &e) {
+			p.evs->push_back(ev_of(e));
+		});
 	}
 	return p;
 }
@@ -148,8 +150,8 @@ void put_ev_profile_add(nl_msg *m, const ProfileRequest &r)
 			nlattr *ev = nest_start(m, MRC_A_EV);
 			check(nla_put_u8(m, MRC_A_EV_PLANE,
 					 static_cast<std::uint8_t>(plane)));
-			check(nla_put(m, MRC_A_EV_VALUE, static_cast<int>(v->size()),
-				      v->data()));
+			check(nla_put(m, MRC_A_EV_VALUE,
+				      static_cast<int>(v->size()), v->data()));
 			nla_nest_end(m, ev);
 		}
 		nla_nest_end(m, evs);
@@ -175,11 +177,12 @@ void put_ev_profile_add(nl_msg *m, const ProfileRequest &r)
 	if (r.base) {
 		auto b = parse_gen_base(*r.format, *r.base);
 		if (!b)
-			throw Failure("invalid base '" + *r.base + "' for format " +
-				      ev_format_text(*r.format) +
+			throw Failure("invalid base '" + *r.base +
+				      "' for format " + ev_format_text(*r.format) +
 				      " (0x and hex digits" +
 				      (*r.format == MRC_EV_PROFILE_FORMAT_SRV6 ?
-					       ", or an IPv6 address)" : ")"));
+					       ", or an IPv6 address)" :
+					       ")"));
 		check(nla_put(m, MRC_A_EV_PROFILE_GEN_BASE,
 			      static_cast<int>(b->size()), b->data()));
 	}

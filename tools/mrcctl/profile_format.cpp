@@ -104,7 +104,8 @@ void print_ev_profile_fields(Printer &p, const EvProfile &prof, bool count_evs)
 	}
 	p.num(Out::Any, "shift", "shift", prof.shift);
 	if (prof.base)
-		p.str(Out::Any, "base", "base", gen_base_text(fmt(prof), *prof.base));
+		p.str(Out::Any, "base", "base",
+		      gen_base_text(fmt(prof), *prof.base));
 	if (count_evs && prof.evs)
 		p.num(Out::Text, "", "evs", prof.evs->size());
 	if (p.json() && prof.evs)

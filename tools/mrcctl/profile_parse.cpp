@@ -31,7 +31,8 @@ std::optional<std::uint64_t> parse_u64_digits(std::string_view s, int base)
 			d = ch - 'A' + 10;
 		else
 			return std::nullopt;
-		if (v > (UINT64_MAX - static_cast<unsigned>(d)) / static_cast<unsigned>(base))
+		if (v > (UINT64_MAX - static_cast<unsigned>(d)) /
+				static_cast<unsigned>(base))
 			return std::nullopt;
 		v = v * static_cast<unsigned>(base) + static_cast<unsigned>(d);
 	}
@@ -214,11 +215,11 @@ std::string plane_list_text(std::uint16_t mask)
 
 std::optional<std::uint32_t> parse_event_mask(std::string_view s)
 {
-	const std::uint32_t all =
-		MRC_EV_EVENT_STATE(MRC_EV_STATE_UNKNOWN) |
-		MRC_EV_EVENT_STATE(MRC_EV_STATE_GOOD) |
-		MRC_EV_EVENT_STATE(MRC_EV_STATE_ASSUMED_BAD) |
-		MRC_EV_EVENT_STATE(MRC_EV_STATE_DENIED) | MRC_EV_EVENT_PROFILE;
+	const std::uint32_t all = MRC_EV_EVENT_STATE(MRC_EV_STATE_UNKNOWN) |
+				  MRC_EV_EVENT_STATE(MRC_EV_STATE_GOOD) |
+				  MRC_EV_EVENT_STATE(MRC_EV_STATE_ASSUMED_BAD) |
+				  MRC_EV_EVENT_STATE(MRC_EV_STATE_DENIED) |
+				  MRC_EV_EVENT_PROFILE;
 	if (s == "all")
 		return all;
 	if (s == "none")
@@ -318,8 +319,7 @@ std::optional<std::vector<std::uint8_t>> parse_ev_value(std::uint8_t format,
 		sid->insert(sid->end(), seg->begin(), seg->end());
 		return sid;
 	}
-	default:
-		return std::nullopt;
+	default: return std::nullopt;
 	}
 }
 
@@ -334,7 +334,8 @@ std::string ev_value_text(std::uint8_t format, const std::vector<std::uint8_t> &
 	case MRC_EV_PROFILE_FORMAT_STEV:
 		if (v.size() == 4) {
 			std::snprintf(buf, sizeof(buf), "0x%08llx",
-				      static_cast<unsigned long long>(be_value(v)));
+				      static_cast<unsigned long long>(
+					      be_value(v)));
 			return buf;
 		}
 		break;
@@ -345,8 +346,7 @@ std::string ev_value_text(std::uint8_t format, const std::vector<std::uint8_t> &
 			return *addr_text(v.data(), kSidLen) + ',' +
 			       *addr_text(v.data() + kSidLen, kSidLen);
 		break;
-	default:
-		break;
+	default: break;
 	}
 	return hex_bytes(v);
 }
@@ -365,7 +365,8 @@ std::optional<std::vector<std::uint8_t>> parse_gen_base(std::uint8_t format,
 	digits += s.substr(2);
 	std::vector<std::uint8_t> out;
 	for (std::size_t i = 0; i < digits.size(); i += 2) {
-		auto b = parse_u64_digits(std::string_view(digits).substr(i, 2), 16);
+		auto b = parse_u64_digits(std::string_view(digits).substr(i, 2),
+					  16);
 		if (!b)
 			return std::nullopt;
 		out.push_back(static_cast<std::uint8_t>(*b));
@@ -373,8 +374,7 @@ std::optional<std::vector<std::uint8_t>> parse_gen_base(std::uint8_t format,
 	return out;
 }
 
-std::string gen_base_text(std::uint8_t format,
-			  const std::vector<std::uint8_t> &v)
+std::string gen_base_text(std::uint8_t format, const std::vector<std::uint8_t> &v)
 {
 	if (format == MRC_EV_PROFILE_FORMAT_SRV6 && v.size() == kSidLen)
 		return *addr_text(v.data(), kSidLen);

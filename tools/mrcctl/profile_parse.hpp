@@ -48,7 +48,8 @@ std::optional<std::vector<std::uint8_t>> parse_ev_value(std::uint8_t format,
 							std::string_view s);
 // The value in the same notation; hex bytes if the length does not fit
 // the format.
-std::string ev_value_text(std::uint8_t format, const std::vector<std::uint8_t> &v);
+std::string ev_value_text(std::uint8_t format,
+			  const std::vector<std::uint8_t> &v);
 
 // A GEN base: "0x" and hex digits, right aligned in the format's length
 // (UDP 2, STEV 4, SRV6 16 bytes), or for SRV6 an IPv6 address.

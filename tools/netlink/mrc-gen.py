@@ -322,6 +322,8 @@ def gen_mrcctl(spec):
                        '// SPDX-License-Identifier: GPL-2.0-only').rstrip(),
            '// libnl policies of every attribute set: what a reply or event',
            '// may carry, for genlmsg_parse() / nla_parse_nested().',
+           '// The layout is the generator\'s, not .clang-format\'s.',
+           '// clang-format off',
            '#pragma once', '', '#include <array>', '#include <iterator>', '',
            '#include <linux/mrc.h>', '#include <netlink/attr.h>', '',
            'namespace mrc::policy {']
@@ -357,7 +359,7 @@ def gen_mrcctl(spec):
                 '\t\treturn type > 0 && type < static_cast<int>(std::size(%s_names)) ?'
                 % n, '\t\t\t       %s_names[type] : nullptr;' % n]
     out += ['\tdefault:', '\t\treturn nullptr;', '\t}', '}',
-            '', '} // namespace mrc::policy']
+            '', '} // namespace mrc::policy', '// clang-format on']
     return '\n'.join(out) + '\n'
 
 

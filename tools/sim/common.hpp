@@ -65,13 +65,20 @@ public:
 	// irrelevant for traffic and path choices).
 	std::uint64_t below(std::uint64_t n)
 	{
-		return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64);
+		return static_cast<std::uint64_t>(
+			(static_cast<unsigned __int128>(next()) * n) >> 64);
 	}
 
-	double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+	double uniform()
+	{
+		return static_cast<double>(next() >> 11) * 0x1.0p-53;
+	}
 
 private:
-	static constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+	static constexpr std::uint64_t rotl(std::uint64_t x, int k)
+	{
+		return (x << k) | (x >> (64 - k));
+	}
 	std::uint64_t s_[4];
 };
 

@@ -58,11 +58,13 @@ void Config::parse_text(const std::string &text, const std::string &origin)
 			continue;
 		auto eq = line.find('=');
 		if (eq == std::string::npos)
-			throw ConfigError(origin + ":" + std::to_string(lineno) + ": expected 'key = value'");
+			throw ConfigError(origin + ":" + std::to_string(lineno) +
+					  ": expected 'key = value'");
 		std::string k = trim(line.substr(0, eq));
 		std::string v = trim(line.substr(eq + 1));
 		if (k.empty())
-			throw ConfigError(origin + ":" + std::to_string(lineno) + ": empty key");
+			throw ConfigError(origin + ":" + std::to_string(lineno) +
+					  ": empty key");
 		kv_[k].push_back(v);
 	}
 }
@@ -81,7 +83,8 @@ void Config::set(const std::string &assignment)
 {
 	auto eq = assignment.find('=');
 	if (eq == std::string::npos)
-		throw ConfigError("--set expects key=value, got '" + assignment + "'");
+		throw ConfigError("--set expects key=value, got '" +
+				  assignment + "'");
 	set(trim(assignment.substr(0, eq)), trim(assignment.substr(eq + 1)));
 }
 
@@ -247,7 +250,8 @@ std::vector<std::string> Config::unused() const
 	return out;
 }
 
-std::map<std::string, std::string> parse_params(const std::string &s, std::string *head)
+std::map<std::string, std::string> parse_params(const std::string &s,
+						std::string *head)
 {
 	std::map<std::string, std::string> out;
 	std::istringstream in(s);
@@ -261,7 +265,8 @@ std::map<std::string, std::string> parse_params(const std::string &s, std::strin
 				first = false;
 				continue;
 			}
-			throw ConfigError("expected name=value, got '" + tok + "' in '" + s + "'");
+			throw ConfigError("expected name=value, got '" + tok +
+					  "' in '" + s + "'");
 		}
 		first = false;
 		out[tok.substr(0, eq)] = tok.substr(eq + 1);

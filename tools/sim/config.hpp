@@ -53,6 +53,7 @@ private:
 };
 
 // "name=value name=value ..." parameter lists inside one value.
-std::map<std::string, std::string> parse_params(const std::string &s, std::string *head);
+std::map<std::string, std::string> parse_params(const std::string &s,
+						std::string *head);
 
 } // namespace mrcsim

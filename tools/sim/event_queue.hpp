@@ -20,17 +20,17 @@
 namespace mrcsim {
 
 enum class EvKind : std::uint8_t {
-	TxDone,		// a = port: the head packet finished serialising
-	Arrive,		// a = packet, b = node: the packet reached a node
-	FlowStart,	// a = flow
-	Timer,		// a = transport timer owner, b = generation
-	Failure,	// a = failure index, b = phase
-	Sample,		// periodic metrics sample
+	TxDone,	   // a = port: the head packet finished serialising
+	Arrive,	   // a = packet, b = node: the packet reached a node
+	FlowStart, // a = flow
+	Timer,	   // a = transport timer owner, b = generation
+	Failure,   // a = failure index, b = phase
+	Sample,	   // periodic metrics sample
 };
 
 struct Event {
 	Time time;
-	std::uint64_t seq_kind;	// insertion sequence << 8 | kind
+	std::uint64_t seq_kind; // insertion sequence << 8 | kind
 	std::uint32_t a;
 	std::uint32_t b;
 
@@ -46,7 +46,8 @@ public:
 
 	void push(Time t, EvKind kind, std::uint32_t a = 0, std::uint32_t b = 0)
 	{
-		push(Event{t, (seq_++ << 8) | static_cast<std::uint64_t>(kind), a, b});
+		push(Event{t, (seq_++ << 8) | static_cast<std::uint64_t>(kind),
+			   a, b});
 	}
 	void push(const Event &e)
 	{
@@ -66,7 +67,8 @@ public:
 
 	static bool before(const Event &x, const Event &y)
 	{
-		return x.time < y.time || (x.time == y.time && x.seq_kind < y.seq_kind);
+		return x.time < y.time ||
+		       (x.time == y.time && x.seq_kind < y.seq_kind);
 	}
 
 private:
@@ -122,8 +124,8 @@ private:
 // a few hop times, not a timer's reach, so that it stays small.
 class EventQueue {
 public:
-	static constexpr int kShift = 10;		// 1.024 ns buckets
-	static constexpr std::size_t kBuckets = 1 << 13;	// ~8.4 us ahead
+	static constexpr int kShift = 10;		 // 1.024 ns buckets
+	static constexpr std::size_t kBuckets = 1 << 13; // ~8.4 us ahead
 
 	EventQueue() : ring_(kBuckets) {}
 
@@ -132,7 +134,8 @@ public:
 
 	void push(Time t, EvKind kind, std::uint32_t a = 0, std::uint32_t b = 0)
 	{
-		place(Event{t, (seq_++ << 8) | static_cast<std::uint64_t>(kind), a, b});
+		place(Event{t, (seq_++ << 8) | static_cast<std::uint64_t>(kind),
+			    a, b});
 		++size_;
 	}
 
@@ -143,9 +146,12 @@ public:
 			if (!b.empty()) {
 				if (!sorted_) {
 					// Descending, so the earliest is at the back.
-					std::sort(b.begin(), b.end(), [](const Event &x, const Event &y) {
-						return EventHeap::before(y, x);
-					});
+					std::sort(b.begin(), b.end(),
+						  [](const Event &x,
+						     const Event &y) {
+							  return EventHeap::before(y,
+										   x);
+						  });
 					sorted_ = true;
 				}
 				Event e = b.back();
@@ -159,15 +165,19 @@ public:
 
 private:
 	static constexpr std::size_t kMask = kBuckets - 1;
-	static constexpr std::size_t kKeep = 256;	// events a drained bucket may keep room for
+	static constexpr std::size_t kKeep =
+		256; // events a drained bucket may keep room for
 
-	Time bucket_start(std::uint64_t bucket) const { return static_cast<Time>(bucket << kShift); }
+	Time bucket_start(std::uint64_t bucket) const
+	{
+		return static_cast<Time>(bucket << kShift);
+	}
 
 	void place(const Event &e)
 	{
 		auto bucket = static_cast<std::uint64_t>(e.time) >> kShift;
 		if (bucket < cur_)
-			bucket = cur_;	// in the past: due at once (never done on purpose)
+			bucket = cur_; // in the past: due at once (never done on purpose)
 		if (bucket >= cur_ + kBuckets) {
 			far_.push(e);
 			return;
@@ -175,9 +185,13 @@ private:
 		std::vector<Event> &b = ring_[bucket & kMask];
 		if (bucket == cur_ && sorted_) {
 			// The bucket being drained stays sorted: insert in place.
-			auto it = std::upper_bound(b.begin(), b.end(), e, [](const Event &x, const Event &y) {
-				return EventHeap::before(y, x);
-			});
+			auto it =
+				std::upper_bound(b.begin(), b.end(), e,
+						 [](const Event &x,
+						    const Event &y) {
+							 return EventHeap::before(y,
+										  x);
+						 });
 			b.insert(it, e);
 			return;
 		}
@@ -200,21 +214,24 @@ private:
 			return;
 		// Jump over an empty stretch straight to the next far event.
 		if (size_ == far_.size()) {
-			const auto next = static_cast<std::uint64_t>(far_.top().time) >> kShift;
+			const auto next = static_cast<std::uint64_t>(
+						  far_.top().time) >>
+					  kShift;
 			if (next > cur_)
 				cur_ = next;
 		}
 		const Time end = bucket_start(cur_ + kBuckets);
 		while (!far_.empty() && far_.top().time < end) {
 			const Event e = far_.pop();
-			ring_[(static_cast<std::uint64_t>(e.time) >> kShift) & kMask].push_back(e);
+			ring_[(static_cast<std::uint64_t>(e.time) >> kShift) & kMask]
+				.push_back(e);
 		}
 	}
 
 	std::vector<std::vector<Event>> ring_;
 	EventHeap far_;
-	std::uint64_t cur_ = 0;		// bucket the clock is in
-	bool sorted_ = false;		// ring_[cur_] is sorted
+	std::uint64_t cur_ = 0; // bucket the clock is in
+	bool sorted_ = false;	// ring_[cur_] is sorted
 	std::size_t size_ = 0;
 	std::uint64_t seq_ = 0;
 };

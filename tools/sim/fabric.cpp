@@ -8,30 +8,38 @@
 
 namespace mrcsim {
 
-std::uint64_t FabricParams::bdp_bytes(const TopoParams &tp, std::uint32_t mtu, std::uint32_t header)
+std::uint64_t FabricParams::bdp_bytes(const TopoParams &tp, std::uint32_t mtu,
+				      std::uint32_t header)
 {
 	const std::uint32_t hops = tp.kind == TopoKind::LeafSpine ? 4 : 6;
 	const double ser_ps = (mtu + header) * 8000.0 / tp.rate_gbps;
 	// Data out (store-and-forward at each hop) and a small ACK back.
-	const double rtt_ps = hops * (static_cast<double>(tp.latency) + ser_ps) + hops * static_cast<double>(tp.latency);
+	const double rtt_ps = hops * (static_cast<double>(tp.latency) + ser_ps) +
+			      hops * static_cast<double>(tp.latency);
 	return static_cast<std::uint64_t>(rtt_ps * tp.rate_gbps / 8000.0);
 }
 
 namespace {
 
 // "1.5bdp", "64pkts", "512KB".
-std::uint64_t parse_buffer(const std::string &v, std::uint64_t bdp, std::uint32_t pkt_bytes)
+std::uint64_t parse_buffer(const std::string &v, std::uint64_t bdp,
+			   std::uint32_t pkt_bytes)
 {
 	auto ends = [&](const char *suf) {
 		std::string s(suf);
-		return v.size() > s.size() && v.compare(v.size() - s.size(), s.size(), s) == 0;
+		return v.size() > s.size() &&
+		       v.compare(v.size() - s.size(), s.size(), s) == 0;
 	};
 	if (ends("bdp"))
-		return static_cast<std::uint64_t>(std::stod(v.substr(0, v.size() - 3)) * static_cast<double>(bdp));
+		return static_cast<std::uint64_t>(
+			std::stod(v.substr(0, v.size() - 3)) *
+			static_cast<double>(bdp));
 	if (ends("pkts"))
-		return static_cast<std::uint64_t>(std::stod(v.substr(0, v.size() - 4)) * pkt_bytes);
+		return static_cast<std::uint64_t>(
+			std::stod(v.substr(0, v.size() - 4)) * pkt_bytes);
 	if (ends("pkt"))
-		return static_cast<std::uint64_t>(std::stod(v.substr(0, v.size() - 3)) * pkt_bytes);
+		return static_cast<std::uint64_t>(
+			std::stod(v.substr(0, v.size() - 3)) * pkt_bytes);
 	return Config::parse_bytes(v);
 }
 
@@ -48,9 +56,11 @@ FabricParams FabricParams::from(const Config &cfg, const TopoParams &tp)
 	const std::uint32_t pkt = f.mtu + f.header;
 	try {
 		f.buffer = parse_buffer(cfg.str("buffer", "1bdp"), bdp, pkt);
-		f.ecn = parse_buffer(cfg.str("ecn_threshold", "0.25bdp"), bdp, pkt);
+		f.ecn = parse_buffer(cfg.str("ecn_threshold", "0.25bdp"), bdp,
+				     pkt);
 	} catch (const std::exception &e) {
-		throw ConfigError(std::string("buffer/ecn_threshold: ") + e.what());
+		throw ConfigError(std::string("buffer/ecn_threshold: ") +
+				  e.what());
 	}
 	if (f.buffer < pkt)
 		throw ConfigError("buffer must hold at least one packet");
@@ -62,7 +72,8 @@ FabricParams FabricParams::from(const Config &cfg, const TopoParams &tp)
 }
 
 Fabric::Fabric(const Topology &topo, const FabricParams &fp, SimCore &core)
-	: topo_(topo), fp_(fp), core_(core), ports_(topo.port_count()), delivered_(topo.planes(), 0)
+	: topo_(topo), fp_(fp), core_(core), ports_(topo.port_count()),
+	  delivered_(topo.planes(), 0)
 {
 	for (std::uint32_t p = 0; p < ports_.size(); ++p)
 		update_rate(p);
@@ -107,9 +118,11 @@ void Fabric::enqueue(std::uint32_t port, std::uint32_t pkt)
 	// Host NIC queues are the sender's own memory: never dropped, the
 	// transports' windows bound them.
 	const bool host = topo_.is_host(topo_.port(port).owner);
-	const auto limit = static_cast<std::uint64_t>(static_cast<double>(fp_.buffer) * ps.buf_factor);
+	const auto limit = static_cast<std::uint64_t>(
+		static_cast<double>(fp_.buffer) * ps.buf_factor);
 	if (!host && ps.qbytes + p.size > limit) {
-		if (!fp_.trimming || p.type == PktType::Ack || (p.flags & kTrimmed) || p.payload == 0)
+		if (!fp_.trimming || p.type == PktType::Ack ||
+		    (p.flags & kTrimmed) || p.payload == 0)
 			return drop(port, pkt);
 		// Cut the payload, keep the header, forward it ahead of the data
 		// so the receiver can NACK quickly.
@@ -136,7 +149,8 @@ void Fabric::start_tx(std::uint32_t port)
 	PortState &ps = ports_[port];
 	ps.cur = !ps.prio.empty() ? ps.prio.pop() : ps.q.pop();
 	ps.busy = true;
-	core_.q.push(core_.now + serialisation(port, pool_[ps.cur].size), EvKind::TxDone, port);
+	core_.q.push(core_.now + serialisation(port, pool_[ps.cur].size),
+		     EvKind::TxDone, port);
 }
 
 std::uint32_t Fabric::on_tx_done(std::uint32_t port)
@@ -149,7 +163,8 @@ std::uint32_t Fabric::on_tx_done(std::uint32_t port)
 	ps.qbytes -= p.size;
 	ps.tx_bytes += p.size;
 	if (ps.up)
-		core_.q.push(core_.now + topo_.params().latency, EvKind::Arrive, pkt, topo_.port(port).peer);
+		core_.q.push(core_.now + topo_.params().latency, EvKind::Arrive,
+			     pkt, topo_.port(port).peer);
 	else
 		drop(port, pkt);
 	if (!ps.prio.empty() || !ps.q.empty())
@@ -182,13 +197,19 @@ bool Fabric::viable_up(const Node &n, std::uint32_t up, const Packet &p) const
 	return true;
 }
 
-std::uint32_t Fabric::up_port(const Node &n, const Packet &p, std::uint32_t srv6_choice) const
+std::uint32_t Fabric::up_port(const Node &n, const Packet &p,
+			      std::uint32_t srv6_choice) const
 {
 	const std::uint32_t first = n.first_port + n.n_down;
 	if (p.flags & kSrv6)
 		return first + srv6_choice % n.n_up;
 	const std::uint64_t nid = static_cast<std::uint64_t>(&n - &topo_.node(0));
-	std::uint64_t h = hash_combine(hash_combine(hash_combine(fp_.seed, (std::uint64_t{p.src} << 32) | p.dst), p.ev), nid);
+	std::uint64_t h =
+		hash_combine(hash_combine(hash_combine(fp_.seed,
+						       (std::uint64_t{p.src} << 32) |
+							       p.dst),
+					  p.ev),
+			     nid);
 	if (!route_dead_count_)
 		return first + static_cast<std::uint32_t>(h % n.n_up);
 	// Reconverged routing: hash over the next hops that still work.
@@ -229,12 +250,12 @@ std::uint32_t Fabric::route(std::uint32_t node, const Packet &p) const
 		if (topo_.pod_of(dst) == n.pod)
 			return n.first_port + topo_.leaf_of(dst) % h;
 		return up_port(n, p, core % h);
-	default:
-		return n.first_port + topo_.pod_of(dst);
+	default: return n.first_port + topo_.pod_of(dst);
 	}
 }
 
-std::vector<std::uint32_t> Fabric::path(std::uint32_t src, std::uint32_t dst, std::uint8_t plane, std::uint32_t ev,
+std::vector<std::uint32_t> Fabric::path(std::uint32_t src, std::uint32_t dst,
+					std::uint8_t plane, std::uint32_t ev,
 					bool srv6)
 {
 	Packet p;
@@ -296,7 +317,8 @@ void Fabric::degrade(std::uint32_t port, double rate_factor, double buf_factor)
 
 void Fabric::blackhole(std::uint32_t port, double fraction)
 {
-	ports_[port].blackhole_ppm = static_cast<std::uint32_t>(fraction * 1000000);
+	ports_[port].blackhole_ppm = static_cast<std::uint32_t>(fraction *
+								1000000);
 }
 
 } // namespace mrcsim

@@ -19,18 +19,19 @@ namespace mrcsim {
 class Config;
 
 struct FabricParams {
-	std::uint32_t mtu = 4096;	// payload bytes per data packet
-	std::uint32_t header = 64;	// bytes of headers per packet (and trimmed size)
-	std::uint64_t buffer = 0;	// per output port, bytes
-	std::uint64_t ecn = 0;		// mark CE when the queue exceeds this; 0 = off
+	std::uint32_t mtu = 4096; // payload bytes per data packet
+	std::uint32_t header = 64; // bytes of headers per packet (and trimmed size)
+	std::uint64_t buffer = 0; // per output port, bytes
+	std::uint64_t ecn = 0; // mark CE when the queue exceeds this; 0 = off
 	bool trimming = false;
-	bool reconverge = false;	// ECMP re-hashes around dead links...
-	Time reconverge_delay = kMs;	// ...this long after the failure
-	std::uint64_t seed = 1;		// per-switch ECMP hash salt
+	bool reconverge = false;     // ECMP re-hashes around dead links...
+	Time reconverge_delay = kMs; // ...this long after the failure
+	std::uint64_t seed = 1;	     // per-switch ECMP hash salt
 
 	// Bandwidth-delay product of the longest host-to-host path, the unit
 	// of "buffer = 1bdp" and of the transports' default windows.
-	static std::uint64_t bdp_bytes(const TopoParams &tp, std::uint32_t mtu, std::uint32_t header);
+	static std::uint64_t bdp_bytes(const TopoParams &tp, std::uint32_t mtu,
+				       std::uint32_t header);
 	static FabricParams from(const Config &cfg, const TopoParams &tp);
 };
 
@@ -41,21 +42,21 @@ struct SimCore {
 };
 
 struct PortState {
-	PktRing q;		// FIFO of packets waiting
-	PktRing prio;		// trimmed headers jump the queue
+	PktRing q;    // FIFO of packets waiting
+	PktRing prio; // trimmed headers jump the queue
 	std::uint64_t qbytes = 0;
-	std::uint64_t tx_bytes = 0;	// cumulative, for utilisation
+	std::uint64_t tx_bytes = 0; // cumulative, for utilisation
 	std::uint64_t drops = 0;
 	std::uint64_t marks = 0;
 	std::uint64_t trims = 0;
 	double ps_per_byte = 0;
-	double rate_factor = 1.0;	// degraded links
+	double rate_factor = 1.0; // degraded links
 	double buf_factor = 1.0;
-	std::uint32_t cur = kNone;	// packet being serialised
-	std::uint32_t blackhole_ppm = 0;	// silently drops this share of (src,dst,EV)s
+	std::uint32_t cur = kNone;	 // packet being serialised
+	std::uint32_t blackhole_ppm = 0; // silently drops this share of (src,dst,EV)s
 	bool busy = false;
 	bool up = true;
-	bool route_dead = false;	// routing knows (only with reconvergence)
+	bool route_dead = false; // routing knows (only with reconvergence)
 };
 
 class Fabric {
@@ -82,18 +83,22 @@ public:
 	// it to the transport, which frees it.
 	bool on_arrive(std::uint32_t pkt, std::uint32_t node);
 
-	void set_link_up(std::uint32_t port, bool up);	// both directions
+	void set_link_up(std::uint32_t port, bool up); // both directions
 	void set_route_dead(std::uint32_t port, bool dead);
 	void degrade(std::uint32_t port, double rate_factor, double buf_factor);
 	void blackhole(std::uint32_t port, double fraction);
 
 	// The ports a packet with this header would traverse (for failure
 	// specs like "the link flow 0 is pinned to").
-	std::vector<std::uint32_t> path(std::uint32_t src, std::uint32_t dst, std::uint8_t plane, std::uint32_t ev,
+	std::vector<std::uint32_t> path(std::uint32_t src, std::uint32_t dst,
+					std::uint8_t plane, std::uint32_t ev,
 					bool srv6);
 
 	std::uint64_t drops() const { return drops_; }
-	std::uint64_t delivered_payload(std::uint32_t plane) const { return delivered_[plane]; }
+	std::uint64_t delivered_payload(std::uint32_t plane) const
+	{
+		return delivered_[plane];
+	}
 	Time serialisation(std::uint32_t port, std::uint32_t bytes) const;
 
 private:
@@ -101,8 +106,10 @@ private:
 	void start_tx(std::uint32_t port);
 	void drop(std::uint32_t port, std::uint32_t pkt);
 	std::uint32_t route(std::uint32_t node, const Packet &p) const;
-	std::uint32_t up_port(const Node &n, const Packet &p, std::uint32_t srv6_choice) const;
-	bool viable_up(const Node &n, std::uint32_t up_port, const Packet &p) const;
+	std::uint32_t up_port(const Node &n, const Packet &p,
+			      std::uint32_t srv6_choice) const;
+	bool viable_up(const Node &n, std::uint32_t up_port,
+		       const Packet &p) const;
 	void update_rate(std::uint32_t port);
 
 	const Topology &topo_;

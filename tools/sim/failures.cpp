@@ -13,12 +13,14 @@ namespace mrcsim {
 namespace {
 
 // Event phases.
-constexpr std::uint32_t kApply = 0, kRevert = 1, kRouteDead = 2, kFlapDown = 3, kFlapUp = 4;
+constexpr std::uint32_t kApply = 0, kRevert = 1, kRouteDead = 2, kFlapDown = 3,
+			kFlapUp = 4;
 
 } // namespace
 
 Failures::Failures(const Config &cfg, Fabric &fabric, const FlowTable &flows)
-	: fabric_(fabric), flows_(flows), reconverge_(fabric.params().reconverge),
+	: fabric_(fabric), flows_(flows),
+	  reconverge_(fabric.params().reconverge),
 	  reconverge_delay_(fabric.params().reconverge_delay)
 {
 	auto seed = static_cast<std::uint64_t>(cfg.integer("seed", 1));
@@ -33,16 +35,24 @@ std::uint32_t Failures::link(const std::string &spec) const
 	if (spec.rfind("flow", 0) == 0) {
 		auto colon = spec.find(':');
 		if (colon == std::string::npos)
-			throw ConfigError("link=flowF:HOP expected, got '" + spec + "'");
-		auto f = static_cast<std::uint32_t>(std::stoul(spec.substr(4, colon - 4)));
-		auto hop = static_cast<std::uint32_t>(std::stoul(spec.substr(colon + 1)));
+			throw ConfigError("link=flowF:HOP expected, got '" +
+					  spec + "'");
+		auto f = static_cast<std::uint32_t>(
+			std::stoul(spec.substr(4, colon - 4)));
+		auto hop = static_cast<std::uint32_t>(
+			std::stoul(spec.substr(colon + 1)));
 		if (f >= flows_.size())
 			throw ConfigError("no flow in '" + spec + "'");
 		const Flow &fl = flows_[f];
-		auto p = fabric_.path(fl.src, fl.dst, GbnTransport::pinned_plane(f, 0, fabric_.topo().planes()),
+		auto p = fabric_.path(fl.src, fl.dst,
+				      GbnTransport::pinned_plane(f, 0,
+								 fabric_.topo()
+									 .planes()),
 				      GbnTransport::pinned_ev(f, 0), false);
 		if (hop >= p.size())
-			throw ConfigError("flow path has " + std::to_string(p.size()) + " hops: '" + spec + "'");
+			throw ConfigError("flow path has " +
+					  std::to_string(p.size()) +
+					  " hops: '" + spec + "'");
 		return p[hop];
 	}
 	return fabric_.topo().find_link(spec);
@@ -57,13 +67,15 @@ Failure Failures::parse(const std::string &spec, std::uint64_t seed)
 	auto need = [&](const char *k) -> const std::string & {
 		auto it = kv.find(k);
 		if (it == kv.end())
-			throw ConfigError("failure '" + spec + "': missing " + k + "=");
+			throw ConfigError("failure '" + spec + "': missing " +
+					  k + "=");
 		return it->second;
 	};
 	f.at = Config::parse_time(need("at"));
 	if (kv.count("until"))
 		f.until = Config::parse_time(kv["until"]);
-	if (head == "link_down" || head == "degrade" || head == "blackhole" || head == "flap")
+	if (head == "link_down" || head == "degrade" || head == "blackhole" ||
+	    head == "flap")
 		f.ports.push_back(link(need("link")));
 	if (head == "link_down") {
 		f.kind = FailKind::LinkDown;
@@ -72,7 +84,8 @@ Failure Failures::parse(const std::string &spec, std::uint64_t seed)
 		f.rate = std::stod(need("rate"));
 		f.buffer = kv.count("buffer") ? std::stod(kv["buffer"]) : f.rate;
 		if (f.rate <= 0 || f.rate > 1 || f.buffer <= 0 || f.buffer > 1)
-			throw ConfigError("degrade: rate and buffer are fractions in (0, 1]");
+			throw ConfigError(
+				"degrade: rate and buffer are fractions in (0, 1]");
 	} else if (head == "blackhole") {
 		f.kind = FailKind::Blackhole;
 		f.fraction = std::stod(need("fraction"));
@@ -86,8 +99,10 @@ Failure Failures::parse(const std::string &spec, std::uint64_t seed)
 		// Plane numbers start at 1, as in mrcctl and the engine.
 		auto plane = static_cast<std::uint32_t>(std::stoul(need("plane")));
 		if (plane < 1 || plane > fabric_.topo().planes())
-			throw ConfigError("plane_down: no plane " + std::to_string(plane) + " (planes are 1.." +
-					  std::to_string(fabric_.topo().planes()) + ")");
+			throw ConfigError(
+				"plane_down: no plane " +
+				std::to_string(plane) + " (planes are 1.." +
+				std::to_string(fabric_.topo().planes()) + ")");
 		--plane;
 		const Topology &t = fabric_.topo();
 		for (std::uint32_t h = 0; h < t.hosts(); ++h)
@@ -101,7 +116,8 @@ Failure Failures::parse(const std::string &spec, std::uint64_t seed)
 		// A seeded sample of switch-to-switch links over all planes.
 		std::vector<std::uint32_t> all = fabric_.topo().fabric_links();
 		Rng rng(seed ^ 0x6661696cULL);
-		auto n = static_cast<std::size_t>(f.fraction * static_cast<double>(all.size()) + 0.5);
+		auto n = static_cast<std::size_t>(
+			f.fraction * static_cast<double>(all.size()) + 0.5);
 		for (std::size_t i = 0; i < n && i < all.size(); ++i) {
 			std::swap(all[i], all[i + rng.below(all.size() - i)]);
 			f.ports.push_back(all[i]);
@@ -115,13 +131,15 @@ Failure Failures::parse(const std::string &spec, std::uint64_t seed)
 void Failures::schedule(EventQueue &q) const
 {
 	for (std::uint32_t i = 0; i < list_.size(); ++i) {
-		q.push(list_[i].at, EvKind::Failure, i, list_[i].kind == FailKind::Flap ? kFlapDown : kApply);
+		q.push(list_[i].at, EvKind::Failure, i,
+		       list_[i].kind == FailKind::Flap ? kFlapDown : kApply);
 		if (list_[i].until != kNever && list_[i].kind != FailKind::Flap)
 			q.push(list_[i].until, EvKind::Failure, i, kRevert);
 	}
 }
 
-void Failures::set_down(const Failure &f, bool down, SimCore &core, std::uint32_t idx)
+void Failures::set_down(const Failure &f, bool down, SimCore &core,
+			std::uint32_t idx)
 {
 	const Topology &t = fabric_.topo();
 	for (std::uint32_t p : f.ports) {
@@ -132,10 +150,12 @@ void Failures::set_down(const Failure &f, bool down, SimCore &core, std::uint32_
 		const Port &pt = t.port(p);
 		for (std::uint32_t n : {pt.owner, pt.peer})
 			if (t.is_host(n))
-				host_changes_.push_back(HostPortChange{n, pt.plane, !down});
+				host_changes_.push_back(
+					HostPortChange{n, pt.plane, !down});
 	}
 	if (down && reconverge_)
-		core.q.push(core.now + reconverge_delay_, EvKind::Failure, idx, kRouteDead);
+		core.q.push(core.now + reconverge_delay_, EvKind::Failure, idx,
+			    kRouteDead);
 }
 
 void Failures::on_event(std::uint32_t idx, std::uint32_t phase, SimCore &core)
@@ -148,19 +168,17 @@ void Failures::on_event(std::uint32_t idx, std::uint32_t phase, SimCore &core)
 		switch (f.kind) {
 		case FailKind::LinkDown:
 		case FailKind::PlaneDown:
-		case FailKind::RandomLinks:
-			set_down(f, on, core, idx);
-			break;
+		case FailKind::RandomLinks: set_down(f, on, core, idx); break;
 		case FailKind::Degrade:
 			for (std::uint32_t p : f.ports)
-				fabric_.degrade(p, on ? f.rate : 1.0, on ? f.buffer : 1.0);
+				fabric_.degrade(p, on ? f.rate : 1.0,
+						on ? f.buffer : 1.0);
 			break;
 		case FailKind::Blackhole:
 			for (std::uint32_t p : f.ports)
 				fabric_.blackhole(p, on ? f.fraction : 0.0);
 			break;
-		case FailKind::Flap:
-			break;
+		case FailKind::Flap: break;
 		}
 		break;
 	}
@@ -179,11 +197,11 @@ void Failures::on_event(std::uint32_t idx, std::uint32_t phase, SimCore &core)
 			break;
 		}
 		set_down(f, down, core, idx);
-		core.q.push(next, EvKind::Failure, idx, down ? kFlapUp : kFlapDown);
+		core.q.push(next, EvKind::Failure, idx,
+			    down ? kFlapUp : kFlapDown);
 		break;
 	}
-	default:
-		break;
+	default: break;
 	}
 }
 

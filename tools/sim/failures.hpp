@@ -18,16 +18,23 @@ namespace mrcsim {
 class Config;
 class FlowTable;
 
-enum class FailKind : std::uint8_t { LinkDown, Degrade, Blackhole, Flap, PlaneDown, RandomLinks };
+enum class FailKind : std::uint8_t {
+	LinkDown,
+	Degrade,
+	Blackhole,
+	Flap,
+	PlaneDown,
+	RandomLinks
+};
 
 struct Failure {
 	FailKind kind = FailKind::LinkDown;
 	Time at = 0;
-	Time until = kNever;		// restored then (kNever: permanent)
-	Time period = 0;		// flap
-	double rate = 1.0, buffer = 1.0;	// degrade
-	double fraction = 0;		// blackhole share, random_links share
-	std::vector<std::uint32_t> ports;	// one direction of each link
+	Time until = kNever;		  // restored then (kNever: permanent)
+	Time period = 0;		  // flap
+	double rate = 1.0, buffer = 1.0;  // degrade
+	double fraction = 0;		  // blackhole share, random_links share
+	std::vector<std::uint32_t> ports; // one direction of each link
 	std::string text;
 };
 
@@ -43,14 +50,18 @@ public:
 	void on_event(std::uint32_t idx, std::uint32_t phase, SimCore &core);
 	const std::vector<Failure> &list() const { return list_; }
 	// Host NIC ports whose state changed; the loop tells the transport.
-	std::vector<HostPortChange> take_host_changes() { return std::exchange(host_changes_, {}); }
+	std::vector<HostPortChange> take_host_changes()
+	{
+		return std::exchange(host_changes_, {});
+	}
 	// Times at which something failed (for plots).
 	std::vector<Time> failure_times() const;
 
 private:
 	Failure parse(const std::string &spec, std::uint64_t seed);
 	std::uint32_t link(const std::string &spec) const;
-	void set_down(const Failure &f, bool down, SimCore &core, std::uint32_t idx);
+	void set_down(const Failure &f, bool down, SimCore &core,
+		      std::uint32_t idx);
 
 	Fabric &fabric_;
 	const FlowTable &flows_;

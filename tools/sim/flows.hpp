@@ -15,19 +15,20 @@ namespace mrcsim {
 struct Flow {
 	std::uint32_t src = 0, dst = 0;
 	std::uint64_t bytes = 0;
-	Time start = 0;			// requested (or dependency-resolved) start
-	Time finish = -1;		// sender saw every byte acknowledged
-	std::uint64_t retx = 0;		// retransmitted data packets
-	std::uint32_t deps_left = 0;	// flows that must complete first
+	Time start = 0;		     // requested (or dependency-resolved) start
+	Time finish = -1;	     // sender saw every byte acknowledged
+	std::uint64_t retx = 0;	     // retransmitted data packets
+	std::uint32_t deps_left = 0; // flows that must complete first
 	std::vector<std::uint32_t> dependents;
 	bool started = false;
 	bool done = false;
-	bool failed = false;		// the transport gave up
+	bool failed = false; // the transport gave up
 };
 
 class FlowTable {
 public:
-	std::uint32_t add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, Time start)
+	std::uint32_t add(std::uint32_t src, std::uint32_t dst,
+			  std::uint64_t bytes, Time start)
 	{
 		Flow f;
 		f.src = src;
@@ -73,7 +74,10 @@ public:
 	}
 	Flow &operator[](std::uint32_t i) { return flows_[i]; }
 	const Flow &operator[](std::uint32_t i) const { return flows_[i]; }
-	std::uint32_t size() const { return static_cast<std::uint32_t>(flows_.size()); }
+	std::uint32_t size() const
+	{
+		return static_cast<std::uint32_t>(flows_.size());
+	}
 	// Done or failed: the run can stop when this reaches size().
 	std::uint32_t settled() const { return finished_; }
 

@@ -7,12 +7,14 @@
 
 namespace mrcsim {
 
-GbnTransport::GbnTransport(SimContext &ctx) : ctx_(ctx), flows_(ctx.flows.size())
+GbnTransport::GbnTransport(SimContext &ctx)
+	: ctx_(ctx), flows_(ctx.flows.size())
 {
 	const Config &c = ctx.cfg;
 	const auto planes = ctx.fabric.topo().planes();
 	subflows_ = static_cast<std::uint32_t>(c.integer("gbn.subflows", planes));
-	window_ = static_cast<std::uint32_t>(c.integer("gbn.window", ctx.bdp_packets() + 2));
+	window_ = static_cast<std::uint32_t>(
+		c.integer("gbn.window", ctx.bdp_packets() + 2));
 	rto_ = c.time("gbn.rto", kMs);
 	max_retries_ = static_cast<std::uint32_t>(c.integer("gbn.retries", 7));
 	if (subflows_ < 1 || window_ < 1)
@@ -22,10 +24,12 @@ GbnTransport::GbnTransport(SimContext &ctx) : ctx_(ctx), flows_(ctx.flows.size()
 std::uint32_t GbnTransport::pinned_ev(std::uint32_t flow, std::uint32_t sub)
 {
 	// A UDP source port in the dynamic range, fixed per QP.
-	return 49152 + static_cast<std::uint32_t>(hash_combine(flow, sub) % 16384);
+	return 49152 +
+	       static_cast<std::uint32_t>(hash_combine(flow, sub) % 16384);
 }
 
-std::uint8_t GbnTransport::pinned_plane(std::uint32_t flow, std::uint32_t sub, std::uint32_t planes)
+std::uint8_t GbnTransport::pinned_plane(std::uint32_t flow, std::uint32_t sub,
+					std::uint32_t planes)
 {
 	return static_cast<std::uint8_t>((flow + sub) % planes);
 }
@@ -76,7 +80,8 @@ void GbnTransport::pump(std::uint32_t s)
 	bool sent = false;
 	while (sub.snd_nxt < sub.npkts && sub.snd_nxt - sub.snd_una < window_) {
 		std::uint32_t psn = sub.snd_nxt++;
-		std::uint32_t i = ctx_.make(PktType::Data, s, fl.src, fl.dst, sub.plane, sub.ev,
+		std::uint32_t i = ctx_.make(PktType::Data, s, fl.src, fl.dst,
+					    sub.plane, sub.ev,
 					    ctx_.payload_of(sub.bytes, psn));
 		Packet &p = ctx_.fabric.pkt(i);
 		p.psn = psn;
@@ -92,9 +97,11 @@ void GbnTransport::pump(std::uint32_t s)
 		arm(s);
 }
 
-void GbnTransport::ctrl(const Sub &sub, PktType type, std::uint32_t cum, const Packet &data)
+void GbnTransport::ctrl(const Sub &sub, PktType type, std::uint32_t cum,
+			const Packet &data)
 {
-	std::uint32_t i = ctx_.make(type, data.flow, data.dst, data.src, sub.plane, sub.ev, 0);
+	std::uint32_t i = ctx_.make(type, data.flow, data.dst, data.src,
+				    sub.plane, sub.ev, 0);
 	ctx_.fabric.pkt(i).aux = cum;
 	ctx_.fabric.send(i);
 }
@@ -112,7 +119,7 @@ void GbnTransport::sender_ack(std::uint32_t s, std::uint32_t cum, bool nak)
 			sub.snd_nxt = sub.snd_una;
 	}
 	if (nak && cum < sub.snd_nxt)
-		sub.snd_nxt = cum;	// go back N
+		sub.snd_nxt = cum; // go back N
 	if (sub.snd_una >= sub.npkts) {
 		sub.done = true;
 		FlowState &fs = flows_[sub.flow];
@@ -143,14 +150,9 @@ void GbnTransport::on_packet(std::uint32_t pkt)
 		}
 		ctrl(sub, PktType::Ack, sub.rcv_nxt, p);
 		return;
-	case PktType::Ack:
-		sender_ack(p.flow, p.aux, false);
-		return;
-	case PktType::Nack:
-		sender_ack(p.flow, p.aux, true);
-		return;
-	default:
-		return;
+	case PktType::Ack: sender_ack(p.flow, p.aux, false); return;
+	case PktType::Nack: sender_ack(p.flow, p.aux, true); return;
+	default: return;
 	}
 }
 

@@ -31,7 +31,8 @@ public:
 	// The plane and EV a flow's subflow is pinned to (tests use it to
 	// fail exactly that path).
 	static std::uint32_t pinned_ev(std::uint32_t flow, std::uint32_t sub);
-	static std::uint8_t pinned_plane(std::uint32_t flow, std::uint32_t sub, std::uint32_t planes);
+	static std::uint8_t pinned_plane(std::uint32_t flow, std::uint32_t sub,
+					 std::uint32_t planes);
 
 private:
 	struct Sub {
@@ -39,7 +40,7 @@ private:
 		std::uint64_t bytes = 0;
 		std::uint32_t npkts = 0;
 		std::uint32_t snd_una = 0, snd_nxt = 0, high = 0;
-		std::uint32_t rcv_nxt = 0;	// receiver side, at the destination
+		std::uint32_t rcv_nxt = 0; // receiver side, at the destination
 		std::uint32_t retries = 0;
 		std::uint32_t ev = 0;
 		Time deadline = kNever;
@@ -54,7 +55,8 @@ private:
 
 	void pump(std::uint32_t s);
 	void arm(std::uint32_t s);
-	void ctrl(const Sub &sub, PktType type, std::uint32_t cum, const Packet &data);
+	void ctrl(const Sub &sub, PktType type, std::uint32_t cum,
+		  const Packet &data);
 	void sender_ack(std::uint32_t s, std::uint32_t cum, bool nak);
 
 	SimContext &ctx_;

@@ -63,15 +63,19 @@ int main(int argc, char **argv)
 		for (const auto &s : sets)
 			cfg.set(s);
 		if (!cfg.has("name"))
-			cfg.set("name", std::filesystem::path(scenario).stem().string());
+			cfg.set("name",
+				std::filesystem::path(scenario).stem().string());
 		if (!opt.out_dir.empty())
 			std::filesystem::create_directories(opt.out_dir);
 		Simulation sim(cfg);
 		sim.run(opt);
 		for (const auto &k : sim.config().unused())
 			// Other transports' knobs are expected in shared scenarios.
-			if (k.rfind("gbn.", 0) && k.rfind("spray.", 0) && k.rfind("mrc.", 0))
-				std::fprintf(stderr, "mrcsim: warning: unknown key '%s' ignored\n", k.c_str());
+			if (k.rfind("gbn.", 0) && k.rfind("spray.", 0) &&
+			    k.rfind("mrc.", 0))
+				std::fprintf(stderr,
+					     "mrcsim: warning: unknown key '%s' ignored\n",
+					     k.c_str());
 		if (!opt.out_dir.empty())
 			sim.write_outputs(opt.out_dir);
 		if (!quiet)

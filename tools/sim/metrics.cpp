@@ -20,7 +20,8 @@ Percentiles percentiles(std::vector<double> &v)
 		return p;
 	std::sort(v.begin(), v.end());
 	auto rank = [&](double q) {
-		auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+		auto i = static_cast<std::size_t>(
+			std::ceil(q * static_cast<double>(v.size())));
 		return v[std::min(v.size() - 1, i ? i - 1 : 0)];
 	};
 	double sum = 0;
@@ -47,7 +48,8 @@ double jain_index(const std::vector<double> &v)
 
 Sampler::Sampler(const Config &cfg, const Fabric &fabric)
 	: fabric_(fabric), interval_(cfg.time("sample_interval", 10 * kUs)),
-	  last_tx_(fabric.topo().port_count(), 0), last_delivered_(fabric.topo().planes(), 0)
+	  last_tx_(fabric.topo().port_count(), 0),
+	  last_delivered_(fabric.topo().planes(), 0)
 {
 	std::string spec = cfg.str("output.links", "");
 	std::stringstream ss(spec);
@@ -77,7 +79,8 @@ void Sampler::sample(Time now)
 	const Topology &t = fabric_.topo();
 	const Time dt = now - last_;
 	const std::uint32_t planes = t.planes();
-	std::vector<std::uint64_t> tx(planes, 0), qsum(planes, 0), qmax(planes, 0), drops(planes, 0), nports(planes, 0);
+	std::vector<std::uint64_t> tx(planes, 0), qsum(planes, 0),
+		qmax(planes, 0), drops(planes, 0), nports(planes, 0);
 	for (std::uint32_t p = 0; p < t.port_count(); ++p) {
 		const PortState &ps = fabric_.port_state(p);
 		const std::uint32_t pl = t.port(p).plane;
@@ -99,19 +102,37 @@ void Sampler::sample(Time now)
 		const double secs = static_cast<double>(dt) * 1e-12;
 		char buf[256];
 		for (std::uint32_t pl = 0; pl < planes; ++pl) {
-			const std::uint64_t d = fabric_.delivered_payload(pl) - last_delivered_[pl];
-			const double gbps = static_cast<double>(d) * 8 / secs / 1e9;
-			const double util = nports[pl] ? static_cast<double>(tx[pl]) * 8 / (rate_bps * secs * static_cast<double>(nports[pl])) : 0;
-			std::snprintf(buf, sizeof(buf), "%.3f,%u,%.3f,%.5f,%.1f,%llu,%llu\n", static_cast<double>(now) / kUs, pl + 1,
-				      gbps, util, nports[pl] ? static_cast<double>(qsum[pl]) / static_cast<double>(nports[pl]) : 0.0,
-				      static_cast<unsigned long long>(qmax[pl]), static_cast<unsigned long long>(drops[pl]));
+			const std::uint64_t d = fabric_.delivered_payload(pl) -
+						last_delivered_[pl];
+			const double gbps = static_cast<double>(d) * 8 / secs /
+					    1e9;
+			const double util =
+				nports[pl] ?
+					static_cast<double>(tx[pl]) * 8 /
+						(rate_bps * secs *
+						 static_cast<double>(nports[pl])) :
+					0;
+			std::snprintf(buf, sizeof(buf),
+				      "%.3f,%u,%.3f,%.5f,%.1f,%llu,%llu\n",
+				      static_cast<double>(now) / kUs, pl + 1,
+				      gbps, util,
+				      nports[pl] ? static_cast<double>(qsum[pl]) /
+							   static_cast<double>(
+								   nports[pl]) :
+						   0.0,
+				      static_cast<unsigned long long>(qmax[pl]),
+				      static_cast<unsigned long long>(drops[pl]));
 			series_ << buf;
 		}
 		for (std::size_t i = 0; i < links_.size(); ++i) {
 			const PortState &ps = fabric_.port_state(links_[i]);
-			const double util = static_cast<double>(ps.tx_bytes - link_last_tx_[i]) * 8 / (rate_bps * secs);
-			std::snprintf(buf, sizeof(buf), "%.3f,%s,%.5f,%llu,%d\n", static_cast<double>(now) / kUs,
-				      t.link_name(links_[i]).c_str(), util, static_cast<unsigned long long>(ps.qbytes),
+			const double util = static_cast<double>(ps.tx_bytes -
+								link_last_tx_[i]) *
+					    8 / (rate_bps * secs);
+			std::snprintf(buf, sizeof(buf), "%.3f,%s,%.5f,%llu,%d\n",
+				      static_cast<double>(now) / kUs,
+				      t.link_name(links_[i]).c_str(), util,
+				      static_cast<unsigned long long>(ps.qbytes),
 				      ps.up ? 1 : 0);
 			links_csv_ << buf;
 		}
@@ -126,30 +147,43 @@ void Sampler::sample(Time now)
 double line_rate_gbps(const Fabric &fabric)
 {
 	const auto &fp = fabric.params();
-	return fabric.topo().planes() * fabric.topo().params().rate_gbps * fp.mtu / static_cast<double>(fp.mtu + fp.header);
+	return fabric.topo().planes() * fabric.topo().params().rate_gbps *
+	       fp.mtu / static_cast<double>(fp.mtu + fp.header);
 }
 
 double flow_throughput_fraction(const Flow &f, const Fabric &fabric)
 {
 	if (!f.done || f.finish <= f.start)
 		return 0;
-	const double gbps = static_cast<double>(f.bytes) * 8 / (static_cast<double>(f.finish - f.start) / kNs);
+	const double gbps = static_cast<double>(f.bytes) * 8 /
+			    (static_cast<double>(f.finish - f.start) / kNs);
 	return gbps / line_rate_gbps(fabric);
 }
 
-void write_flows_csv(const std::string &path, const FlowTable &flows, const Fabric &fabric)
+void write_flows_csv(const std::string &path, const FlowTable &flows,
+		     const Fabric &fabric)
 {
 	std::ofstream out(path);
 	out << "flow,src,dst,bytes,start_us,finish_us,fct_us,throughput_gbps,fraction_of_line_rate,retransmissions,status\n";
 	char buf[256];
 	for (std::uint32_t i = 0; i < flows.size(); ++i) {
 		const Flow &f = flows[i];
-		const double fct = f.done ? static_cast<double>(f.finish - f.start) / kUs : 0;
+		const double fct = f.done ? static_cast<double>(f.finish -
+								f.start) /
+						    kUs :
+					    0;
 		const double frac = flow_throughput_fraction(f, fabric);
-		std::snprintf(buf, sizeof(buf), "%u,%u,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.5f,%llu,%s\n", i, f.src, f.dst,
-			      static_cast<unsigned long long>(f.bytes), static_cast<double>(f.start) / kUs,
-			      f.done ? static_cast<double>(f.finish) / kUs : -1.0, fct, frac * line_rate_gbps(fabric), frac,
-			      static_cast<unsigned long long>(f.retx), f.done ? "ok" : f.failed ? "failed" : "unfinished");
+		std::snprintf(buf, sizeof(buf),
+			      "%u,%u,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.5f,%llu,%s\n",
+			      i, f.src, f.dst,
+			      static_cast<unsigned long long>(f.bytes),
+			      static_cast<double>(f.start) / kUs,
+			      f.done ? static_cast<double>(f.finish) / kUs : -1.0,
+			      fct, frac * line_rate_gbps(fabric), frac,
+			      static_cast<unsigned long long>(f.retx),
+			      f.done   ? "ok" :
+			      f.failed ? "failed" :
+					 "unfinished");
 		out << buf;
 	}
 }
@@ -166,7 +200,8 @@ double cpu_seconds()
 	struct rusage ru {};
 	getrusage(RUSAGE_SELF, &ru);
 	return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-	       static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+	       static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) *
+		       1e-6;
 }
 
 namespace {
@@ -181,7 +216,8 @@ double fixed(double v, int decimals)
 
 } // namespace
 
-std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabric &fabric, std::uint64_t peak_queue)
+std::string summary_json(const RunInfo &info, const FlowTable &flows,
+			 const Fabric &fabric, std::uint64_t peak_queue)
 {
 	std::vector<double> thr, fct;
 	std::uint64_t retx = 0;
@@ -193,7 +229,8 @@ std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabr
 		retx += f.retx;
 		if (f.done) {
 			++done;
-			fct.push_back(static_cast<double>(f.finish - f.start) / kUs);
+			fct.push_back(static_cast<double>(f.finish - f.start) /
+				      kUs);
 		} else if (f.failed) {
 			++failed;
 		} else {
@@ -231,7 +268,10 @@ std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabr
 		  {"min", fixed(t.min, 5)},
 		  {"jain", fixed(jain, 5)}}},
 		{"fct_us",
-		 {{"mean", fixed(c.mean, 3)}, {"p50", fixed(c.p50, 3)}, {"p99", fixed(c.p99, 3)}, {"max", fixed(c.max, 3)}}},
+		 {{"mean", fixed(c.mean, 3)},
+		  {"p50", fixed(c.p50, 3)},
+		  {"p99", fixed(c.p99, 3)},
+		  {"max", fixed(c.max, 3)}}},
 		// Failure start times, for the timeline plots.
 		{"failures_us", failures},
 		{"retransmissions", retx},
@@ -242,11 +282,14 @@ std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabr
 		{"perf",
 		 {{"wall_s", fixed(info.wall_s, 3)},
 		  {"cpu_s", fixed(info.cpu_s, 3)},
-		  {"events_per_s", std::llround(per(static_cast<double>(info.events), info.wall_s))},
-		  {"events_per_cpu_s", std::llround(per(static_cast<double>(info.events), info.cpu_s))},
+		  {"events_per_s",
+		   std::llround(per(static_cast<double>(info.events), info.wall_s))},
+		  {"events_per_cpu_s",
+		   std::llround(per(static_cast<double>(info.events), info.cpu_s))},
 		  {"sim_us_per_wall_s", fixed(per(sim_us, info.wall_s), 3)},
 		  {"sim_us_per_cpu_s", fixed(per(sim_us, info.cpu_s), 3)},
-		  {"peak_rss_mb", fixed(static_cast<double>(info.peak_rss_kb) / 1024.0, 1)}}},
+		  {"peak_rss_mb",
+		   fixed(static_cast<double>(info.peak_rss_kb) / 1024.0, 1)}}},
 	};
 	return j.dump(2) + "\n";
 }

@@ -51,18 +51,20 @@ struct RunInfo {
 	std::string scenario, transport;
 	std::uint64_t events = 0;
 	double wall_s = 0;
-	double cpu_s = 0;	// the machine may be shared: CPU time is the honest rate
+	double cpu_s = 0; // the machine may be shared: CPU time is the honest rate
 	Time end = 0;
 	long peak_rss_kb = 0;
-	std::vector<Time> failures;	// when each scheduled failure starts
+	std::vector<Time> failures; // when each scheduled failure starts
 };
 
 // Goodput a host can reach: every plane's line rate times the payload share.
 double line_rate_gbps(const Fabric &fabric);
 double flow_throughput_fraction(const Flow &f, const Fabric &fabric);
 
-void write_flows_csv(const std::string &path, const FlowTable &flows, const Fabric &fabric);
-std::string summary_json(const RunInfo &info, const FlowTable &flows, const Fabric &fabric, std::uint64_t peak_queue);
+void write_flows_csv(const std::string &path, const FlowTable &flows,
+		     const Fabric &fabric);
+std::string summary_json(const RunInfo &info, const FlowTable &flows,
+			 const Fabric &fabric, std::uint64_t peak_queue);
 long peak_rss_kb();
 double cpu_seconds();
 

@@ -10,7 +10,7 @@ namespace mrcsim {
 
 struct MrcTransport::Conn {
 	MrcTransport *self = nullptr;
-	std::unique_ptr<std::uint64_t[]> mem;	// 8-byte aligned engine state
+	std::unique_ptr<std::uint64_t[]> mem; // 8-byte aligned engine state
 	mrc_conn *c = nullptr;
 	std::uint32_t id = 0, flow = 0, host = 0, peer_host = 0, peer = 0;
 	Time armed = kNever;
@@ -57,48 +57,68 @@ const u8 kZeroPayload[MRC_MAX_PAYLOAD + 1] = {};
 } // namespace
 
 MrcTransport::MrcTransport(SimContext &ctx)
-	: ctx_(ctx), host_conns_(ctx.fabric.topo().hosts()), host_senders_(ctx.fabric.topo().hosts()),
+	: ctx_(ctx), host_conns_(ctx.fabric.topo().hosts()),
+	  host_senders_(ctx.fabric.topo().hosts()),
 	  host_rr_(ctx.fabric.topo().hosts(), 0), stats_(ctx.flows.size())
 {
 	const Config &c = ctx.cfg;
 	const auto planes = ctx.fabric.topo().planes();
-	const std::uint64_t bdp = FabricParams::bdp_bytes(ctx.fabric.topo().params(), ctx.fabric.params().mtu,
-							  ctx.fabric.params().header);
+	const std::uint64_t bdp =
+		FabricParams::bdp_bytes(ctx.fabric.topo().params(),
+					ctx.fabric.params().mtu,
+					ctx.fabric.params().header);
 	const double rate = ctx.fabric.topo().params().rate_gbps;
 	mrc_conn_config_default(&cfg_);
 	cfg_.mtu = ctx.fabric.params().mtu;
 	// The engine's defaults describe a small software fabric; scale the
 	// CC to this one: base RTT from the topology, windows from the BDP of
 	// all planes together.
-	cfg_.cc.base_rtt = static_cast<u32>(c.time("mrc.base_rtt", static_cast<Time>(bdp * 8000.0 / rate)) / kNs);
-	cfg_.cc.target_delay = static_cast<u32>(c.time("mrc.target_delay", static_cast<Time>(cfg_.cc.target_delay) * kNs) / kNs);
-	cfg_.cc.max_cwnd = static_cast<u32>(c.bytes("mrc.max_cwnd", 2 * bdp * planes));
-	cfg_.cc.init_cwnd = static_cast<u32>(c.bytes("mrc.init_cwnd", bdp * planes));
+	cfg_.cc.base_rtt = static_cast<u32>(
+		c.time("mrc.base_rtt", static_cast<Time>(bdp * 8000.0 / rate)) /
+		kNs);
+	cfg_.cc.target_delay = static_cast<u32>(
+		c.time("mrc.target_delay",
+		       static_cast<Time>(cfg_.cc.target_delay) * kNs) /
+		kNs);
+	cfg_.cc.max_cwnd = static_cast<u32>(
+		c.bytes("mrc.max_cwnd", 2 * bdp * planes));
+	cfg_.cc.init_cwnd = static_cast<u32>(
+		c.bytes("mrc.init_cwnd", bdp * planes));
 	// NSCC's increase is sized relative to the BDP: the engine's eta (4
 	// MTUs per RTT) suits its default 512 KiB window; at this fabric's
 	// BDP a window cut by a decrease must regrow in a few RTTs, so grow
 	// by a quarter of the all-plane BDP per RTT at zero delay.
 	const std::uint64_t bdp_mtus = bdp * planes / cfg_.mtu;
-	cfg_.cc.eta = static_cast<u32>(c.integer("mrc.eta", std::max<std::uint64_t>(cfg_.cc.eta, bdp_mtus / 4)));
+	cfg_.cc.eta = static_cast<u32>(
+		c.integer("mrc.eta",
+			  std::max<std::uint64_t>(cfg_.cc.eta, bdp_mtus / 4)));
 	cfg_.cc.fi = static_cast<u32>(c.integer("mrc.fi", cfg_.cc.fi));
-	cfg_.ack_every = static_cast<u32>(c.integer("mrc.ack_every", cfg_.ack_every));
+	cfg_.ack_every = static_cast<u32>(
+		c.integer("mrc.ack_every", cfg_.ack_every));
 	// The engine's 4.19 ms ACK timeout is sized for software stacks with
 	// millisecond scheduling outliers; a controller would size it to the
 	// fabric, so take the smallest 1.024 us x 2^t above 8 base RTTs.
 	std::int64_t exp = 0;
 	while (exp < 24 && (1024LL << exp) < 8LL * cfg_.cc.base_rtt)
 		++exp;
-	cfg_.ack_timeout_exp = static_cast<u8>(c.integer("mrc.ack_timeout_exp", exp));
+	cfg_.ack_timeout_exp = static_cast<u8>(
+		c.integer("mrc.ack_timeout_exp", exp));
 	cfg_.mpr = cfg_.peer_mpr = static_cast<u8>(c.integer("mrc.mpr", cfg_.mpr));
-	cfg_.probe_interval = static_cast<u32>(c.time("mrc.probe_interval", static_cast<Time>(cfg_.probe_interval) * kNs) / kNs);
-	cfg_.ev_min_active = static_cast<u16>(c.integer("mrc.ev_min_active", cfg_.ev_min_active));
+	cfg_.probe_interval = static_cast<u32>(
+		c.time("mrc.probe_interval",
+		       static_cast<Time>(cfg_.probe_interval) * kNs) /
+		kNs);
+	cfg_.ev_min_active = static_cast<u16>(
+		c.integer("mrc.ev_min_active", cfg_.ev_min_active));
 	evs_ = static_cast<std::uint32_t>(c.integer("mrc.evs", 128));
 	if (evs_ < 1 || evs_ > MRC_MAX_EVS)
 		throw ConfigError("mrc.evs: 1.." + std::to_string(MRC_MAX_EVS));
 	srv6_ = c.str("ev_mode", "udp") == "srv6";
 	// Two packets per plane keep every NIC port busy without building a
 	// host queue the engine's RTT samples would mistake for the fabric's.
-	nic_limit_ = static_cast<std::uint64_t>(c.integer("mrc.nic_packets", 2 * planes)) * ctx.packet_bytes();
+	nic_limit_ = static_cast<std::uint64_t>(
+			     c.integer("mrc.nic_packets", 2 * planes)) *
+		     ctx.packet_bytes();
 }
 
 MrcTransport::~MrcTransport() = default;
@@ -113,7 +133,8 @@ std::uint32_t MrcTransport::ev_value(const Conn &c, std::uint32_t ev_index) cons
 	if (srv6_)
 		return ev_index / planes + c.host;
 	// A UDP source port per (connection, EV), as the glue derives them.
-	return 49152 + static_cast<std::uint32_t>(hash_combine(c.id, ev_index) % 16384);
+	return 49152 +
+	       static_cast<std::uint32_t>(hash_combine(c.id, ev_index) % 16384);
 }
 
 std::uint32_t MrcTransport::blob_alloc(const mrc_pkt &pkt)
@@ -128,7 +149,8 @@ std::uint32_t MrcTransport::blob_alloc(const mrc_pkt &pkt)
 	return i;
 }
 
-MrcTransport::Conn &MrcTransport::new_conn(std::uint32_t flow, std::uint32_t host, std::uint32_t peer, bool sender)
+MrcTransport::Conn &MrcTransport::new_conn(std::uint32_t flow, std::uint32_t host,
+					   std::uint32_t peer, bool sender)
 {
 	auto c = std::make_unique<Conn>();
 	c->self = this;
@@ -140,7 +162,8 @@ MrcTransport::Conn &MrcTransport::new_conn(std::uint32_t flow, std::uint32_t hos
 	c->mem = std::make_unique<std::uint64_t[]>((mrc_conn_size() + 7) / 8);
 	c->c = reinterpret_cast<mrc_conn *>(c->mem.get());
 	if (mrc_conn_init(c->c, &cfg_, &kOps, c.get(), now_ns()))
-		throw ConfigError("mrc: engine refused the connection configuration");
+		throw ConfigError(
+			"mrc: engine refused the connection configuration");
 	const std::uint32_t planes = ctx_.fabric.topo().planes();
 	std::vector<mrc_ev_cfg> evs(evs_);
 	for (std::uint32_t i = 0; i < evs_; ++i)
@@ -190,7 +213,8 @@ void MrcTransport::pull(std::uint32_t host)
 		return b;
 	};
 	std::uint32_t idle = 0;
-	while (!senders.empty() && idle < senders.size() && backlog() < nic_limit_) {
+	while (!senders.empty() && idle < senders.size() &&
+	       backlog() < nic_limit_) {
 		std::uint32_t &rr = host_rr_[host];
 		if (rr >= senders.size())
 			rr = 0;
@@ -217,7 +241,9 @@ void MrcTransport::pull(std::uint32_t host)
 		pk.payload = kZeroPayload;
 		pk.payload_len = d.len;
 		const Flow &fl = ctx_.flows[c.flow];
-		std::uint32_t i = ctx_.make(PktType::Engine, c.peer, fl.src, fl.dst, static_cast<std::uint8_t>(d.plane - 1),
+		std::uint32_t i = ctx_.make(PktType::Engine, c.peer, fl.src,
+					    fl.dst,
+					    static_cast<std::uint8_t>(d.plane - 1),
 					    ev_value(c, d.ev), d.len);
 		Packet &p = ctx_.fabric.pkt(i);
 		p.psn = d.psn;
@@ -238,7 +264,8 @@ void MrcTransport::pull(std::uint32_t host)
 void MrcTransport::emit_ctrl(Conn &c, const mrc_pkt &pkt)
 {
 	std::uint32_t i = ctx_.make(PktType::Engine, c.peer, c.host, c.peer_host,
-				    static_cast<std::uint8_t>(pkt.hdr.plane - 1), ev_value(c, pkt.hdr.ev), 0);
+				    static_cast<std::uint8_t>(pkt.hdr.plane - 1),
+				    ev_value(c, pkt.hdr.ev), 0);
 	Packet &p = ctx_.fabric.pkt(i);
 	p.blob = blob_alloc(pkt);
 	if (srv6_)
@@ -270,7 +297,7 @@ void MrcTransport::arm(Conn &c)
 		return;
 	Time t = std::max(static_cast<Time>(d) * kNs, ctx_.now());
 	if (t >= c.armed && c.armed >= ctx_.now())
-		return;	// an earlier Timer is already pending; it re-arms
+		return; // an earlier Timer is already pending; it re-arms
 	c.armed = t;
 	ctx_.core.q.push(t, EvKind::Timer, c.id, ++c.gen);
 }
@@ -299,7 +326,7 @@ void MrcTransport::on_packet(std::uint32_t pkt)
 	free_blobs_.push_back(p.blob);
 	Conn &c = *conns_[p.flow];
 	if (!c.c)
-		return;	// a straggler for a finished connection
+		return; // a straggler for a finished connection
 	u32 flags = 0;
 	if (p.flags & kEcnCe)
 		flags |= MRC_RX_ECN_CE;
@@ -342,10 +369,12 @@ void MrcTransport::write_outputs(const std::string &dir)
 	       "cwnd,srtt_ns,rto_ns,evs_usable,evs_bad,status\n";
 	for (std::uint32_t f = 0; f < stats_.size(); ++f) {
 		const mrc_conn_stats &s = stats_[f];
-		out << f << ',' << s.tx_pkts << ',' << s.retx_pkts << ',' << s.lost_pkts << ',' << s.timeouts << ','
-		    << s.acks_rx << ',' << s.nacks_rx << ',' << s.ecn_acks << ',' << s.probes_tx << ',' << s.probes_ok
-		    << ',' << s.cwnd << ',' << s.srtt << ',' << s.rto << ',' << s.evs_usable << ',' << s.evs_bad << ','
-		    << static_cast<unsigned>(s.status) << '\n';
+		out << f << ',' << s.tx_pkts << ',' << s.retx_pkts << ','
+		    << s.lost_pkts << ',' << s.timeouts << ',' << s.acks_rx << ','
+		    << s.nacks_rx << ',' << s.ecn_acks << ',' << s.probes_tx
+		    << ',' << s.probes_ok << ',' << s.cwnd << ',' << s.srtt
+		    << ',' << s.rto << ',' << s.evs_usable << ',' << s.evs_bad
+		    << ',' << static_cast<unsigned>(s.status) << '\n';
 	}
 }
 

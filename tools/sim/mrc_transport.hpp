@@ -47,7 +47,8 @@ public:
 
 private:
 	friend struct Callbacks;
-	Conn &new_conn(std::uint32_t flow, std::uint32_t host, std::uint32_t peer, bool sender);
+	Conn &new_conn(std::uint32_t flow, std::uint32_t host,
+		       std::uint32_t peer, bool sender);
 	void pull(std::uint32_t host);
 	void arm(Conn &c);
 	void emit_ctrl(Conn &c, const mrc_pkt &pkt);
@@ -56,20 +57,23 @@ private:
 	void release(Conn &c);
 	std::uint32_t ev_value(const Conn &c, std::uint32_t ev_index) const;
 	std::uint32_t blob_alloc(const mrc_pkt &pkt);
-	std::uint64_t now_ns() const { return static_cast<std::uint64_t>(ctx_.now() / kNs); }
+	std::uint64_t now_ns() const
+	{
+		return static_cast<std::uint64_t>(ctx_.now() / kNs);
+	}
 
 	SimContext &ctx_;
 	mrc_conn_config cfg_{};
 	std::uint32_t evs_;
 	bool srv6_;
-	std::uint64_t nic_limit_;	// bytes queued on a host's NIC ports before we stop pulling
+	std::uint64_t nic_limit_; // bytes queued on a host's NIC ports before we stop pulling
 	std::vector<std::unique_ptr<Conn>> conns_;
-	std::vector<std::vector<std::uint32_t>> host_conns_;	// every conn at a host
-	std::vector<std::vector<std::uint32_t>> host_senders_;	// conns with data to send
+	std::vector<std::vector<std::uint32_t>> host_conns_; // every conn at a host
+	std::vector<std::vector<std::uint32_t>> host_senders_; // conns with data to send
 	std::vector<std::uint32_t> host_rr_;
 	std::vector<mrc_pkt> blobs_;
 	std::vector<std::uint32_t> free_blobs_;
-	std::vector<mrc_conn_stats> stats_;	// per flow
+	std::vector<mrc_conn_stats> stats_; // per flow
 };
 
 } // namespace mrcsim

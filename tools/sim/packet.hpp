@@ -13,21 +13,21 @@ namespace mrcsim {
 enum class PktType : std::uint8_t { Data, Ack, Nack, Engine };
 
 enum PktFlags : std::uint8_t {
-	kEcnCe = 1 << 0,	// marked by a queue above its ECN threshold
-	kTrimmed = 1 << 1,	// payload cut by a full queue; header only
-	kSrv6 = 1 << 2,		// the EV is a source route (names the top switch)
+	kEcnCe = 1 << 0,   // marked by a queue above its ECN threshold
+	kTrimmed = 1 << 1, // payload cut by a full queue; header only
+	kSrv6 = 1 << 2,	   // the EV is a source route (names the top switch)
 	kRetrans = 1 << 3,
 };
 
 struct Packet {
-	std::uint32_t flow = 0;		// transport-defined owner (flow, subflow, connection)
-	std::uint32_t src = 0, dst = 0;	// hosts
+	std::uint32_t flow = 0; // transport-defined owner (flow, subflow, connection)
+	std::uint32_t src = 0, dst = 0; // hosts
 	std::uint32_t psn = 0;
-	std::uint32_t aux = 0;		// transport-defined (cumulative ACK, ...)
-	std::uint32_t ev = 0;		// entropy value: hashed, or a source route
-	std::uint32_t size = 0;		// bytes on the wire
-	std::uint32_t payload = 0;	// application bytes carried
-	std::uint32_t blob = kNone;	// engine wire bytes (MRC transport), if any
+	std::uint32_t aux = 0;	    // transport-defined (cumulative ACK, ...)
+	std::uint32_t ev = 0;	    // entropy value: hashed, or a source route
+	std::uint32_t size = 0;	    // bytes on the wire
+	std::uint32_t payload = 0;  // application bytes carried
+	std::uint32_t blob = kNone; // engine wire bytes (MRC transport), if any
 	Time sent = 0;
 	PktType type = PktType::Data;
 	std::uint8_t plane = 0;

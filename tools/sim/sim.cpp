@@ -19,11 +19,13 @@ Simulation::Simulation(const Config &config) : cfg_(config)
 	duration_ = cfg.time("duration", 100 * kMs);
 	const TopoParams tp = TopoParams::from(cfg);
 	topo_ = std::make_unique<Topology>(tp);
-	fabric_ = std::make_unique<Fabric>(*topo_, FabricParams::from(cfg, tp), core_);
+	fabric_ = std::make_unique<Fabric>(*topo_, FabricParams::from(cfg, tp),
+					   core_);
 	build_traffic(cfg, *topo_, flows_);
 	failures_ = std::make_unique<Failures>(cfg, *fabric_, flows_);
 	sampler_ = std::make_unique<Sampler>(cfg, *fabric_);
-	ctx_ = std::make_unique<SimContext>(SimContext{core_, *fabric_, flows_, cfg});
+	ctx_ = std::make_unique<SimContext>(
+		SimContext{core_, *fabric_, flows_, cfg});
 	info_.scenario = cfg.str("name", "unnamed");
 	info_.transport = transport_;
 	info_.failures = failures_->failure_times();
@@ -35,10 +37,15 @@ namespace {
 
 class Progress {
 public:
-	explicit Progress(bool on) : on_(on), t0_(std::chrono::steady_clock::now()) {}
+	explicit Progress(bool on)
+		: on_(on), t0_(std::chrono::steady_clock::now())
+	{
+	}
 	double elapsed() const
 	{
-		return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+		return std::chrono::duration<double>(
+			       std::chrono::steady_clock::now() - t0_)
+			.count();
 	}
 	void update(double frac, Time now, std::uint64_t events)
 	{
@@ -50,8 +57,10 @@ public:
 		last_ = e;
 		shown_ = true;
 		const int w = 30, fill = static_cast<int>(frac * w);
-		std::fprintf(stderr, "\r[%.*s%*s] %3.0f%%  sim %.1f us  %.2f Mev/s ", fill,
-			     "##############################", w - fill, "", frac * 100, static_cast<double>(now) / kUs,
+		std::fprintf(stderr,
+			     "\r[%.*s%*s] %3.0f%%  sim %.1f us  %.2f Mev/s ",
+			     fill, "##############################", w - fill,
+			     "", frac * 100, static_cast<double>(now) / kUs,
 			     static_cast<double>(events) / e / 1e6);
 	}
 	~Progress()
@@ -96,12 +105,8 @@ template <Transport T> void Simulation::loop(T &tr, const RunOptions &opt)
 			if (fabric_->on_arrive(e.a, e.b))
 				tr.on_packet(e.a);
 			break;
-		case EvKind::FlowStart:
-			tr.start_flow(e.a);
-			break;
-		case EvKind::Timer:
-			tr.on_timer(e.a, e.b);
-			break;
+		case EvKind::FlowStart: tr.start_flow(e.a); break;
+		case EvKind::Timer: tr.on_timer(e.a, e.b); break;
 		case EvKind::Failure:
 			failures_->on_event(e.a, e.b, core_);
 			for (const auto &c : failures_->take_host_changes())
@@ -113,7 +118,9 @@ template <Transport T> void Simulation::loop(T &tr, const RunOptions &opt)
 			break;
 		}
 		if ((events & 0xffff) == 0)
-			progress.update(static_cast<double>(flows_.settled()) / nflows, core_.now, events);
+			progress.update(static_cast<double>(flows_.settled()) /
+						nflows,
+					core_.now, events);
 	}
 	sampler_->sample(core_.now);
 	info_.events = events;
@@ -137,7 +144,8 @@ const RunInfo &Simulation::run(const RunOptions &opt)
 		if (!opt.out_dir.empty())
 			t.write_outputs(opt.out_dir);
 	} else {
-		throw ConfigError("transport: expected gbn, spray or mrc, got '" + transport_ + "'");
+		throw ConfigError("transport: expected gbn, spray or mrc, got '" +
+				  transport_ + "'");
 	}
 	info_.peak_rss_kb = peak_rss_kb();
 	return info_;

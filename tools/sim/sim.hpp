@@ -19,7 +19,7 @@
 namespace mrcsim {
 
 struct RunOptions {
-	std::string out_dir;	// empty: no files
+	std::string out_dir; // empty: no files
 	bool progress = false;
 };
 
@@ -45,7 +45,7 @@ public:
 private:
 	template <Transport T> void loop(T &tr, const RunOptions &opt);
 
-	Config cfg_;	// a copy: the caller's may be a temporary
+	Config cfg_; // a copy: the caller's may be a temporary
 	std::string transport_;
 	Time duration_;
 	SimCore core_;

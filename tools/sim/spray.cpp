@@ -6,14 +6,17 @@
 namespace mrcsim {
 
 SprayTransport::SprayTransport(SimContext &ctx)
-	: ctx_(ctx), rng_(static_cast<std::uint64_t>(ctx.cfg.integer("seed", 1)) ^ 0x5350524159ULL), st_(ctx.flows.size())
+	: ctx_(ctx), rng_(static_cast<std::uint64_t>(ctx.cfg.integer("seed", 1)) ^
+			  0x5350524159ULL),
+	  st_(ctx.flows.size())
 {
 	const Config &c = ctx.cfg;
 	const auto planes = ctx.fabric.topo().planes();
 	evs_ = static_cast<std::uint32_t>(c.integer("spray.evs", 256));
 	random_ = c.str("spray.order", "round_robin") == "random";
 	srv6_ = c.str("ev_mode", "udp") == "srv6";
-	window_ = static_cast<std::uint32_t>(c.integer("spray.window", planes * (ctx.bdp_packets() + 2)));
+	window_ = static_cast<std::uint32_t>(
+		c.integer("spray.window", planes * (ctx.bdp_packets() + 2)));
 	rto_ = c.time("spray.rto", 100 * kUs);
 	max_tries_ = static_cast<std::uint32_t>(c.integer("spray.retries", 30));
 	if (evs_ < 1 || window_ < 1)
@@ -38,13 +41,17 @@ void SprayTransport::transmit(std::uint32_t f, std::uint32_t psn, bool retx)
 {
 	State &s = st_[f];
 	const Flow &fl = ctx_.flows[f];
-	std::uint32_t k = random_ ? static_cast<std::uint32_t>(rng_.below(evs_)) : s.ev_next++ % evs_;
+	std::uint32_t k = random_ ? static_cast<std::uint32_t>(rng_.below(evs_)) :
+				    s.ev_next++ % evs_;
 	const std::uint32_t planes = ctx_.fabric.topo().planes();
 	auto plane = static_cast<std::uint8_t>(k % planes);
 	// UDP mode: EV k is a source port (hashed by switches); SRV6 mode: it
 	// names top switch k / planes of its plane.
-	std::uint32_t ev = srv6_ ? k / planes : 49152 + static_cast<std::uint32_t>(hash_combine(f, k) % 16384);
-	std::uint32_t i = ctx_.make(PktType::Data, f, fl.src, fl.dst, plane, ev, ctx_.payload_of(fl.bytes, psn));
+	std::uint32_t ev = srv6_ ? k / planes :
+				   49152 + static_cast<std::uint32_t>(
+						   hash_combine(f, k) % 16384);
+	std::uint32_t i = ctx_.make(PktType::Data, f, fl.src, fl.dst, plane, ev,
+				    ctx_.payload_of(fl.bytes, psn));
 	Packet &p = ctx_.fabric.pkt(i);
 	p.psn = psn;
 	if (srv6_)
@@ -100,14 +107,15 @@ void SprayTransport::on_packet(std::uint32_t pkt)
 	const std::uint32_t f = p.flow;
 	State &s = st_[f];
 	if (s.npkts == 0)
-		return;	// flow already finished and released
+		return; // flow already finished and released
 	if (p.type == PktType::Data) {
 		const bool trimmed = p.flags & kTrimmed;
 		if (!trimmed && !s.got[p.psn]) {
 			s.got[p.psn] = 1;
 			++s.rcvd;
 		}
-		std::uint32_t i = ctx_.make(trimmed ? PktType::Nack : PktType::Ack, f, p.dst, p.src, p.plane, p.ev, 0);
+		std::uint32_t i = ctx_.make(trimmed ? PktType::Nack : PktType::Ack,
+					    f, p.dst, p.src, p.plane, p.ev, 0);
 		Packet &a = ctx_.fabric.pkt(i);
 		a.psn = p.psn;
 		a.flags = p.flags & kSrv6;
@@ -139,7 +147,7 @@ void SprayTransport::on_timer(std::uint32_t f, std::uint32_t)
 	while (!s.log.empty()) {
 		const Sent e = s.log.front();
 		if (s.is_acked[e.psn] || s.last_sent[e.psn] != e.at) {
-			s.log.pop_front();	// acknowledged, or sent again since
+			s.log.pop_front(); // acknowledged, or sent again since
 			continue;
 		}
 		if (e.at + rto_ > now)

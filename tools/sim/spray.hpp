@@ -35,9 +35,9 @@ private:
 	};
 	struct State {
 		std::uint32_t npkts = 0;
-		std::uint32_t snd_nxt = 0;	// next new PSN
+		std::uint32_t snd_nxt = 0; // next new PSN
 		std::uint32_t acked = 0;
-		std::uint32_t inflight = 0;	// sent, not yet acknowledged PSNs
+		std::uint32_t inflight = 0; // sent, not yet acknowledged PSNs
 		std::uint32_t rcvd = 0;
 		std::uint32_t ev_next = 0;
 		std::vector<std::uint8_t> is_acked;
@@ -45,7 +45,7 @@ private:
 		std::vector<Time> last_sent;
 		std::vector<std::uint8_t> got;	// receiver side
 		std::deque<Sent> log;		// send order, for the timeout
-		std::vector<std::uint32_t> rtx;	// NACKed or timed out, to resend
+		std::vector<std::uint32_t> rtx; // NACKed or timed out, to resend
 		bool timer_pending = false;
 	};
 

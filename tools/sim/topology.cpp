@@ -16,7 +16,9 @@ TopoParams TopoParams::from(const Config &cfg)
 	else if (kind == "fat_tree")
 		p.kind = TopoKind::FatTree;
 	else
-		throw ConfigError("topology: expected leaf_spine or fat_tree, got '" + kind + "'");
+		throw ConfigError(
+			"topology: expected leaf_spine or fat_tree, got '" +
+			kind + "'");
 	p.planes = static_cast<std::uint32_t>(cfg.integer("planes", 1));
 	if (p.planes < 1 || p.planes > 8)
 		throw ConfigError("planes: 1..8");
@@ -26,16 +28,21 @@ TopoParams TopoParams::from(const Config &cfg)
 	p.latency = cfg.time("latency", kUs);
 	if (p.kind == TopoKind::LeafSpine) {
 		p.hosts = static_cast<std::uint32_t>(cfg.integer("hosts", 16));
-		p.hosts_per_leaf = static_cast<std::uint32_t>(cfg.integer("hosts_per_leaf", 32));
+		p.hosts_per_leaf = static_cast<std::uint32_t>(
+			cfg.integer("hosts_per_leaf", 32));
 		if (p.hosts_per_leaf > p.hosts)
 			p.hosts_per_leaf = p.hosts;
 		double over = cfg.real("oversubscription", 1.0);
 		if (over < 1.0)
 			throw ConfigError("oversubscription must be >= 1");
-		auto def_spines = static_cast<std::int64_t>(p.hosts_per_leaf / over);
-		p.spines = static_cast<std::uint32_t>(cfg.integer("spines", def_spines < 1 ? 1 : def_spines));
-		if (p.hosts == 0 || p.hosts_per_leaf == 0 || p.hosts % p.hosts_per_leaf)
-			throw ConfigError("hosts must be a non-zero multiple of hosts_per_leaf");
+		auto def_spines = static_cast<std::int64_t>(p.hosts_per_leaf /
+							    over);
+		p.spines = static_cast<std::uint32_t>(
+			cfg.integer("spines", def_spines < 1 ? 1 : def_spines));
+		if (p.hosts == 0 || p.hosts_per_leaf == 0 ||
+		    p.hosts % p.hosts_per_leaf)
+			throw ConfigError(
+				"hosts must be a non-zero multiple of hosts_per_leaf");
 		if (p.spines < 1 || p.spines > 4096)
 			throw ConfigError("spines: 1..4096");
 	} else {
@@ -51,8 +58,10 @@ TopoParams TopoParams::from(const Config &cfg)
 		p.k = static_cast<std::uint32_t>(k);
 		p.hosts = static_cast<std::uint32_t>(k * k * k / 4);
 		if (hosts && hosts != p.hosts)
-			throw ConfigError("fat tree with k=" + std::to_string(k) + " has " + std::to_string(p.hosts) +
-					  " hosts; set hosts to that or leave it out");
+			throw ConfigError(
+				"fat tree with k=" + std::to_string(k) +
+				" has " + std::to_string(p.hosts) +
+				" hosts; set hosts to that or leave it out");
 	}
 	return p;
 }
@@ -64,7 +73,8 @@ Topology::Topology(const TopoParams &p) : p_(p)
 		add_node(0, 0, h, 0, 0, static_cast<std::uint16_t>(p_.planes));
 	for (std::uint32_t h = 0; h < p_.hosts; ++h)
 		for (std::uint32_t pl = 0; pl < p_.planes; ++pl)
-			ports_[host_port(h, pl)].plane = static_cast<std::uint8_t>(pl);
+			ports_[host_port(h, pl)].plane = static_cast<std::uint8_t>(
+				pl);
 	layer_base_.assign(p_.planes, std::vector<std::uint32_t>(4, 0));
 	if (p_.kind == TopoKind::LeafSpine)
 		build_leaf_spine();
@@ -72,7 +82,8 @@ Topology::Topology(const TopoParams &p) : p_(p)
 		build_fat_tree();
 }
 
-std::uint32_t Topology::add_node(std::uint8_t layer, std::uint8_t plane, std::uint32_t index, std::uint32_t pod,
+std::uint32_t Topology::add_node(std::uint8_t layer, std::uint8_t plane,
+				 std::uint32_t index, std::uint32_t pod,
 				 std::uint16_t n_down, std::uint16_t n_up)
 {
 	Node n;
@@ -116,10 +127,12 @@ void Topology::build_leaf_spine()
 		auto plane = static_cast<std::uint8_t>(pl);
 		layer_base_[pl][1] = static_cast<std::uint32_t>(nodes_.size());
 		for (std::uint32_t l = 0; l < leaves; ++l)
-			add_node(1, plane, l, 0, static_cast<std::uint16_t>(hpl), static_cast<std::uint16_t>(p_.spines));
+			add_node(1, plane, l, 0, static_cast<std::uint16_t>(hpl),
+				 static_cast<std::uint16_t>(p_.spines));
 		layer_base_[pl][2] = static_cast<std::uint32_t>(nodes_.size());
 		for (std::uint32_t s = 0; s < p_.spines; ++s)
-			add_node(2, plane, s, 0, static_cast<std::uint16_t>(leaves), 0);
+			add_node(2, plane, s, 0,
+				 static_cast<std::uint16_t>(leaves), 0);
 		for (std::uint32_t h = 0; h < p_.hosts; ++h) {
 			const Node &leaf = nodes_[layer_base_[pl][1] + h / hpl];
 			connect(leaf.first_port + h % hpl, host_port(h, pl));
@@ -128,7 +141,8 @@ void Topology::build_leaf_spine()
 			const Node &leaf = nodes_[layer_base_[pl][1] + l];
 			for (std::uint32_t s = 0; s < p_.spines; ++s) {
 				const Node &spine = nodes_[layer_base_[pl][2] + s];
-				connect(spine.first_port + l, leaf.first_port + leaf.n_down + s);
+				connect(spine.first_port + l,
+					leaf.first_port + leaf.n_down + s);
 			}
 		}
 	}
@@ -151,7 +165,8 @@ void Topology::build_fat_tree()
 			add_node(2, plane, a, a / h, hk, hk);
 		layer_base_[pl][3] = static_cast<std::uint32_t>(nodes_.size());
 		for (std::uint32_t c = 0; c < h * h; ++c)
-			add_node(3, plane, c, 0, static_cast<std::uint16_t>(k), 0);
+			add_node(3, plane, c, 0, static_cast<std::uint16_t>(k),
+				 0);
 		for (std::uint32_t x = 0; x < p_.hosts; ++x) {
 			const Node &edge = nodes_[layer_base_[pl][1] + x / h];
 			connect(edge.first_port + x % h, host_port(x, pl));
@@ -159,16 +174,20 @@ void Topology::build_fat_tree()
 		for (std::uint32_t e = 0; e < k * h; ++e) {
 			const Node &edge = nodes_[layer_base_[pl][1] + e];
 			for (std::uint32_t j = 0; j < h; ++j) {
-				const Node &agg = nodes_[layer_base_[pl][2] + edge.pod * h + j];
-				connect(agg.first_port + e % h, edge.first_port + h + j);
+				const Node &agg = nodes_[layer_base_[pl][2] +
+							 edge.pod * h + j];
+				connect(agg.first_port + e % h,
+					edge.first_port + h + j);
 			}
 		}
 		// Aggregation switch j of every pod reaches cores j*h .. j*h+h-1.
 		for (std::uint32_t a = 0; a < k * h; ++a) {
 			const Node &agg = nodes_[layer_base_[pl][2] + a];
 			for (std::uint32_t m = 0; m < h; ++m) {
-				const Node &core = nodes_[layer_base_[pl][3] + (a % h) * h + m];
-				connect(core.first_port + agg.pod, agg.first_port + h + m);
+				const Node &core = nodes_[layer_base_[pl][3] +
+							  (a % h) * h + m];
+				connect(core.first_port + agg.pod,
+					agg.first_port + h + m);
 			}
 		}
 	}
@@ -190,20 +209,24 @@ std::string Topology::node_name(std::uint32_t n) const
 		return "h" + std::to_string(nd.index);
 	static const char *ls[] = {"h", "leaf", "spine", "core"};
 	static const char *ft[] = {"h", "edge", "agg", "core"};
-	return std::string(p_.kind == TopoKind::LeafSpine ? ls[nd.layer] : ft[nd.layer]) + std::to_string(nd.index);
+	return std::string(p_.kind == TopoKind::LeafSpine ? ls[nd.layer] :
+							    ft[nd.layer]) +
+	       std::to_string(nd.index);
 }
 
 std::string Topology::link_name(std::uint32_t port) const
 {
 	const Port &p = ports_[port];
 	// Planes are numbered from 1 for people, as in mrcctl and the engine.
-	return "p" + std::to_string(p.plane + 1) + ":" + node_name(p.owner) + "-" + node_name(p.peer);
+	return "p" + std::to_string(p.plane + 1) + ":" + node_name(p.owner) +
+	       "-" + node_name(p.peer);
 }
 
 std::uint32_t Topology::find_node(std::uint32_t plane, const std::string &name) const
 {
 	std::size_t d = 0;
-	while (d < name.size() && !std::isdigit(static_cast<unsigned char>(name[d])))
+	while (d < name.size() &&
+	       !std::isdigit(static_cast<unsigned char>(name[d])))
 		++d;
 	std::string prefix = name.substr(0, d);
 	std::uint32_t idx;
@@ -228,9 +251,12 @@ std::uint32_t Topology::find_node(std::uint32_t plane, const std::string &name) 
 			throw ConfigError("no host " + name);
 		return idx;
 	}
-	std::uint32_t n = layer_base_[plane][static_cast<std::size_t>(layer)] + idx;
-	if (n >= nodes_.size() || nodes_[n].layer != layer || nodes_[n].plane != plane || nodes_[n].index != idx)
-		throw ConfigError("no node " + name + " in plane " + std::to_string(plane + 1));
+	std::uint32_t n = layer_base_[plane][static_cast<std::size_t>(layer)] +
+			  idx;
+	if (n >= nodes_.size() || nodes_[n].layer != layer ||
+	    nodes_[n].plane != plane || nodes_[n].index != idx)
+		throw ConfigError("no node " + name + " in plane " +
+				  std::to_string(plane + 1));
 	return n;
 }
 
@@ -238,17 +264,24 @@ std::uint32_t Topology::find_link(const std::string &spec) const
 {
 	auto colon = spec.find(':');
 	auto dash = spec.find('-');
-	if (spec.size() < 2 || spec[0] != 'p' || colon == std::string::npos || dash == std::string::npos || dash < colon)
-		throw ConfigError("link spec must look like p1:leaf3-spine5, got '" + spec + "'");
+	if (spec.size() < 2 || spec[0] != 'p' || colon == std::string::npos ||
+	    dash == std::string::npos || dash < colon)
+		throw ConfigError(
+			"link spec must look like p1:leaf3-spine5, got '" +
+			spec + "'");
 	// Plane numbers in link specs start at 1, like mrcctl's plane ids.
-	std::uint32_t plane = static_cast<std::uint32_t>(std::stoul(spec.substr(1, colon - 1)));
+	std::uint32_t plane = static_cast<std::uint32_t>(
+		std::stoul(spec.substr(1, colon - 1)));
 	if (plane < 1 || plane > p_.planes)
-		throw ConfigError("no plane in '" + spec + "' (planes are 1.." + std::to_string(p_.planes) + ")");
+		throw ConfigError("no plane in '" + spec + "' (planes are 1.." +
+				  std::to_string(p_.planes) + ")");
 	--plane;
-	std::uint32_t a = find_node(plane, spec.substr(colon + 1, dash - colon - 1));
+	std::uint32_t a = find_node(plane,
+				    spec.substr(colon + 1, dash - colon - 1));
 	std::uint32_t b = find_node(plane, spec.substr(dash + 1));
 	const Node &na = nodes_[a];
-	for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(na.n_down) + na.n_up; ++i) {
+	for (std::uint32_t i = 0;
+	     i < static_cast<std::uint32_t>(na.n_down) + na.n_up; ++i) {
 		std::uint32_t pt = na.first_port + i;
 		if (ports_[pt].peer == b && ports_[pt].plane == plane)
 			return pt;

@@ -28,7 +28,8 @@ std::vector<std::uint32_t> derangement(std::uint32_t n, Rng &rng)
 	}
 }
 
-void load_flow_file(const std::string &path, const Topology &topo, FlowTable &flows)
+void load_flow_file(const std::string &path, const Topology &topo,
+		    FlowTable &flows)
 {
 	std::ifstream f(path);
 	if (!f)
@@ -41,19 +42,22 @@ void load_flow_file(const std::string &path, const Topology &topo, FlowTable &fl
 			continue;
 		std::istringstream in(line);
 		std::string a, b, c, d;
-		if (!std::getline(in, a, ',') || !std::getline(in, b, ',') || !std::getline(in, c, ',') ||
-		    !std::getline(in, d))
-			throw ConfigError(path + ":" + std::to_string(lineno) + ": expected start_ns,src,dst,bytes");
+		if (!std::getline(in, a, ',') || !std::getline(in, b, ',') ||
+		    !std::getline(in, c, ',') || !std::getline(in, d))
+			throw ConfigError(path + ":" + std::to_string(lineno) +
+					  ": expected start_ns,src,dst,bytes");
 		try {
 			Time start = std::stoll(a) * kNs;
 			auto src = static_cast<std::uint32_t>(std::stoul(b));
 			auto dst = static_cast<std::uint32_t>(std::stoul(c));
 			std::uint64_t bytes = std::stoull(d);
-			if (src >= topo.hosts() || dst >= topo.hosts() || src == dst || !bytes)
+			if (src >= topo.hosts() || dst >= topo.hosts() ||
+			    src == dst || !bytes)
 				throw ConfigError("");
 			flows.add(src, dst, bytes, start);
 		} catch (const std::exception &) {
-			throw ConfigError(path + ":" + std::to_string(lineno) + ": bad flow '" + line + "'");
+			throw ConfigError(path + ":" + std::to_string(lineno) +
+					  ": bad flow '" + line + "'");
 		}
 	}
 }
@@ -76,18 +80,24 @@ void build_traffic(const Config &cfg, const Topology &topo, FlowTable &flows)
 	const std::uint64_t bytes = sizes[0];
 	const Time start = cfg.time("start", 0);
 	const std::uint32_t n = topo.hosts();
-	Rng rng(static_cast<std::uint64_t>(cfg.integer("seed", 1)) ^ 0x7472616666696331ULL);
+	Rng rng(static_cast<std::uint64_t>(cfg.integer("seed", 1)) ^
+		0x7472616666696331ULL);
 	for (auto b : sizes)
 		if (b == 0)
 			throw ConfigError("flow_bytes must be > 0");
-	Rng size_rng(static_cast<std::uint64_t>(cfg.integer("seed", 1)) ^ 0x73697a6573ULL);
-	auto size = [&] { return sizes.size() == 1 ? bytes : sizes[size_rng.below(sizes.size())]; };
+	Rng size_rng(static_cast<std::uint64_t>(cfg.integer("seed", 1)) ^
+		     0x73697a6573ULL);
+	auto size = [&] {
+		return sizes.size() == 1 ? bytes :
+					   sizes[size_rng.below(sizes.size())];
+	};
 
 	if (kind == "single") {
 		auto src = static_cast<std::uint32_t>(cfg.integer("src", 0));
 		auto dst = static_cast<std::uint32_t>(cfg.integer("dst", n - 1));
 		if (src >= n || dst >= n || src == dst)
-			throw ConfigError("single: src and dst must be distinct hosts");
+			throw ConfigError(
+				"single: src and dst must be distinct hosts");
 		flows.add(src, dst, bytes, start);
 	} else if (kind == "permutation") {
 		auto p = derangement(n, rng);
@@ -95,16 +105,20 @@ void build_traffic(const Config &cfg, const Topology &topo, FlowTable &flows)
 			flows.add(i, p[i], size(), start);
 	} else if (kind == "all_to_all") {
 		if (static_cast<std::uint64_t>(n) * n > 4'000'000)
-			throw ConfigError("all_to_all: too many hosts (n^2 flows)");
+			throw ConfigError(
+				"all_to_all: too many hosts (n^2 flows)");
 		for (std::uint32_t i = 0; i < n; ++i)
 			for (std::uint32_t j = 0; j < n; ++j)
 				if (i != j)
 					flows.add(i, j, size(), start);
 	} else if (kind == "incast") {
-		auto dst = static_cast<std::uint32_t>(cfg.integer("incast_dst", 0));
-		auto senders = static_cast<std::uint32_t>(cfg.integer("incast_senders", 8));
+		auto dst = static_cast<std::uint32_t>(
+			cfg.integer("incast_dst", 0));
+		auto senders = static_cast<std::uint32_t>(
+			cfg.integer("incast_senders", 8));
 		if (dst >= n || senders < 1 || senders >= n)
-			throw ConfigError("incast: incast_dst must be a host and 1 <= incast_senders < hosts");
+			throw ConfigError(
+				"incast: incast_dst must be a host and 1 <= incast_senders < hosts");
 		// Senders from other leaves first so the bottleneck is the
 		// receiver's downlink, not a shared leaf uplink.
 		std::vector<std::uint32_t> order;
@@ -120,26 +134,34 @@ void build_traffic(const Config &cfg, const Topology &topo, FlowTable &flows)
 		// Ring all-reduce: 2(n-1) steps; in each, host i sends a chunk to
 		// i+1, and may start step s+1 once its own step-s chunk is acked
 		// and it has received its neighbour's step-s chunk.
-		auto steps = static_cast<std::uint32_t>(cfg.integer("ring_steps", 2 * (n - 1)));
-		auto ring_hosts = static_cast<std::uint32_t>(cfg.integer("ring_hosts", n));
+		auto steps = static_cast<std::uint32_t>(
+			cfg.integer("ring_steps", 2 * (n - 1)));
+		auto ring_hosts = static_cast<std::uint32_t>(
+			cfg.integer("ring_hosts", n));
 		if (ring_hosts < 2 || ring_hosts > n || steps < 1)
-			throw ConfigError("ring: 2 <= ring_hosts <= hosts, ring_steps >= 1");
+			throw ConfigError(
+				"ring: 2 <= ring_hosts <= hosts, ring_steps >= 1");
 		std::vector<std::uint32_t> prev(ring_hosts);
 		for (std::uint32_t s = 0; s < steps; ++s) {
 			std::vector<std::uint32_t> cur(ring_hosts);
 			for (std::uint32_t i = 0; i < ring_hosts; ++i)
-				cur[i] = flows.add(i, (i + 1) % ring_hosts, bytes, start);
+				cur[i] = flows.add(i, (i + 1) % ring_hosts,
+						   bytes, start);
 			if (s > 0)
 				for (std::uint32_t i = 0; i < ring_hosts; ++i) {
 					flows.depend(prev[i], cur[i]);
-					flows.depend(prev[(i + ring_hosts - 1) % ring_hosts], cur[i]);
+					flows.depend(prev[(i + ring_hosts - 1) %
+							  ring_hosts],
+						     cur[i]);
 				}
 			prev = cur;
 		}
 	} else if (kind == "file") {
 		load_flow_file(cfg.str("flow_file", ""), topo, flows);
 	} else {
-		throw ConfigError("traffic: expected single, permutation, all_to_all, incast, ring or file; got '" + kind + "'");
+		throw ConfigError(
+			"traffic: expected single, permutation, all_to_all, incast, ring or file; got '" +
+			kind + "'");
 	}
 	if (!flows.size())
 		throw ConfigError("traffic produced no flows");

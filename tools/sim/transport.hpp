@@ -23,13 +23,17 @@ struct SimContext {
 	const Config &cfg;
 
 	Time now() const { return core.now; }
-	std::uint32_t packet_bytes() const { return fabric.params().mtu + fabric.params().header; }
+	std::uint32_t packet_bytes() const
+	{
+		return fabric.params().mtu + fabric.params().header;
+	}
 	// Payload of packet psn of a transfer of total bytes.
 	std::uint32_t payload_of(std::uint64_t bytes, std::uint32_t psn) const
 	{
 		const std::uint64_t mtu = fabric.params().mtu;
 		const std::uint64_t off = std::uint64_t{psn} * mtu;
-		return static_cast<std::uint32_t>(bytes - off < mtu ? bytes - off : mtu);
+		return static_cast<std::uint32_t>(
+			bytes - off < mtu ? bytes - off : mtu);
 	}
 	std::uint32_t packets_of(std::uint64_t bytes) const
 	{
@@ -38,12 +42,16 @@ struct SimContext {
 	}
 	std::uint32_t bdp_packets() const
 	{
-		auto b = FabricParams::bdp_bytes(fabric.topo().params(), fabric.params().mtu, fabric.params().header);
-		return static_cast<std::uint32_t>((b + packet_bytes() - 1) / packet_bytes());
+		auto b = FabricParams::bdp_bytes(fabric.topo().params(),
+						 fabric.params().mtu,
+						 fabric.params().header);
+		return static_cast<std::uint32_t>((b + packet_bytes() - 1) /
+						  packet_bytes());
 	}
 	// A fresh packet with the common header fields filled in.
-	std::uint32_t make(PktType type, std::uint32_t owner, std::uint32_t src, std::uint32_t dst,
-			   std::uint8_t plane, std::uint32_t ev, std::uint32_t payload)
+	std::uint32_t make(PktType type, std::uint32_t owner, std::uint32_t src,
+			   std::uint32_t dst, std::uint8_t plane,
+			   std::uint32_t ev, std::uint32_t payload)
 	{
 		std::uint32_t i = fabric.pool().alloc();
 		Packet &p = fabric.pkt(i);
@@ -60,13 +68,16 @@ struct SimContext {
 };
 
 template <class T>
-concept Transport = requires(T t, std::uint32_t u, bool b) {
-	t.start_flow(u);		// FlowStart event
-	t.on_packet(u);			// a packet reached its destination host; frees it
-	t.on_timer(u, u);		// a Timer event the transport scheduled
-	t.on_nic_ready(u);		// a host NIC port finished sending
-	t.on_host_port(u, u, b);	// a host's port on a plane went down/up
-	{ T::kName } -> std::convertible_to<const char *>;
+concept Transport = requires(T t, std::uint32_t u, bool b)
+{
+	t.start_flow(u);   // FlowStart event
+	t.on_packet(u);	   // a packet reached its destination host; frees it
+	t.on_timer(u, u);  // a Timer event the transport scheduled
+	t.on_nic_ready(u); // a host NIC port finished sending
+	t.on_host_port(u, u, b); // a host's port on a plane went down/up
+	{
+		T::kName
+		} -> std::convertible_to<const char *>;
 };
 
 } // namespace mrcsim

@@ -21,14 +21,18 @@ inline std::vector<Case> cases()
 {
 	std::vector<Case> c = {
 		{"plane", [](Mode m) { return planes(m, planes_fixture(false)); }},
-		{"plane-stats", [](Mode m) { return planes(m, planes_fixture(true)); }},
+		{"plane-stats",
+		 [](Mode m) { return planes(m, planes_fixture(true)); }},
 		{"dev", [](Mode m) { return devs(m, devs_fixture(false)); }},
 		{"dev-stats", [](Mode m) { return devs(m, devs_fixture(true)); }},
 		{"route", [](Mode m) { return routes(m, routes_fixture()); }},
 		{"route-none", [](Mode m) { return routes(m, {}); }},
-		{"ev-profile", [](Mode m) { return ev_profiles(m, ev_profiles_fixture()); }},
-		{"ev-show", [](Mode m) { return ev_show(m, ev_profiles_fixture()); }},
-		{"cc-profile", [](Mode m) { return cc_profiles(m, cc_profiles_fixture()); }},
+		{"ev-profile",
+		 [](Mode m) { return ev_profiles(m, ev_profiles_fixture()); }},
+		{"ev-show",
+		 [](Mode m) { return ev_show(m, ev_profiles_fixture()); }},
+		{"cc-profile",
+		 [](Mode m) { return cc_profiles(m, cc_profiles_fixture()); }},
 		{"conn", [](Mode m) { return conns(m, conns_fixture()); }},
 		{"probe", [](Mode m) { return probes(m, probes_fixture()); }},
 	};

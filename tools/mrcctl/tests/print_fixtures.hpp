@@ -12,17 +12,20 @@ namespace mrcctl::pin {
 
 inline Stats plane_stats()
 {
-	return {{"tx_pkts", 12}, {"tx_bytes", 34567}, {"rx_pkts", 8},
-		{"rx_bytes", 900}, {"rx_dup", 0}};
+	return {{"tx_pkts", 12},
+		{"tx_bytes", 34567},
+		{"rx_pkts", 8},
+		{"rx_bytes", 900},
+		{"rx_dup", 0}};
 }
 
 inline Stats dev_stats()
 {
-	return {{"tx_pkts", 100},	 {"tx_bytes", 123456789},
-		{"retx_pkts", 3},	 {"nack_tx", 1},
-		{"tx_drop", 0},		 {"rx_pkts", 99},
-		{"rx_bytes", 98765},	 {"rx_malformed", 2},
-		{"rx_ctrl_invalid", 5},	 {"probe_limited", 0},
+	return {{"tx_pkts", 100},	{"tx_bytes", 123456789},
+		{"retx_pkts", 3},	{"nack_tx", 1},
+		{"tx_drop", 0},		{"rx_pkts", 99},
+		{"rx_bytes", 98765},	{"rx_malformed", 2},
+		{"rx_ctrl_invalid", 5}, {"probe_limited", 0},
 		{"some_new_counter", 7}};
 }
 
@@ -153,9 +156,12 @@ inline CcProfile cc_fixture()
 	c.dev_index = 4;
 	c.id = 1;
 	c.algo = "uet-1.0-nscc";
-	c.values = {{MRC_A_CC_BASE_RTT, 100000}, {MRC_A_CC_TARGET_DELAY, 4000000},
-		    {MRC_A_CC_QA_THRESHOLD, 1500},  {MRC_A_CC_ETA, 8},
-		    {MRC_A_CC_QA_GATE, 3},	    {MRC_A_CC_DISABLE_QA, 1},
+	c.values = {{MRC_A_CC_BASE_RTT, 100000},
+		    {MRC_A_CC_TARGET_DELAY, 4000000},
+		    {MRC_A_CC_QA_THRESHOLD, 1500},
+		    {MRC_A_CC_ETA, 8},
+		    {MRC_A_CC_QA_GATE, 3},
+		    {MRC_A_CC_DISABLE_QA, 1},
 		    {MRC_A_CC_MAX_CWND, 0}};
 	return c;
 }
@@ -169,7 +175,8 @@ inline std::vector<CcProfile> cc_profiles_fixture()
 
 inline ConnCounters counters(std::uint64_t base)
 {
-	return {{{"tx_pkts", base}, {"tx_bytes", base * 1000},
+	return {{{"tx_pkts", base},
+		 {"tx_bytes", base * 1000},
 		 {"retx_pkts", base / 10}}};
 }
 
@@ -180,8 +187,8 @@ inline Conn conn_fixture()
 	c.dev_index = 4;
 	c.qpn = 17;
 	c.peer = "10.0.0.2";
-	c.fields = {{"dest_qpn", 18}, {"state", 3},	 {"status", 0},
-		    {"ev_profile", 5}, {"srtt", 582000}, {"rto", 67000000},
+	c.fields = {{"dest_qpn", 18},  {"state", 3},	  {"status", 0},
+		    {"ev_profile", 5}, {"srtt", 582000},  {"rto", 67000000},
 		    {"evs", 4},	       {"evs_usable", 3}, {"cwnd", 65536}};
 	c.counters = counters(50);
 	ConnPlane p1;

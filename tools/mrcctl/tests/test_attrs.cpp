@@ -100,7 +100,8 @@ TEST(Attrs, Event)
 	Event e = decode_event(m.get());
 	EXPECT_EQ(e.type, static_cast<std::uint32_t>(MRC_EVENT_PLANE_ADD));
 	EXPECT_EQ(e.dev, "mrc0");
-	EXPECT_FALSE(e.plane.dev) << "the instance is the event's, not the plane's";
+	EXPECT_FALSE(e.plane.dev)
+		<< "the instance is the event's, not the plane's";
 	EXPECT_EQ(e.plane.id, 2u);
 	EXPECT_EQ(e.plane.netdev, "veth1");
 }
@@ -124,8 +125,10 @@ TEST(Attrs, ShortAttributeRefusesTheMessage)
 TEST(Attrs, Names)
 {
 	// Names follow the set of the command's requests.
-	EXPECT_EQ(attr_name(MRC_CMD_PLANE_ADD, MRC_A_PLANE_IFNAME), "plane_ifname");
-	EXPECT_EQ(attr_name(MRC_CMD_PLANE_ADD, MRC_A_PLANE_DEV_NAME), "plane_dev_name");
+	EXPECT_EQ(attr_name(MRC_CMD_PLANE_ADD, MRC_A_PLANE_IFNAME),
+		  "plane_ifname");
+	EXPECT_EQ(attr_name(MRC_CMD_PLANE_ADD, MRC_A_PLANE_DEV_NAME),
+		  "plane_dev_name");
 	EXPECT_EQ(attr_name(MRC_CMD_DEV_GET, MRC_A_DEV_NAME), "dev_name");
 	EXPECT_EQ(attr_name(MRC_CMD_ROUTE_ADD, MRC_A_ROUTE_PEER), "route_peer");
 	EXPECT_EQ(attr_name(MRC_CMD_ROUTE_ADD, 3), "route_peer");
@@ -159,7 +162,7 @@ TEST(Attrs, DevWithStats)
 	nla_nest_end(m.get(), planes);
 	nlattr *ds = nla_nest_start(m.get(), MRC_A_DEV_STATS);
 	nla_put_u64(m.get(), MRC_A_STAT_TX_PKTS, 100);
-	nla_put_u64(m.get(), 250, 5);		  // unknown counter: skipped
+	nla_put_u64(m.get(), 250, 5); // unknown counter: skipped
 	nla_put_u64(m.get(), MRC_A_STAT_RX_NO_QP, 3);
 	nla_nest_end(m.get(), ds);
 
@@ -204,13 +207,15 @@ TEST(Attrs, PlaneWithStats)
 TEST(Attrs, StatNames)
 {
 	// Every counter has a name: the names of "rdma statistic" too.
-	for (std::uint32_t t = MRC_A_STAT_TX_PKTS; t <= MRC_A_STAT_RX_BAD_RESP; t++)
+	for (std::uint32_t t = MRC_A_STAT_TX_PKTS; t <= MRC_A_STAT_RX_BAD_RESP;
+	     t++)
 		EXPECT_NE(stat_name(t), nullptr) << t;
 	EXPECT_STREQ(stat_name(MRC_A_STAT_RETX_PKTS), "retx_pkts");
 	EXPECT_STREQ(stat_name(MRC_A_STAT_RX_BAD_ICRC), "rx_bad_icrc");
 	EXPECT_EQ(stat_name(MRC_A_STAT_PAD), nullptr);
 	EXPECT_EQ(stat_name(MRC_A_STATS_MAX + 1), nullptr);
-	EXPECT_EQ(attr_name(MRC_CMD_DEV_GET, MRC_A_DEV_WANT_STATS), "dev_want_stats");
+	EXPECT_EQ(attr_name(MRC_CMD_DEV_GET, MRC_A_DEV_WANT_STATS),
+		  "dev_want_stats");
 }
 
 void put_route(nl_msg *m, const char *peer,

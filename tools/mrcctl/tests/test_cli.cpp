@@ -33,8 +33,8 @@ std::string usage_error(std::initializer_list<std::string_view> a,
 
 TEST(Cli, PlaneAddFull)
 {
-	auto inv = parse({"plane", "add", "dev", "mrc0", "netdev", "veth1",
-			  "id", "2"});
+	auto inv = parse(
+		{"plane", "add", "dev", "mrc0", "netdev", "veth1", "id", "2"});
 	EXPECT_EQ(inv.req.cmd, Cmd::PlaneAdd);
 	EXPECT_EQ(inv.req.dev, "mrc0");
 	EXPECT_EQ(inv.req.netdev, "veth1");
@@ -93,8 +93,9 @@ TEST(Cli, AmbiguousPrefix)
 	EXPECT_NE(usage_error({"plane", "s"}, &topic).find("ambiguous"),
 		  std::string::npos);
 	// In plane set, "d" is both "dev" and "down".
-	std::string msg = usage_error(
-		{"plane", "set", "d", "mrc0", "id", "2", "up"}, &topic);
+	std::string msg = usage_error({"plane", "set", "d", "mrc0", "id", "2",
+				       "up"},
+				      &topic);
 	EXPECT_NE(msg.find("'d' is ambiguous (dev, down)"), std::string::npos);
 	EXPECT_EQ(topic, "plane set");
 }
@@ -167,8 +168,7 @@ TEST(Cli, HelpAtEveryLevel)
 	EXPECT_EQ(parse({"help", "plane"}).req.topic, "plane");
 	EXPECT_EQ(parse({"help", "help"}).req.topic, "");
 	for (const char *t : {"", "dev", "dev show", "plane", "plane add",
-			      "plane del", "plane set", "plane show",
-			      "monitor"})
+			      "plane del", "plane set", "plane show", "monitor"})
 		EXPECT_FALSE(help_text(t).empty()) << t;
 	EXPECT_TRUE(help_text("nonsense").empty());
 }
@@ -212,8 +212,7 @@ TEST(Cli, ExtraAndRepeatedArguments)
 			       "v"})
 			  .find("unknown word 'netdev'"),
 		  std::string::npos);
-	EXPECT_EQ(usage_error({"plane", "del", "dev", "a", "dev", "b", "id",
-			       "2"}),
+	EXPECT_EQ(usage_error({"plane", "del", "dev", "a", "dev", "b", "id", "2"}),
 		  "dev given twice");
 	EXPECT_EQ(usage_error({"plane", "set", "dev", "a", "id", "2", "up",
 			       "down"}),
@@ -227,8 +226,8 @@ TEST(Cli, BadIds)
 {
 	for (const char *bad : {"abc", "-1", "1x", "0x", "0xg", "", " 2", "+2",
 				"4294967296", "99999999999"}) {
-		std::string msg = usage_error({"plane", "del", "dev", "m",
-					       "id", bad});
+		std::string msg = usage_error(
+			{"plane", "del", "dev", "m", "id", bad});
 		EXPECT_NE(msg.find("invalid id"), std::string::npos) << bad;
 	}
 	// Range is the kernel's business: 0 and 17 reach it.
@@ -244,8 +243,7 @@ TEST(Cli, BadNames)
 			       "sixteen-chars-xx"})
 			  .find("longer than 15"),
 		  std::string::npos);
-	EXPECT_EQ(parse({"plane", "add", "dev", "m", "netdev",
-			 "fifteen-chars-x"})
+	EXPECT_EQ(parse({"plane", "add", "dev", "m", "netdev", "fifteen-chars-x"})
 			  .req.netdev,
 		  "fifteen-chars-x");
 	EXPECT_NE(usage_error({"plane", "add", "dev", "", "netdev", "v"})
@@ -297,11 +295,10 @@ TEST(Cli, OneNumberGrammarEverywhere)
 			   "min-active", "0x2"});
 	EXPECT_EQ(prof.req.prof.id, 5u);
 	EXPECT_EQ(prof.req.prof.min_active, 2u);
-	EXPECT_EQ(parse({"ev", "show", "dev", "m", "profile", "0x7"})
-			  .req.prof.id,
+	EXPECT_EQ(parse({"ev", "show", "dev", "m", "profile", "0x7"}).req.prof.id,
 		  7u);
-	auto cc = parse({"cc-profile", "set", "dev", "m", "id", "010", "eta",
-			 "0x20"});
+	auto cc = parse(
+		{"cc-profile", "set", "dev", "m", "id", "010", "eta", "0x20"});
 	EXPECT_EQ(cc.req.prof.id, 10u);
 	ASSERT_EQ(cc.req.prof.cc.size(), 1u);
 	EXPECT_EQ(cc.req.prof.cc[0].second, 32u);
@@ -320,8 +317,8 @@ TEST(Cli, OneNumberGrammarEverywhere)
 	EXPECT_EQ(usage_error({"cc-profile", "set", "dev", "m", "id", "1",
 			       "eta", "x"}),
 		  "invalid eta 'x" + bad);
-	EXPECT_EQ(usage_error({"probe", "dev", "m", "to", "10.0.0.2",
-			       "timeout", "1s"}),
+	EXPECT_EQ(usage_error({"probe", "dev", "m", "to", "10.0.0.2", "timeout",
+			       "1s"}),
 		  "invalid timeout '1s" + bad);
 	// A missing value and a dev name: the same words for every object.
 	EXPECT_EQ(usage_error({"plane", "del", "dev", "m", "id"}),
@@ -331,10 +328,8 @@ TEST(Cli, OneNumberGrammarEverywhere)
 	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "m",
 			       "ev-profile"}),
 		  "ev-profile needs a number");
-	EXPECT_EQ(usage_error({"ev-profile", "show", "dev"}),
-		  "dev needs a name");
-	EXPECT_EQ(usage_error({"cc-profile", "show", "dev",
-			       std::string(64, 'a')}),
+	EXPECT_EQ(usage_error({"ev-profile", "show", "dev"}), "dev needs a name");
+	EXPECT_EQ(usage_error({"cc-profile", "show", "dev", std::string(64, 'a')}),
 		  "dev name '" + std::string(64, 'a') +
 			  "' is longer than 63 characters");
 	EXPECT_EQ(usage_error({"ev-profile", "show", "dev", "m", "dev", "n"}),
@@ -410,8 +405,7 @@ TEST(Cli, RouteUsageErrors)
 	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "plane", "1", "via",
 			       "10.1.0.2"}),
 		  "missing 'dev NAME'");
-	EXPECT_EQ(usage_error({"route", "set", "10.0.0.2", "dev", "mrc0"},
-			      &topic),
+	EXPECT_EQ(usage_error({"route", "set", "10.0.0.2", "dev", "mrc0"}, &topic),
 		  "missing 'plane N via ADDR'");
 	EXPECT_EQ(topic, "route set");
 	EXPECT_EQ(usage_error({"route", "add", "10.0.0.2", "dev", "mrc0",

@@ -27,13 +27,16 @@ MsgPtr message(std::uint8_t cmd) { return test::genl_message(cmd); }
 // The five counters (tx_pkts, tx_bytes, retx_pkts, lost_pkts, ecn_marks)
 // of a connection, a plane or an EV, in the attributes of its set.
 using CounterAttrs = std::array<int, 5>;
-const CounterAttrs kConn = {MRC_A_CONN_TX_PKTS, MRC_A_CONN_TX_BYTES, MRC_A_CONN_RETX_PKTS,
-			    MRC_A_CONN_LOST_PKTS, MRC_A_CONN_ECN_MARKS};
+const CounterAttrs kConn = {MRC_A_CONN_TX_PKTS, MRC_A_CONN_TX_BYTES,
+			    MRC_A_CONN_RETX_PKTS, MRC_A_CONN_LOST_PKTS,
+			    MRC_A_CONN_ECN_MARKS};
 const CounterAttrs kPlane = {MRC_A_CONN_PLANE_TX_PKTS, MRC_A_CONN_PLANE_TX_BYTES,
-			     MRC_A_CONN_PLANE_RETX_PKTS, MRC_A_CONN_PLANE_LOST_PKTS,
+			     MRC_A_CONN_PLANE_RETX_PKTS,
+			     MRC_A_CONN_PLANE_LOST_PKTS,
 			     MRC_A_CONN_PLANE_ECN_MARKS};
-const CounterAttrs kEv = {MRC_A_CONN_EV_TX_PKTS, MRC_A_CONN_EV_TX_BYTES, MRC_A_CONN_EV_RETX_PKTS,
-			  MRC_A_CONN_EV_LOST_PKTS, MRC_A_CONN_EV_ECN_MARKS};
+const CounterAttrs kEv = {MRC_A_CONN_EV_TX_PKTS, MRC_A_CONN_EV_TX_BYTES,
+			  MRC_A_CONN_EV_RETX_PKTS, MRC_A_CONN_EV_LOST_PKTS,
+			  MRC_A_CONN_EV_ECN_MARKS};
 
 void put_counters(nl_msg *m, const CounterAttrs &a, std::uint64_t base)
 {
@@ -105,7 +108,8 @@ TEST(Conn, DecodeReply)
 	EXPECT_EQ(c.planes[0].id, 2u);
 	EXPECT_EQ(c.planes[0].evs_usable, 16u);
 	ASSERT_EQ(c.evs.size(), 2u);
-	EXPECT_EQ(c.evs[1].state, static_cast<std::uint32_t>(MRC_CONN_EV_ASSUMED_BAD));
+	EXPECT_EQ(c.evs[1].state,
+		  static_cast<std::uint32_t>(MRC_CONN_EV_ASSUMED_BAD));
 	EXPECT_EQ(c.evs[1].sport, 57452);
 	EXPECT_EQ(c.ev_offset, 0u);
 	ASSERT_EQ(c.counters.list.size(), 5u);
@@ -229,8 +233,8 @@ TEST(Probe, Grammar)
 	EXPECT_THROW(parse({"probe", "dev", "m", "to", "nowhere"}), UsageError);
 	EXPECT_THROW(parse({"probe", "dev", "m", "to", "10.0.0.2", "ev", "5"}),
 		     UsageError);
-	EXPECT_THROW(parse({"probe", "dev", "m", "to", "10.0.0.2", "ev", "70000",
-			    "plane", "1"}),
+	EXPECT_THROW(parse({"probe", "dev", "m", "to", "10.0.0.2", "ev",
+			    "70000", "plane", "1"}),
 		     UsageError);
 	EXPECT_THROW(parse({"probe", "dev", "m", "to", "10.0.0.2", "ev", "5",
 			    "plane", "1", "ev-profile", "2"}),

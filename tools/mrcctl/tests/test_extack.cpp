@@ -32,7 +32,10 @@ public:
 	{
 		attr(type, s, std::strlen(s) + 1);
 	}
-	void attr_u32(std::uint16_t type, std::uint32_t v) { attr(type, &v, 4); }
+	void attr_u32(std::uint16_t type, std::uint32_t v)
+	{
+		attr(type, &v, 4);
+	}
 	void pad(std::size_t n) { b_.insert(b_.end(), n, 0); }
 	// Patch the outer nlmsg_len and return the header.
 	const nlmsghdr *finish()
@@ -125,7 +128,8 @@ TEST(ExtAck, Describe)
 	ExtAck a;
 	a.msg = "plane id is taken";
 	EXPECT_EQ(describe_error(EEXIST, a, "plane_id", ""),
-		  std::string("plane id is taken (") + std::strerror(EEXIST) + ")");
+		  std::string("plane id is taken (") + std::strerror(EEXIST) +
+			  ")");
 	ExtAck none;
 	EXPECT_EQ(describe_error(EIO, none, "", ""), std::strerror(EIO));
 	EXPECT_EQ(describe_error(EPERM, none, "", ""),

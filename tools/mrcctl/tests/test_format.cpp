@@ -36,7 +36,8 @@ TEST(Format, CapsWords)
 {
 	EXPECT_TRUE(caps_words(0).empty());
 	auto w = caps_words(MRC_CAP_TRIM_NACK | MRC_CAP_EV_UDP | MRC_CAP_EV_SRV6);
-	EXPECT_EQ(w, (std::vector<std::string>{"trim_nack", "ev_udp", "ev_srv6"}));
+	EXPECT_EQ(w,
+		  (std::vector<std::string>{"trim_nack", "ev_udp", "ev_srv6"}));
 	w = caps_words(MRC_CAP_SVC_TIME | (1u << 31));
 	EXPECT_EQ(w, (std::vector<std::string>{"svc_time", "bit31"}));
 }
@@ -70,7 +71,8 @@ TEST(Format, DevTextAndJson)
 	d.caps = MRC_CAP_TRIM_NACK | MRC_CAP_EV_UDP;
 	d.max_planes = 16;
 	d.udp_port = 4791;
-	d.planes = {plane(1, "p1", 5, true, true), plane(2, "p2", 6, false, false)};
+	d.planes = {plane(1, "p1", 5, true, true),
+		    plane(2, "p2", 6, false, false)};
 	EXPECT_EQ(text_of(print_dev, d),
 		  "mrc0: index 3 caps trim_nack,ev_udp max_planes 16 udp_port "
 		  "4791 planes 2 (1 up)\n"
@@ -102,7 +104,8 @@ TEST(Format, EventText)
 	e.dev = "mrc0";
 	e.plane.id = 2;
 	e.plane.netdev = "veth1";
-	EXPECT_EQ(text_of(print_event, e), "plane add dev mrc0 id 2 netdev veth1");
+	EXPECT_EQ(text_of(print_event, e),
+		  "plane add dev mrc0 id 2 netdev veth1");
 
 	Event down;
 	down.type = MRC_EVENT_PLANE_DOWN;
@@ -117,7 +120,8 @@ TEST(Format, EventText)
 	Event up = down;
 	up.type = MRC_EVENT_PLANE_UP;
 	up.plane.oper_up = true;
-	EXPECT_EQ(text_of(print_event, up), "plane up dev mrc0 id 2 admin up oper up");
+	EXPECT_EQ(text_of(print_event, up),
+		  "plane up dev mrc0 id 2 admin up oper up");
 
 	Event del;
 	del.type = MRC_EVENT_PLANE_DEL;
@@ -157,15 +161,16 @@ TEST(Format, EventJson)
 
 TEST(Format, StatsText)
 {
-	Stats st = {{"tx_pkts", 123456}, {"tx_bytes", 7}, {"rx_pkts", 5},
+	Stats st = {{"tx_pkts", 123456},
+		    {"tx_bytes", 7},
+		    {"rx_pkts", 5},
 		    {"rx_no_qp", 0}};
-	EXPECT_EQ(stats_text(st, "  "),
-		  "  tx_pkts tx_bytes\n"
-		  "   123456        7\n"
-		  "  rx_pkts\n"
-		  "        5\n"
-		  "  rx_no_qp\n"
-		  "         0\n");
+	EXPECT_EQ(stats_text(st, "  "), "  tx_pkts tx_bytes\n"
+					"   123456        7\n"
+					"  rx_pkts\n"
+					"        5\n"
+					"  rx_no_qp\n"
+					"         0\n");
 	EXPECT_EQ(stats_text({}, "  "), "");
 	// A counter of a newer kernel that has no group: a group of its own.
 	Stats odd = {{"new_thing", 1}};
@@ -203,8 +208,10 @@ TEST(Format, PlaneTextAndJsonWithStats)
 {
 	Plane p = plane(1, "e0", 2, true, true);
 	p.dev = "mrc1";
-	p.stats = Stats{{"tx_pkts", 10}, {"tx_bytes", 2000},
-			{"rx_pkts", 11}, {"rx_bytes", 2100}};
+	p.stats = Stats{{"tx_pkts", 10},
+			{"tx_bytes", 2000},
+			{"rx_pkts", 11},
+			{"rx_bytes", 2100}};
 	EXPECT_EQ(text_of(print_plane, p),
 		  "dev mrc1 id 1 netdev e0 ifindex 2 admin up oper up\n"
 		  "    tx_pkts tx_bytes\n"
@@ -237,7 +244,8 @@ TEST(Format, RouteText)
 		  "ev-profile 7 cc-profile 1\n");
 	Route r;
 	r.peer = "fd00::2";
-	EXPECT_EQ(text_of(print_route, r), "fd00::2\n") << "absent fields are left out";
+	EXPECT_EQ(text_of(print_route, r), "fd00::2\n")
+		<< "absent fields are left out";
 }
 
 TEST(Format, RouteJson)

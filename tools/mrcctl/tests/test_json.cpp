@@ -41,9 +41,9 @@ TEST(JsonQuote, KeepsValidUtf8)
 TEST(JsonQuote, ReplacesInvalidUtf8)
 {
 	EXPECT_EQ(quote("a\xff"), "\"a\\ufffd\"");
-	EXPECT_EQ(quote("\xc0\xaf"), "\"\\ufffd\\ufffd\"");	  // overlong
+	EXPECT_EQ(quote("\xc0\xaf"), "\"\\ufffd\\ufffd\""); // overlong
 	EXPECT_EQ(quote("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\""); // surrogate
-	EXPECT_EQ(quote("\xe2\x82"), "\"\\ufffd\\ufffd\"");	  // truncated
+	EXPECT_EQ(quote("\xe2\x82"), "\"\\ufffd\\ufffd\""); // truncated
 }
 
 TEST(JsonWriter, CompactNesting)
@@ -125,7 +125,7 @@ TEST(JsonWriter, RejectsMisuse)
 	std::ostringstream os;
 	JsonWriter w(os, false);
 	w.begin_object();
-	EXPECT_THROW(w.value(1u), std::logic_error);	 // value without key
+	EXPECT_THROW(w.value(1u), std::logic_error);   // value without key
 	EXPECT_THROW(w.end_array(), std::logic_error); // wrong close
 	w.key("k");
 	EXPECT_THROW(w.key("k2"), std::logic_error);	// two keys

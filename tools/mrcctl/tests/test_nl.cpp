@@ -18,12 +18,12 @@ using namespace mrcctl;
 namespace {
 
 // Skip where netlink is unavailable (some sandboxes).
-#define OPEN_NLCTRL(var)                                                      \
-	std::unique_ptr<GenlSocket> var;                                      \
-	try {                                                                 \
-		var = std::make_unique<GenlSocket>("nlctrl");                 \
-	} catch (const Failure &e) {                                          \
-		GTEST_SKIP() << e.what();                                     \
+#define OPEN_NLCTRL(var)                                      \
+	std::unique_ptr<GenlSocket> var;                      \
+	try {                                                 \
+		var = std::make_unique<GenlSocket>("nlctrl"); \
+	} catch (const Failure &e) {                          \
+		GTEST_SKIP() << e.what();                     \
 	}
 
 std::string family_name(nl_msg *m)
@@ -55,7 +55,8 @@ TEST(Netlink, DoGetsReplyThenAck)
 	MsgPtr req = sk->request(CTRL_CMD_GETFAMILY, false);
 	nla_put_string(req.get(), CTRL_ATTR_FAMILY_NAME, "nlctrl");
 	std::vector<std::string> names;
-	sk->transact(req.get(), [&](nl_msg *m) { names.push_back(family_name(m)); });
+	sk->transact(req.get(),
+		     [&](nl_msg *m) { names.push_back(family_name(m)); });
 	EXPECT_EQ(names, std::vector<std::string>{"nlctrl"});
 	// The socket is reusable after a complete transaction.
 	MsgPtr again = sk->request(CTRL_CMD_GETFAMILY, false);

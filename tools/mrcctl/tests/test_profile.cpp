@@ -85,7 +85,9 @@ TEST(ProfileParse, PlaneLists)
 	EXPECT_EQ(plane_list_text(0xffff), "1-16");
 	EXPECT_EQ(plane_list_text(0), "none");
 	for (unsigned m = 1; m < 0x10000; m += 97)
-		EXPECT_EQ(parse_plane_list(plane_list_text(static_cast<std::uint16_t>(m))), m);
+		EXPECT_EQ(parse_plane_list(plane_list_text(
+				  static_cast<std::uint16_t>(m))),
+			  m);
 }
 
 TEST(ProfileParse, EventMasks)
@@ -118,7 +120,8 @@ TEST(ProfileParse, Enums)
 
 TEST(ProfileParse, EvValues)
 {
-	EXPECT_EQ(parse_ev_value(MRC_EV_PROFILE_FORMAT_UDP, "49152"), (Bytes{0xc0, 0x00}));
+	EXPECT_EQ(parse_ev_value(MRC_EV_PROFILE_FORMAT_UDP, "49152"),
+		  (Bytes{0xc0, 0x00}));
 	EXPECT_EQ(parse_ev_value(MRC_EV_PROFILE_FORMAT_UDP, "0"), (Bytes{0, 0}));
 	EXPECT_FALSE(parse_ev_value(MRC_EV_PROFILE_FORMAT_UDP, "65536"));
 	EXPECT_EQ(parse_ev_value(MRC_EV_PROFILE_FORMAT_STEV, "0x12345678"),
@@ -134,23 +137,31 @@ TEST(ProfileParse, EvValues)
 	EXPECT_FALSE(parse_ev_value(MRC_EV_PROFILE_FORMAT_SRV6, "10.0.0.1"));
 	EXPECT_FALSE(parse_ev_value(MRC_EV_PROFILE_FORMAT_SRV6, "fd00::1,"));
 	EXPECT_FALSE(parse_ev_value(9, "1"));
-	for (auto [f, text] : std::vector<std::pair<std::uint8_t, std::string>>{
-		     {MRC_EV_PROFILE_FORMAT_UDP, "49152"},
-		     {MRC_EV_PROFILE_FORMAT_STEV, "0x00001000"},
-		     {MRC_EV_PROFILE_FORMAT_SRV6, "fd00::1"},
-		     {MRC_EV_PROFILE_FORMAT_SRV6, "fd00::1,fd01::2"}}) {
+	for (auto [f, text] :
+	     std::vector<std::pair<std::uint8_t,
+				   std::string>>{{MRC_EV_PROFILE_FORMAT_UDP,
+						  "49152"},
+						 {MRC_EV_PROFILE_FORMAT_STEV,
+						  "0x00001000"},
+						 {MRC_EV_PROFILE_FORMAT_SRV6,
+						  "fd00::1"},
+						 {MRC_EV_PROFILE_FORMAT_SRV6,
+						  "fd00::1,fd01::2"}}) {
 		auto v = parse_ev_value(f, text);
 		ASSERT_TRUE(v) << text;
 		EXPECT_EQ(ev_value_text(f, *v), text);
 	}
 	// A length the format cannot have is shown as bytes.
-	EXPECT_EQ(ev_value_text(MRC_EV_PROFILE_FORMAT_UDP, {1, 2, 3}), "0x010203");
+	EXPECT_EQ(ev_value_text(MRC_EV_PROFILE_FORMAT_UDP, {1, 2, 3}),
+		  "0x010203");
 }
 
 TEST(ProfileParse, GenBase)
 {
-	EXPECT_EQ(parse_gen_base(MRC_EV_PROFILE_FORMAT_UDP, "0xc000"), (Bytes{0xc0, 0}));
-	EXPECT_EQ(parse_gen_base(MRC_EV_PROFILE_FORMAT_UDP, "0x1"), (Bytes{0, 1}));
+	EXPECT_EQ(parse_gen_base(MRC_EV_PROFILE_FORMAT_UDP, "0xc000"),
+		  (Bytes{0xc0, 0}));
+	EXPECT_EQ(parse_gen_base(MRC_EV_PROFILE_FORMAT_UDP, "0x1"),
+		  (Bytes{0, 1}));
 	EXPECT_EQ(parse_gen_base(MRC_EV_PROFILE_FORMAT_STEV, "0xabc"),
 		  (Bytes{0, 0, 0x0a, 0xbc}));
 	EXPECT_FALSE(parse_gen_base(MRC_EV_PROFILE_FORMAT_UDP, "0x10000"));
@@ -164,10 +175,11 @@ TEST(ProfileParse, GenBase)
 
 TEST(ProfileCli, EvProfileAdd)
 {
-	auto inv = parse({"ev-profile", "add", "dev", "mrc0", "id", "5", "mode",
-			  "exp", "format", "udp", "ev", "plane", "1", "value",
-			  "49152", "ev", "plane", "2", "value", "0xc001",
-			  "min-active", "2", "events", "good"});
+	auto inv = parse({"ev-profile", "add",	 "dev",	   "mrc0",   "id",
+			  "5",		"mode",	 "exp",	   "format", "udp",
+			  "ev",		"plane", "1",	   "value",  "49152",
+			  "ev",		"plane", "2",	   "value",  "0xc001",
+			  "min-active", "2",	 "events", "good"});
 	EXPECT_EQ(inv.req.cmd, Cmd::EvProfileAdd);
 	EXPECT_EQ(inv.req.dev, "mrc0");
 	EXPECT_EQ(inv.req.prof.id, 5u);
@@ -180,11 +192,13 @@ TEST(ProfileCli, EvProfileAdd)
 
 TEST(ProfileCli, GenFields)
 {
-	auto inv = parse({"ev-profile", "add", "dev", "mrc0", "id", "5", "mode",
-			  "gen", "format", "stev", "field", "width", "4", "init",
-			  "1", "min", "1", "max", "2", "field", "max", "4", "min",
-			  "0", "init", "0", "width", "4", "mask", "0x4", "shift",
-			  "12", "planes", "3"});
+	auto inv = parse({"ev-profile", "add",	 "dev",	   "mrc0",   "id",
+			  "5",		"mode",	 "gen",	   "format", "stev",
+			  "field",	"width", "4",	   "init",   "1",
+			  "min",	"1",	 "max",	   "2",	     "field",
+			  "max",	"4",	 "min",	   "0",	     "init",
+			  "0",		"width", "4",	   "mask",   "0x4",
+			  "shift",	"12",	 "planes", "3"});
 	ASSERT_EQ(inv.req.prof.fields.size(), 2u);
 	EXPECT_EQ(inv.req.prof.fields[0].width, 4u);
 	EXPECT_FALSE(inv.req.prof.fields[0].mask);
@@ -196,9 +210,9 @@ TEST(ProfileCli, GenFields)
 
 TEST(ProfileCli, Refusals)
 {
-	EXPECT_EQ(usage_error({"ev-profile", "add", "dev", "m", "id", "1", "mode",
-			       "exp", "format", "udp", "ev", "plane", "1",
-			       "value", "65536"})
+	EXPECT_EQ(usage_error({"ev-profile", "add", "dev", "m", "id", "1",
+			       "mode", "exp", "format", "udp", "ev", "plane",
+			       "1", "value", "65536"})
 			  .find("invalid EV value '65536' for format udp"),
 		  0u);
 	EXPECT_EQ(usage_error({"ev-profile", "add", "dev", "m", "id", "1",
@@ -215,10 +229,11 @@ TEST(ProfileCli, Refusals)
 	EXPECT_EQ(usage_error({"ev-profile", "add", "dev", "m", "id", "1", "mode",
 			       "exp", "format", "udp", "ev", "value", "1"}),
 		  "'ev' needs 'plane'");
-	EXPECT_EQ(usage_error({"ev-profile", "ev", "deny", "dev", "m", "profile",
-			       "1"}),
+	EXPECT_EQ(usage_error({"ev-profile", "ev", "deny", "dev", "m",
+			       "profile", "1"}),
 		  "missing 'index I'");
-	EXPECT_EQ(usage_error({"ev", "show", "dev", "m"}), "missing 'profile ID'");
+	EXPECT_EQ(usage_error({"ev", "show", "dev", "m"}),
+		  "missing 'profile ID'");
 	EXPECT_EQ(usage_error({"cc-profile", "add", "dev", "m", "id", "1"}),
 		  "missing 'algo uet-1.0-nscc'");
 	EXPECT_EQ(usage_error({"cc-profile", "set", "dev", "m", "id", "1",
@@ -236,11 +251,13 @@ TEST(ProfileCli, CcValuesAndAbbreviations)
 {
 	EXPECT_EQ(usage_error({"cc-profile", "set", "d", "mrc0"}),
 		  "'d' is ambiguous (dev, disable-qa)");
-	auto inv = parse({"cc", "se", "dev", "mrc0", "id", "1", "base-rtt", "20us",
-			  "disable-qa", "on", "max-cwnd", "0x100000"});
+	auto inv = parse({"cc", "se", "dev", "mrc0", "id", "1", "base-rtt",
+			  "20us", "disable-qa", "on", "max-cwnd", "0x100000"});
 	EXPECT_EQ(inv.req.cmd, Cmd::CcProfileSet);
 	ASSERT_EQ(inv.req.prof.cc.size(), 3u);
-	EXPECT_EQ(inv.req.prof.cc[0], (std::pair<std::uint16_t, std::uint32_t>{MRC_A_CC_BASE_RTT, 20000}));
+	EXPECT_EQ(inv.req.prof.cc[0],
+		  (std::pair<std::uint16_t, std::uint32_t>{MRC_A_CC_BASE_RTT,
+							   20000}));
 	EXPECT_EQ(inv.req.prof.cc[1].second, 1u);
 	EXPECT_EQ(inv.req.prof.cc[2].second, 0x100000u);
 	auto ev = parse({"ev", "show", "dev", "mrc0", "profile", "3"});
@@ -276,8 +293,20 @@ TEST(ProfileFormat, EvProfileText)
 		  "    field width 2 init 0 min 0 max 3 mask 0x3\n"
 		  "    index 0 plane 1 value 49152 state unknown\n"
 		  "    index 1 plane 2 value 49152 state denied\n");
-	EXPECT_EQ(mrcctl::test::text_of([](Printer &q, const EvProfile &x) { print_ev_profile_fields(q, x, true); }, p).substr(0, 9), "id 3 mode");
-	EXPECT_NE(mrcctl::test::text_of([](Printer &q, const EvProfile &x) { print_ev_profile_fields(q, x, true); }, p).find(" evs 2"), std::string::npos);
+	EXPECT_EQ(mrcctl::test::text_of(
+			  [](Printer &q, const EvProfile &x) {
+				  print_ev_profile_fields(q, x, true);
+			  },
+			  p)
+			  .substr(0, 9),
+		  "id 3 mode");
+	EXPECT_NE(mrcctl::test::text_of(
+			  [](Printer &q, const EvProfile &x) {
+				  print_ev_profile_fields(q, x, true);
+			  },
+			  p)
+			  .find(" evs 2"),
+		  std::string::npos);
 }
 
 TEST(ProfileFormat, CcProfile)
@@ -286,7 +315,8 @@ TEST(ProfileFormat, CcProfile)
 	p.dev = "mrc0";
 	p.id = 1;
 	p.algo = "uet-1.0-nscc";
-	p.values = {{MRC_A_CC_BASE_RTT, 100000}, {MRC_A_CC_GAMMA, 512},
+	p.values = {{MRC_A_CC_BASE_RTT, 100000},
+		    {MRC_A_CC_GAMMA, 512},
 		    {MRC_A_CC_DISABLE_QA, 1}};
 	EXPECT_EQ(mrcctl::test::text_of(print_cc_profile, p),
 		  "dev mrc0 id 1 algo uet-1.0-nscc base-rtt 100us gamma 512 "
@@ -294,8 +324,9 @@ TEST(ProfileFormat, CcProfile)
 	std::ostringstream os;
 	Printer w(os, true, false);
 	print_cc_profile(w, p);
-	EXPECT_EQ(os.str(), "{\"dev\":\"mrc0\",\"id\":1,\"algo\":\"uet-1.0-nscc\","
-			    "\"base_rtt\":100000,\"gamma\":512,\"disable_qa\":true}");
+	EXPECT_EQ(os.str(),
+		  "{\"dev\":\"mrc0\",\"id\":1,\"algo\":\"uet-1.0-nscc\","
+		  "\"base_rtt\":100000,\"gamma\":512,\"disable_qa\":true}");
 }
 
 } // namespace

@@ -9,7 +9,8 @@
 
 using namespace mrcsim;
 
-template <class Q> class Queue : public ::testing::Test {};
+template <class Q> class Queue : public ::testing::Test {
+};
 using QueueTypes = ::testing::Types<EventHeap, EventQueue>;
 TYPED_TEST_SUITE(Queue, QueueTypes);
 
@@ -73,7 +74,9 @@ TEST(EventQueue, SameOrderAsHeapUnderLoad)
 		int n = static_cast<int>(rng.below(3));
 		for (int k = 0; k < n || c.empty(); ++k) {
 			std::uint64_t r = rng.below(100);
-			Time dt = r < 10 ? 0 : r < 90 ? static_cast<Time>(rng.below(2 * kUs)) : static_cast<Time>(rng.below(5 * kMs));
+			Time dt = r < 10 ? 0 :
+				  r < 90 ? static_cast<Time>(rng.below(2 * kUs)) :
+					   static_cast<Time>(rng.below(5 * kMs));
 			auto id = static_cast<std::uint32_t>(i);
 			h.push(now + dt, EvKind::Timer, id);
 			c.push(now + dt, EvKind::Timer, id);

@@ -31,10 +31,7 @@ std::vector<double> throughputs(const Simulation &s)
 	return v;
 }
 
-std::vector<std::string> transports()
-{
-	return {"gbn", "spray", "mrc"};
-}
+std::vector<std::string> transports() { return {"gbn", "spray", "mrc"}; }
 
 const char *kIdle = "hosts = 16\nhosts_per_leaf = 4\nlink_rate = 100G\ntraffic = single\n"
 		    "src = 0\ndst = 15\nflow_bytes = 64MB\n";
@@ -52,12 +49,14 @@ TEST_P(PerTransport, IdleSingleFlowReachesLineRate)
 		Simulation s(c);
 		s.run({});
 		ASSERT_TRUE(s.flows()[0].done) << planes << " planes";
-		EXPECT_GE(flow_throughput_fraction(s.flows()[0], s.fabric()), 0.99) << planes << " planes";
+		EXPECT_GE(flow_throughput_fraction(s.flows()[0], s.fabric()), 0.99)
+			<< planes << " planes";
 		EXPECT_EQ(s.flows()[0].retx, 0u);
 	}
 }
 
-INSTANTIATE_TEST_SUITE_P(Transports, PerTransport, ::testing::ValuesIn(transports()),
+INSTANTIATE_TEST_SUITE_P(Transports, PerTransport,
+			 ::testing::ValuesIn(transports()),
 			 [](const auto &i) { return i.param; });
 
 class Incast : public ::testing::TestWithParam<std::string> {};
@@ -66,8 +65,9 @@ class Incast : public ::testing::TestWithParam<std::string> {};
 // fairly and the switch queues must stay within the configured buffer.
 TEST_P(Incast, SharesReceiverFairlyWithBoundedQueues)
 {
-	Config c = make("hosts = 64\nhosts_per_leaf = 8\nplanes = 2\nbuffer = 2bdp\ntraffic = incast\n"
-			"incast_senders = 16\nflow_bytes = 2MB\n");
+	Config c = make(
+		"hosts = 64\nhosts_per_leaf = 8\nplanes = 2\nbuffer = 2bdp\ntraffic = incast\n"
+		"incast_senders = 16\nflow_bytes = 2MB\n");
 	c.set("transport", GetParam());
 	Simulation s(c);
 	s.run({});
@@ -84,8 +84,7 @@ TEST_P(Incast, SharesReceiverFairlyWithBoundedQueues)
 	EXPECT_GE(sum, 0.8);
 }
 
-INSTANTIATE_TEST_SUITE_P(Transports, Incast,
-			 ::testing::Values("spray", "mrc"),
+INSTANTIATE_TEST_SUITE_P(Transports, Incast, ::testing::Values("spray", "mrc"),
 			 [](const auto &i) { return i.param; });
 
 namespace {
@@ -94,8 +93,9 @@ namespace {
 // in, with static routing.
 Config failed_link(const std::string &transport)
 {
-	Config c = make("hosts = 16\nhosts_per_leaf = 4\nplanes = 2\ntraffic = single\nsrc = 0\ndst = 15\n"
-			"flow_bytes = 8MB\nduration = 50ms\nfailure = link_down at=100us link=flow0:1\n");
+	Config c = make(
+		"hosts = 16\nhosts_per_leaf = 4\nplanes = 2\ntraffic = single\nsrc = 0\ndst = 15\n"
+		"flow_bytes = 8MB\nduration = 50ms\nfailure = link_down at=100us link=flow0:1\n");
 	c.set("transport", transport);
 	return c;
 }
@@ -134,8 +134,9 @@ TEST(Failure, MrcRoutesAroundDeadLink)
 
 TEST(Failure, MrcSurvivesPlaneDown)
 {
-	Config c = make("hosts = 32\nhosts_per_leaf = 8\nplanes = 4\ntraffic = permutation\nflow_bytes = 4MB\n"
-			"transport = mrc\nfailure = plane_down at=50us plane=2\n");
+	Config c = make(
+		"hosts = 32\nhosts_per_leaf = 8\nplanes = 4\ntraffic = permutation\nflow_bytes = 4MB\n"
+		"transport = mrc\nfailure = plane_down at=50us plane=2\n");
 	Simulation s(c);
 	s.run({});
 	for (std::uint32_t i = 0; i < s.flows().size(); ++i)
@@ -152,10 +153,12 @@ std::string slurp(const std::string &path)
 	return ss.str();
 }
 
-std::string run_to(const std::string &transport, const std::string &seed, const std::string &dir)
+std::string run_to(const std::string &transport, const std::string &seed,
+		   const std::string &dir)
 {
-	Config c = make("hosts = 32\nhosts_per_leaf = 8\nplanes = 2\ntraffic = permutation\nflow_bytes = 1MB\n"
-			"buffer = 1bdp\nfailure = random_links at=20us fraction=0.05\n");
+	Config c = make(
+		"hosts = 32\nhosts_per_leaf = 8\nplanes = 2\ntraffic = permutation\nflow_bytes = 1MB\n"
+		"buffer = 1bdp\nfailure = random_links at=20us fraction=0.05\n");
 	c.set("transport", transport);
 	c.set("seed", seed);
 	std::filesystem::create_directories(dir);
@@ -171,7 +174,8 @@ class Determinism : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Determinism, SameSeedSameOutput)
 {
-	auto base = std::filesystem::temp_directory_path() / ("mrcsim-det-" + GetParam() + "-" + std::to_string(getpid()));
+	auto base = std::filesystem::temp_directory_path() /
+		    ("mrcsim-det-" + GetParam() + "-" + std::to_string(getpid()));
 	std::string a = run_to(GetParam(), "5", base / "a");
 	std::string b = run_to(GetParam(), "5", base / "b");
 	std::string c = run_to(GetParam(), "6", base / "c");
@@ -181,5 +185,6 @@ TEST_P(Determinism, SameSeedSameOutput)
 	EXPECT_NE(a, c) << "the seed changes nothing";
 }
 
-INSTANTIATE_TEST_SUITE_P(Transports, Determinism, ::testing::ValuesIn(transports()),
+INSTANTIATE_TEST_SUITE_P(Transports, Determinism,
+			 ::testing::ValuesIn(transports()),
 			 [](const auto &i) { return i.param; });

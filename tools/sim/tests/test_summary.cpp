@@ -29,7 +29,8 @@ TEST(Summary, AnyNameRoundTripsThroughAJsonParser)
 		Simulation s(c);
 		s.run({});
 		nlohmann::json j;
-		ASSERT_NO_THROW(j = nlohmann::json::parse(s.summary())) << s.summary();
+		ASSERT_NO_THROW(j = nlohmann::json::parse(s.summary()))
+			<< s.summary();
 		EXPECT_EQ(j.at("scenario").get<std::string>(), name);
 		EXPECT_EQ(j.at("transport").get<std::string>(), s.transport());
 		EXPECT_EQ(j.at("flows").get<unsigned>(), 1u);

@@ -15,7 +15,8 @@ using namespace mrcsim;
 TEST(Config, UnitsAndOverrides)
 {
 	Config c;
-	c.parse_text("a = 1.5us # comment\nb = 2MB\nr = 400G\nf = 1%\nfailure = x\nfailure = y\n", "t");
+	c.parse_text("a = 1.5us # comment\nb = 2MB\nr = 400G\nf = 1%\nfailure = x\nfailure = y\n",
+		     "t");
 	EXPECT_EQ(c.time("a", 0), 1500 * kNs);
 	EXPECT_EQ(c.bytes("b", 0), 2u * 1024 * 1024);
 	EXPECT_DOUBLE_EQ(c.rate("r", 0), 400.0);
@@ -51,7 +52,8 @@ TEST(Topology, FatTreeSizedFromHosts)
 TEST(Topology, LeafSpineOversubscription)
 {
 	Config c;
-	c.parse_text("hosts = 64\nhosts_per_leaf = 16\noversubscription = 2\nplanes = 4\n", "t");
+	c.parse_text("hosts = 64\nhosts_per_leaf = 16\noversubscription = 2\nplanes = 4\n",
+		     "t");
 	Topology t(TopoParams::from(c));
 	EXPECT_EQ(t.top_count(), 8u);
 	EXPECT_EQ(t.fabric_links().size(), 4u * 4 * 8);
@@ -91,10 +93,11 @@ TEST_P(PathTest, Srv6ExactAndEcmpSpread)
 	EXPECT_EQ(hashed.size(), t.top_count());
 }
 
-INSTANTIATE_TEST_SUITE_P(Topologies, PathTest,
-			 ::testing::Values("hosts = 32\nhosts_per_leaf = 8\nplanes = 2\n",
-					   "topology = fat_tree\nfat_tree_k = 4\nplanes = 2\n"),
-			 [](const auto &i) { return i.index ? "fat_tree" : "leaf_spine"; });
+INSTANTIATE_TEST_SUITE_P(
+	Topologies, PathTest,
+	::testing::Values("hosts = 32\nhosts_per_leaf = 8\nplanes = 2\n",
+			  "topology = fat_tree\nfat_tree_k = 4\nplanes = 2\n"),
+	[](const auto &i) { return i.index ? "fat_tree" : "leaf_spine"; });
 
 TEST(Metrics, PercentilesAndJain)
 {

@@ -22,8 +22,9 @@ struct Conn {
 	struct mrc_conn_ops ops {};
 	uint64_t now = 1000000;
 
-	Conn() : mem(mrc_conn_size() / 8 + 1, 0),
-		 c(reinterpret_cast<struct mrc_conn *>(mem.data()))
+	Conn()
+		: mem(mrc_conn_size() / 8 + 1, 0),
+		  c(reinterpret_cast<struct mrc_conn *>(mem.data()))
 	{
 		struct mrc_conn_config cfg;
 

@@ -45,9 +45,8 @@ void check_one(const std::vector<u8> &in, u32 opts)
 		fail("re-encode failed", mrc_wire_strerror(n));
 	// With NO_ICRC the input's trailer may be anything: compare the body.
 	size_t cmp = opts & MRC_DECODE_NO_ICRC ? in.size() - MRC_ICRC_LEN :
-						  in.size();
-	if ((size_t)n != in.size() ||
-	    std::memcmp(out.data(), in.data(), cmp) != 0)
+						 in.size();
+	if ((size_t)n != in.size() || std::memcmp(out.data(), in.data(), cmp) != 0)
 		fail("re-encoding differs from the input");
 
 	std::vector<u8> hdr(128);

@@ -41,13 +41,13 @@ struct Input {
 	uint64_t u64() { return (uint64_t)u32() | (uint64_t)u32() << 32; }
 };
 
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			std::fprintf(stderr, "invariant: %s (%s:%d)\n",	\
-				     #cond, __FILE__, __LINE__);	\
-			std::abort();					\
-		}							\
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			std::fprintf(stderr, "invariant: %s (%s:%d)\n", #cond, \
+				     __FILE__, __LINE__);                      \
+			std::abort();                                          \
+		}                                                              \
 	} while (0)
 
 struct State {
@@ -56,10 +56,10 @@ struct State {
 	struct mrc_conn_ops ops {};
 	struct mrc_conn_config cfg;
 	uint64_t now = 1000;
-	uint32_t next_recv = 0;		// next expected receive completion
-	uint32_t next_send = 0;		// next expected send completion
-	uint32_t queued = 0;		// messages queued
-	std::set<uint32_t> placed;	// PSNs placed (each at most once)
+	uint32_t next_recv = 0;	   // next expected receive completion
+	uint32_t next_send = 0;	   // next expected send completion
+	uint32_t queued = 0;	   // messages queued
+	std::set<uint32_t> placed; // PSNs placed (each at most once)
 	uint32_t n_evs = 1;
 	int place_ret = 0;
 };
@@ -151,8 +151,8 @@ void check_invariants(State &s)
 	CHECK(st.evs_usable <= st.evs_total);
 	CHECK(st.evs_bad + st.evs_denied <= st.evs_total);
 	CHECK(st.cwnd >= s.cfg.mtu || st.cwnd >= s.cfg.cc.min_cwnd);
-	CHECK(st.cwnd <= (s.cfg.cc.max_cwnd > s.cfg.mtu ? s.cfg.cc.max_cwnd :
-			  s.cfg.mtu));
+	CHECK(st.cwnd <=
+	      (s.cfg.cc.max_cwnd > s.cfg.mtu ? s.cfg.cc.max_cwnd : s.cfg.mtu));
 	CHECK(st.msgs_rcvd == s.next_recv);
 	if (st.status)
 		CHECK(mrc_conn_next_deadline(s.c) == MRC_TIME_NEVER);
@@ -166,7 +166,10 @@ void structured(State &s, Input &in, struct mrc_pkt *p)
 	struct mrc_conn_stats st;
 	uint8_t kind = in.u8() % 5;
 	static const uint8_t data_ops[] = {
-		MRC_OP_SEND, MRC_OP_WRITE, MRC_OP_READ_RESP, MRC_OP_WRITE_IMM,
+		MRC_OP_SEND,
+		MRC_OP_WRITE,
+		MRC_OP_READ_RESP,
+		MRC_OP_WRITE_IMM,
 	};
 
 	mrc_conn_get_stats(s.c, &st);
@@ -208,7 +211,7 @@ void structured(State &s, Input &in, struct mrc_pkt *p)
 		break;
 	default:
 		mrc_pkt_init(p, in.u8() & 1 ? MRC_OP_PROBE_REQ :
-			     MRC_OP_PROBE_RESP);
+					      MRC_OP_PROBE_RESP);
 		p->u.probe.probe_id = in.u8();
 		p->u.probe.ev = in.u16() % (s.n_evs + 2);
 		p->u.probe.plane = 1 + in.u8() % MRC_MAX_PLANES;
@@ -293,9 +296,7 @@ void step(State &s, Input &in)
 		mrc_conn_ev_deny(s.c, in.u16() % (s.n_evs + 2), in.u8() & 1,
 				 s.now);
 		break;
-	default:
-		s.place_ret = in.u8() % 8 == 0 ? 1 + in.u8() % 5 : 0;
-		break;
+	default: s.place_ret = in.u8() % 8 == 0 ? 1 + in.u8() % 5 : 0; break;
 	}
 	check_invariants(s);
 }

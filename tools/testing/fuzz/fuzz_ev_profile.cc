@@ -51,7 +51,8 @@ mrc_ev_gen_field random_field(FuzzedDataProvider &fdp)
 	u32 wm = (u32)(((u64)1 << f.width) - 1);
 	u32 v[3];
 	for (auto &x : v)
-		x = fdp.ConsumeIntegral<u32>() & wm & (fdp.ConsumeBool() ? 0xf : ~0u);
+		x = fdp.ConsumeIntegral<u32>() & wm &
+		    (fdp.ConsumeBool() ? 0xf : ~0u);
 	std::sort(v, v + 3);
 	f.min = v[0];
 	f.init = v[1];
@@ -73,7 +74,7 @@ mrc_ev_gen random_gen(FuzzedDataProvider &fdp)
 		if (!base.empty())
 			std::memcpy(g.base, base.data(), base.size());
 	} else {
-		g.base[0] = 0xfc;	/* a valid SID or a high UDP port */
+		g.base[0] = 0xfc; /* a valid SID or a high UDP port */
 	}
 	g.plane_mask = fdp.ConsumeIntegral<u16>();
 	return g;
@@ -135,7 +136,8 @@ void fuzz_gen(FuzzedDataProvider &fdp)
 void fuzz_auto(FuzzedDataProvider &fdp)
 {
 	u8 fmt = fdp.ConsumeIntegralInRange<u8>(0, 4);
-	u16 count = fdp.ConsumeIntegralInRange<u16>(0, MRC_EV_PROFILE_MAX_EVS + 4);
+	u16 count = fdp.ConsumeIntegralInRange<u16>(0,
+						    MRC_EV_PROFILE_MAX_EVS + 4);
 	u16 planes = fdp.ConsumeIntegral<u16>();
 	u32 qpn = fdp.ConsumeIntegral<u32>();
 	u16 cap = fdp.ConsumeIntegralInRange<u16>(0, MRC_EV_PROFILE_MAX_EVS + 4);
@@ -178,22 +180,20 @@ void fuzz_ops(FuzzedDataProvider &fdp)
 					       fdp.ConsumeBool());
 			break;
 		case 1:
-			r = mrc_ev_profile_replace(&p, idx, plane, v.data(),
-						   len);
+			r = mrc_ev_profile_replace(&p, idx, plane, v.data(), len);
 			break;
 		case 2:
 			r = mrc_ev_profile_deny(&p, idx, fdp.ConsumeBool());
 			break;
 		case 3:
-			r = mrc_ev_profile_set_state(
-				&p, fdp.ConsumeIntegralInRange<u8>(0, 3));
+			r = mrc_ev_profile_set_state(&p,
+						     fdp.ConsumeIntegralInRange<
+							     u8>(0, 3));
 			break;
-		case 4:
-			r = mrc_ev_profile_set_min_active(&p, idx);
-			break;
+		case 4: r = mrc_ev_profile_set_min_active(&p, idx); break;
 		case 5:
-			r = mrc_ev_profile_set_event_mask(
-				&p, fdp.ConsumeIntegral<u32>());
+			r = mrc_ev_profile_set_event_mask(&p,
+							  fdp.ConsumeIntegral<u32>());
 			break;
 		case 6:
 			r = mrc_ev_profile_set_auto(&p, idx,
@@ -204,12 +204,8 @@ void fuzz_ops(FuzzedDataProvider &fdp)
 			r = mrc_ev_profile_set_gen(&p, &g);
 			break;
 		}
-		case 8:
-			r = mrc_ev_profile_clear(&p);
-			break;
-		default:
-			r = mrc_ev_profile_validate(&p);
-			break;
+		case 8: r = mrc_ev_profile_clear(&p); break;
+		default: r = mrc_ev_profile_validate(&p); break;
 		}
 		if (r > 0 || r <= -MRC_EV_NR_ERR)
 			fail("unknown error code");
@@ -229,15 +225,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FuzzedDataProvider fdp(data, size);
 	switch (fdp.ConsumeIntegralInRange<int>(0, 2)) {
-	case 0:
-		fuzz_gen(fdp);
-		break;
-	case 1:
-		fuzz_auto(fdp);
-		break;
-	default:
-		fuzz_ops(fdp);
-		break;
+	case 0: fuzz_gen(fdp); break;
+	case 1: fuzz_auto(fdp); break;
+	default: fuzz_ops(fdp); break;
 	}
 	return 0;
 }

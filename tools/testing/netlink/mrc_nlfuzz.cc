@@ -93,8 +93,14 @@ public:
 		put(data, len);
 		pad();
 	}
-	template <typename T> void attr_int(uint16_t type, T v) { attr(type, &v, sizeof(v)); }
-	void attr_str(uint16_t type, const std::string &s) { attr(type, s.c_str(), s.size() + 1); }
+	template <typename T> void attr_int(uint16_t type, T v)
+	{
+		attr(type, &v, sizeof(v));
+	}
+	void attr_str(uint16_t type, const std::string &s)
+	{
+		attr(type, s.c_str(), s.size() + 1);
+	}
 
 	size_t begin_nest(uint16_t type)
 	{
@@ -145,10 +151,38 @@ public:
 	// Values at and around every bound the family checks.
 	uint64_t edge()
 	{
-		static const uint64_t v[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 64, 100,
-					     127, 128, 255, 256, 1023, 1024, 1025, 4791, 49152,
-					     65535, 65536, 60000, 60001, 0x7fffffff, 0x80000000,
-					     0xffffffff, 0x100000000ull, ~0ull};
+		static const uint64_t v[] = {0,
+					     1,
+					     2,
+					     3,
+					     7,
+					     8,
+					     15,
+					     16,
+					     17,
+					     31,
+					     32,
+					     33,
+					     64,
+					     100,
+					     127,
+					     128,
+					     255,
+					     256,
+					     1023,
+					     1024,
+					     1025,
+					     4791,
+					     49152,
+					     65535,
+					     65536,
+					     60000,
+					     60001,
+					     0x7fffffff,
+					     0x80000000,
+					     0xffffffff,
+					     0x100000000ull,
+					     ~0ull};
 		return chance(70) ? v[below(std::size(v))] : u64();
 	}
 
@@ -160,10 +194,10 @@ private:
 
 // The highest attribute number of any set: random types go a little
 // beyond it (every op has its own set and policy, see mrc.yaml).
-constexpr int kMaxAttr = std::max<int>({MRC_A_DEV_MAX, MRC_A_PLANE_MAX, MRC_A_ROUTE_MAX,
-					 MRC_A_ROUTE_HOP_MAX, MRC_A_EV_PROFILE_MAX, MRC_A_EV_MAX,
-					 MRC_A_EV_GEN_FIELD_MAX, MRC_A_CC_PROFILE_MAX,
-					 MRC_A_CONN_MAX, MRC_A_PROBE_MAX});
+constexpr int kMaxAttr = std::max<int>(
+	{MRC_A_DEV_MAX, MRC_A_PLANE_MAX, MRC_A_ROUTE_MAX, MRC_A_ROUTE_HOP_MAX,
+	 MRC_A_EV_PROFILE_MAX, MRC_A_EV_MAX, MRC_A_EV_GEN_FIELD_MAX,
+	 MRC_A_CC_PROFILE_MAX, MRC_A_CONN_MAX, MRC_A_PROBE_MAX});
 
 void random_payload(Rng &r, Msg &m, uint16_t type, int depth);
 
@@ -179,21 +213,33 @@ void random_attrs(Rng &r, Msg &m, int depth)
 void random_payload(Rng &r, Msg &m, uint16_t type, int depth)
 {
 	switch (r.below(8)) {
-	case 0: m.attr_int<uint8_t>(type, static_cast<uint8_t>(r.edge())); break;
-	case 1: m.attr_int<uint16_t>(type, static_cast<uint16_t>(r.edge())); break;
-	case 2: m.attr_int<uint32_t>(type, static_cast<uint32_t>(r.edge())); break;
+	case 0:
+		m.attr_int<uint8_t>(type, static_cast<uint8_t>(r.edge()));
+		break;
+	case 1:
+		m.attr_int<uint16_t>(type, static_cast<uint16_t>(r.edge()));
+		break;
+	case 2:
+		m.attr_int<uint32_t>(type, static_cast<uint32_t>(r.edge()));
+		break;
 	case 3: m.attr_int<uint64_t>(type, r.edge()); break;
 	case 4: {
 		// A string: a plausible name, unterminated bytes, or a long one.
-		std::string s = r.chance(50) ? "mrc" + std::to_string(r.below(4)) : std::string(r.below(300), 'a' + static_cast<char>(r.below(26)));
+		std::string s = r.chance(50) ?
+					"mrc" + std::to_string(r.below(4)) :
+					std::string(r.below(300),
+						    'a' + static_cast<char>(
+								  r.below(26)));
 		if (r.chance(20))
-			m.attr(type, s.data(), s.size());	// no NUL
+			m.attr(type, s.data(), s.size()); // no NUL
 		else
 			m.attr_str(type, s);
 		break;
 	}
-	case 5: case 6: {
-		static const size_t lens[] = {0, 1, 2, 3, 4, 5, 15, 16, 17, 31, 32, 33, 64, 200};
+	case 5:
+	case 6: {
+		static const size_t lens[] = {0,  1,  2,  3,  4,  5,  15,
+					      16, 17, 31, 32, 33, 64, 200};
 		std::vector<uint8_t> b(lens[r.below(std::size(lens))]);
 		for (auto &c : b)
 			c = static_cast<uint8_t>(r.u64());
@@ -230,21 +276,30 @@ void put_addr(Msg &m, uint16_t type, const in_addr &a, Rng &r)
 	}
 	in_addr x = a;
 	if (r.chance(20))
-		x.s_addr = htonl(ntohl(x.s_addr) + static_cast<uint32_t>(r.below(3)));
+		x.s_addr = htonl(ntohl(x.s_addr) +
+				 static_cast<uint32_t>(r.below(3)));
 	m.attr(type, &x, sizeof(x));
 }
 
-uint32_t small_id(Rng &r) { return static_cast<uint32_t>(r.chance(80) ? r.below(5) : r.edge()); }
+uint32_t small_id(Rng &r)
+{
+	return static_cast<uint32_t>(r.chance(80) ? r.below(5) : r.edge());
+}
 
 void tmpl_plane(Rng &r, Msg &m, const Env &e, uint8_t cmd)
 {
-	m.attr_int<uint32_t>(MRC_A_PLANE_ID, static_cast<uint32_t>(1 + r.below(MRC_MAX_PLANES + 1)));
+	m.attr_int<uint32_t>(MRC_A_PLANE_ID,
+			     static_cast<uint32_t>(
+				     1 + r.below(MRC_MAX_PLANES + 1)));
 	if (cmd == MRC_CMD_PLANE_ADD && !e.netdevs.empty())
-		m.attr_str(MRC_A_PLANE_IFNAME, e.netdevs[r.below(e.netdevs.size())]);
+		m.attr_str(MRC_A_PLANE_IFNAME,
+			   e.netdevs[r.below(e.netdevs.size())]);
 	if (cmd == MRC_CMD_PLANE_ADD && r.chance(20))
-		m.attr_int<uint32_t>(MRC_A_PLANE_IFINDEX, static_cast<uint32_t>(r.below(8)));
+		m.attr_int<uint32_t>(MRC_A_PLANE_IFINDEX,
+				     static_cast<uint32_t>(r.below(8)));
 	if (cmd == MRC_CMD_PLANE_SET)
-		m.attr_int<uint8_t>(MRC_A_PLANE_ADMIN_UP, static_cast<uint8_t>(r.below(3)));
+		m.attr_int<uint8_t>(MRC_A_PLANE_ADMIN_UP,
+				    static_cast<uint8_t>(r.below(3)));
 }
 
 void tmpl_route(Rng &r, Msg &m, const Env &e, uint8_t cmd)
@@ -255,7 +310,8 @@ void tmpl_route(Rng &r, Msg &m, const Env &e, uint8_t cmd)
 	size_t hops = m.begin_nest(MRC_A_ROUTE_HOPS);
 	for (uint64_t i = 0, n = 1 + r.below(4); i < n; i++) {
 		size_t h = m.begin_nest(MRC_A_ROUTE_HOP);
-		m.attr_int<uint32_t>(MRC_A_ROUTE_HOP_PLANE, static_cast<uint32_t>(1 + r.below(4)));
+		m.attr_int<uint32_t>(MRC_A_ROUTE_HOP_PLANE,
+				     static_cast<uint32_t>(1 + r.below(4)));
 		put_addr(m, MRC_A_ROUTE_HOP_VIA, e.peer, r);
 		m.end_nest(h);
 	}
@@ -269,7 +325,9 @@ void tmpl_route(Rng &r, Msg &m, const Env &e, uint8_t cmd)
 void ev_value(Rng &r, Msg &m, uint16_t type, uint8_t format)
 {
 	static const size_t len[] = {2, 4, 16, 32};
-	size_t n = format >= 1 && format <= 3 ? len[format - 1 + (format == 3 && r.chance(50))] : 2;
+	size_t n = format >= 1 && format <= 3 ?
+			   len[format - 1 + (format == 3 && r.chance(50))] :
+			   2;
 	if (r.chance(10))
 		n = r.below(40);
 	std::vector<uint8_t> v(n);
@@ -285,55 +343,87 @@ void tmpl_ev_profile(Rng &r, Msg &m, uint8_t cmd)
 		return;
 	uint8_t format = static_cast<uint8_t>(r.below(5));
 	if (cmd == MRC_CMD_EV_PROFILE_ADD) {
-		m.attr_int<uint8_t>(MRC_A_EV_PROFILE_MODE, static_cast<uint8_t>(r.below(4)));
+		m.attr_int<uint8_t>(MRC_A_EV_PROFILE_MODE,
+				    static_cast<uint8_t>(r.below(4)));
 		m.attr_int<uint8_t>(MRC_A_EV_PROFILE_FORMAT, format);
 		if (r.chance(50))
-			m.attr_int<uint16_t>(MRC_A_EV_PROFILE_COUNT, static_cast<uint16_t>(r.edge()));
+			m.attr_int<uint16_t>(MRC_A_EV_PROFILE_COUNT,
+					     static_cast<uint16_t>(r.edge()));
 		if (r.chance(50))
-			m.attr_int<uint16_t>(MRC_A_EV_PROFILE_PLANE_MASK, static_cast<uint16_t>(r.edge()));
+			m.attr_int<uint16_t>(MRC_A_EV_PROFILE_PLANE_MASK,
+					     static_cast<uint16_t>(r.edge()));
 		if (r.chance(30)) {
 			size_t f = m.begin_nest(MRC_A_EV_PROFILE_GEN_FIELDS);
 			for (uint64_t i = 0, n = r.below(4); i < n; i++) {
 				size_t g = m.begin_nest(MRC_A_EV_GEN_FIELD);
-				m.attr_int<uint8_t>(MRC_A_EV_GEN_WIDTH, static_cast<uint8_t>(r.edge()));
-				m.attr_int<uint32_t>(MRC_A_EV_GEN_MIN, static_cast<uint32_t>(r.edge()));
-				m.attr_int<uint32_t>(MRC_A_EV_GEN_MAX, static_cast<uint32_t>(r.edge()));
+				m.attr_int<uint8_t>(MRC_A_EV_GEN_WIDTH,
+						    static_cast<uint8_t>(
+							    r.edge()));
+				m.attr_int<uint32_t>(MRC_A_EV_GEN_MIN,
+						     static_cast<uint32_t>(
+							     r.edge()));
+				m.attr_int<uint32_t>(MRC_A_EV_GEN_MAX,
+						     static_cast<uint32_t>(
+							     r.edge()));
 				if (r.chance(50))
-					m.attr_int<uint32_t>(MRC_A_EV_GEN_MASK, static_cast<uint32_t>(r.edge()));
+					m.attr_int<uint32_t>(MRC_A_EV_GEN_MASK,
+							     static_cast<uint32_t>(
+								     r.edge()));
 				m.end_nest(g);
 			}
 			m.end_nest(f);
-			m.attr_int<uint8_t>(MRC_A_EV_PROFILE_GEN_SHIFT, static_cast<uint8_t>(r.edge()));
+			m.attr_int<uint8_t>(MRC_A_EV_PROFILE_GEN_SHIFT,
+					    static_cast<uint8_t>(r.edge()));
 		}
 	} else {
 		if (r.chance(40))
-			m.attr_int<uint8_t>(MRC_A_EV_PROFILE_STATE, static_cast<uint8_t>(r.below(5)));
+			m.attr_int<uint8_t>(MRC_A_EV_PROFILE_STATE,
+					    static_cast<uint8_t>(r.below(5)));
 		if (r.chance(30))
-			m.attr_int<uint16_t>(MRC_A_EV_PROFILE_MIN_ACTIVE, static_cast<uint16_t>(r.edge()));
+			m.attr_int<uint16_t>(MRC_A_EV_PROFILE_MIN_ACTIVE,
+					     static_cast<uint16_t>(r.edge()));
 		if (r.chance(30))
-			m.attr_int<uint32_t>(MRC_A_EV_PROFILE_EVENT_MASK, static_cast<uint32_t>(r.edge()));
+			m.attr_int<uint32_t>(MRC_A_EV_PROFILE_EVENT_MASK,
+					     static_cast<uint32_t>(r.edge()));
 		// One EV of the profile, in a request of its own or not.
 		if (r.chance(40))
-			m.attr_int<uint16_t>(MRC_A_EV_PROFILE_EV_INDEX, static_cast<uint16_t>(r.chance(70) ? r.below(8) : r.edge()));
+			m.attr_int<uint16_t>(MRC_A_EV_PROFILE_EV_INDEX,
+					     static_cast<uint16_t>(
+						     r.chance(70) ? r.below(8) :
+								    r.edge()));
 		if (r.chance(30))
-			m.attr_int<uint8_t>(MRC_A_EV_PROFILE_EV_PLANE, static_cast<uint8_t>(r.chance(80) ? 1 + r.below(4) : r.edge()));
+			m.attr_int<uint8_t>(MRC_A_EV_PROFILE_EV_PLANE,
+					    static_cast<uint8_t>(
+						    r.chance(80) ? 1 + r.below(4) :
+								   r.edge()));
 		if (r.chance(30))
 			ev_value(r, m, MRC_A_EV_PROFILE_EV_VALUE, format);
 		if (r.chance(30))
-			m.attr_int<uint8_t>(MRC_A_EV_PROFILE_EV_DENY, static_cast<uint8_t>(r.below(3)));
+			m.attr_int<uint8_t>(MRC_A_EV_PROFILE_EV_DENY,
+					    static_cast<uint8_t>(r.below(3)));
 		if (r.chance(30))
-			m.attr_int<uint32_t>(MRC_A_EV_PROFILE_QPN, static_cast<uint32_t>(r.chance(50) ? r.below(64) : r.edge()));
+			m.attr_int<uint32_t>(MRC_A_EV_PROFILE_QPN,
+					     static_cast<uint32_t>(
+						     r.chance(50) ? r.below(64) :
+								    r.edge()));
 		if (r.chance(80))
-			return;	// an EV list is add's (set refuses it)
+			return; // an EV list is add's (set refuses it)
 	}
 	size_t evs = m.begin_nest(MRC_A_EV_PROFILE_EVS);
 	for (uint64_t i = 0, n = r.below(6); i < n; i++) {
 		size_t ev = m.begin_nest(MRC_A_EV);
 		if (r.chance(50))
-			m.attr_int<uint16_t>(MRC_A_EV_INDEX, static_cast<uint16_t>(r.chance(70) ? r.below(8) : r.edge()));
-		m.attr_int<uint8_t>(MRC_A_EV_PLANE, static_cast<uint8_t>(r.chance(80) ? 1 + r.below(4) : r.edge()));
+			m.attr_int<uint16_t>(MRC_A_EV_INDEX,
+					     static_cast<uint16_t>(
+						     r.chance(70) ? r.below(8) :
+								    r.edge()));
+		m.attr_int<uint8_t>(MRC_A_EV_PLANE,
+				    static_cast<uint8_t>(r.chance(80) ?
+								 1 + r.below(4) :
+								 r.edge()));
 		if (r.chance(20))
-			m.attr_int<uint8_t>(MRC_A_EV_STATE, static_cast<uint8_t>(r.below(5)));
+			m.attr_int<uint8_t>(MRC_A_EV_STATE,
+					    static_cast<uint8_t>(r.below(5)));
 		ev_value(r, m, MRC_A_EV_VALUE, format);
 		m.end_nest(ev);
 	}
@@ -346,14 +436,17 @@ void tmpl_cc_profile(Rng &r, Msg &m, uint8_t cmd)
 	if (cmd == MRC_CMD_CC_PROFILE_DEL || cmd == MRC_CMD_CC_PROFILE_GET)
 		return;
 	if (cmd == MRC_CMD_CC_PROFILE_ADD && r.chance(80))
-		m.attr_str(MRC_A_CC_ALGO, r.chance(90) ? MRC_CC_ALGO_NSCC : "cubic");
+		m.attr_str(MRC_A_CC_ALGO,
+			   r.chance(90) ? MRC_CC_ALGO_NSCC : "cubic");
 	for (uint16_t t = MRC_A_CC_BASE_RTT; t <= MRC_A_CC_INIT_CWND; t++)
 		if (r.chance(25))
 			m.attr_int<uint32_t>(t, static_cast<uint32_t>(r.edge()));
 	if (r.chance(25))
-		m.attr_int<uint8_t>(MRC_A_CC_QA_GATE, static_cast<uint8_t>(r.edge()));
+		m.attr_int<uint8_t>(MRC_A_CC_QA_GATE,
+				    static_cast<uint8_t>(r.edge()));
 	if (r.chance(25))
-		m.attr_int<uint8_t>(MRC_A_CC_DISABLE_QA, static_cast<uint8_t>(r.below(3)));
+		m.attr_int<uint8_t>(MRC_A_CC_DISABLE_QA,
+				    static_cast<uint8_t>(r.below(3)));
 }
 
 void tmpl_probe(Rng &r, Msg &m, const Env &e)
@@ -362,25 +455,30 @@ void tmpl_probe(Rng &r, Msg &m, const Env &e)
 	if (r.chance(40))
 		m.attr_int<uint32_t>(MRC_A_PROBE_EV_PROFILE, small_id(r));
 	if (r.chance(30)) {
-		m.attr_int<uint32_t>(MRC_A_PROBE_EV_PLANE, static_cast<uint32_t>(r.below(5)));
-		m.attr_int<uint16_t>(MRC_A_PROBE_EV_SPORT, static_cast<uint16_t>(r.edge()));
+		m.attr_int<uint32_t>(MRC_A_PROBE_EV_PLANE,
+				     static_cast<uint32_t>(r.below(5)));
+		m.attr_int<uint16_t>(MRC_A_PROBE_EV_SPORT,
+				     static_cast<uint16_t>(r.edge()));
 	}
 }
 
 // The commands a template exists for; dumps for the GETs.
-const uint8_t kCmds[] = {MRC_CMD_DEV_GET,	 MRC_CMD_PLANE_ADD,	 MRC_CMD_PLANE_DEL,
-			 MRC_CMD_PLANE_SET,	 MRC_CMD_PLANE_GET,	 MRC_CMD_ROUTE_ADD,
-			 MRC_CMD_ROUTE_DEL,	 MRC_CMD_ROUTE_SET,	 MRC_CMD_ROUTE_GET,
-			 MRC_CMD_EV_PROFILE_ADD, MRC_CMD_EV_PROFILE_DEL, MRC_CMD_EV_PROFILE_SET,
-			 MRC_CMD_EV_PROFILE_GET, MRC_CMD_CC_PROFILE_ADD, MRC_CMD_CC_PROFILE_DEL,
-			 MRC_CMD_CC_PROFILE_SET, MRC_CMD_CC_PROFILE_GET, MRC_CMD_CONN_GET,
+const uint8_t kCmds[] = {MRC_CMD_DEV_GET,	 MRC_CMD_PLANE_ADD,
+			 MRC_CMD_PLANE_DEL,	 MRC_CMD_PLANE_SET,
+			 MRC_CMD_PLANE_GET,	 MRC_CMD_ROUTE_ADD,
+			 MRC_CMD_ROUTE_DEL,	 MRC_CMD_ROUTE_SET,
+			 MRC_CMD_ROUTE_GET,	 MRC_CMD_EV_PROFILE_ADD,
+			 MRC_CMD_EV_PROFILE_DEL, MRC_CMD_EV_PROFILE_SET,
+			 MRC_CMD_EV_PROFILE_GET, MRC_CMD_CC_PROFILE_ADD,
+			 MRC_CMD_CC_PROFILE_DEL, MRC_CMD_CC_PROFILE_SET,
+			 MRC_CMD_CC_PROFILE_GET, MRC_CMD_CONN_GET,
 			 MRC_CMD_PROBE};
 
 bool is_get(uint8_t cmd)
 {
-	return cmd == MRC_CMD_DEV_GET || cmd == MRC_CMD_PLANE_GET || cmd == MRC_CMD_ROUTE_GET ||
-	       cmd == MRC_CMD_EV_PROFILE_GET || cmd == MRC_CMD_CC_PROFILE_GET ||
-	       cmd == MRC_CMD_CONN_GET;
+	return cmd == MRC_CMD_DEV_GET || cmd == MRC_CMD_PLANE_GET ||
+	       cmd == MRC_CMD_ROUTE_GET || cmd == MRC_CMD_EV_PROFILE_GET ||
+	       cmd == MRC_CMD_CC_PROFILE_GET || cmd == MRC_CMD_CONN_GET;
 }
 
 void template_body(Rng &r, Msg &m, const Env &e, uint8_t cmd)
@@ -388,7 +486,8 @@ void template_body(Rng &r, Msg &m, const Env &e, uint8_t cmd)
 	if (r.chance(90))
 		m.attr_str(MRC_A_DEV_NAME, r.chance(95) ? e.dev : "nosuch");
 	else
-		m.attr_int<uint32_t>(MRC_A_DEV_INDEX, static_cast<uint32_t>(r.below(8)));
+		m.attr_int<uint32_t>(MRC_A_DEV_INDEX,
+				     static_cast<uint32_t>(r.below(8)));
 	// The request flag of the GETs that have one.
 	if (r.chance(20)) {
 		if (cmd == MRC_CMD_DEV_GET)
@@ -399,27 +498,30 @@ void template_body(Rng &r, Msg &m, const Env &e, uint8_t cmd)
 			m.attr(MRC_A_CONN_WANT_STATS, nullptr, 0);
 	}
 	switch (cmd) {
-	case MRC_CMD_PLANE_ADD: case MRC_CMD_PLANE_DEL: case MRC_CMD_PLANE_SET: case MRC_CMD_PLANE_GET:
-		tmpl_plane(r, m, e, cmd);
-		break;
-	case MRC_CMD_ROUTE_ADD: case MRC_CMD_ROUTE_DEL: case MRC_CMD_ROUTE_SET: case MRC_CMD_ROUTE_GET:
-		tmpl_route(r, m, e, cmd);
-		break;
-	case MRC_CMD_EV_PROFILE_ADD: case MRC_CMD_EV_PROFILE_DEL:
-	case MRC_CMD_EV_PROFILE_SET: case MRC_CMD_EV_PROFILE_GET:
-		tmpl_ev_profile(r, m, cmd);
-		break;
-	case MRC_CMD_CC_PROFILE_ADD: case MRC_CMD_CC_PROFILE_DEL:
-	case MRC_CMD_CC_PROFILE_SET: case MRC_CMD_CC_PROFILE_GET:
-		tmpl_cc_profile(r, m, cmd);
-		break;
+	case MRC_CMD_PLANE_ADD:
+	case MRC_CMD_PLANE_DEL:
+	case MRC_CMD_PLANE_SET:
+	case MRC_CMD_PLANE_GET: tmpl_plane(r, m, e, cmd); break;
+	case MRC_CMD_ROUTE_ADD:
+	case MRC_CMD_ROUTE_DEL:
+	case MRC_CMD_ROUTE_SET:
+	case MRC_CMD_ROUTE_GET: tmpl_route(r, m, e, cmd); break;
+	case MRC_CMD_EV_PROFILE_ADD:
+	case MRC_CMD_EV_PROFILE_DEL:
+	case MRC_CMD_EV_PROFILE_SET:
+	case MRC_CMD_EV_PROFILE_GET: tmpl_ev_profile(r, m, cmd); break;
+	case MRC_CMD_CC_PROFILE_ADD:
+	case MRC_CMD_CC_PROFILE_DEL:
+	case MRC_CMD_CC_PROFILE_SET:
+	case MRC_CMD_CC_PROFILE_GET: tmpl_cc_profile(r, m, cmd); break;
 	case MRC_CMD_CONN_GET:
 		if (r.chance(50))
-			m.attr_int<uint32_t>(MRC_A_CONN_QPN, static_cast<uint32_t>(r.chance(50) ? r.below(64) : r.edge()));
+			m.attr_int<uint32_t>(MRC_A_CONN_QPN,
+					     static_cast<uint32_t>(
+						     r.chance(50) ? r.below(64) :
+								    r.edge()));
 		break;
-	case MRC_CMD_PROBE:
-		tmpl_probe(r, m, e);
-		break;
+	case MRC_CMD_PROBE: tmpl_probe(r, m, e); break;
 	}
 }
 
@@ -431,14 +533,15 @@ void mutate(Rng &r, std::vector<uint8_t> &b)
 	if (b.size() <= h)
 		return;
 	switch (r.below(4)) {
-	case 0:	// flip bytes
+	case 0: // flip bytes
 		for (uint64_t i = 0, n = 1 + r.below(4); i < n; i++)
-			b[h + r.below(b.size() - h)] ^= static_cast<uint8_t>(1u << r.below(8));
+			b[h + r.below(b.size() - h)] ^= static_cast<uint8_t>(
+				1u << r.below(8));
 		break;
-	case 1:	// truncate (the outer length is fixed up, inner ones are not)
+	case 1: // truncate (the outer length is fixed up, inner ones are not)
 		b.resize(h + r.below(b.size() - h));
 		break;
-	case 2: {	// an attribute length that lies
+	case 2: { // an attribute length that lies
 		size_t off = h;
 		std::vector<size_t> at;
 		while (off + NLA_HDRLEN <= b.size()) {
@@ -450,11 +553,12 @@ void mutate(Rng &r, std::vector<uint8_t> &b)
 		}
 		if (at.empty())
 			break;
-		auto *a = reinterpret_cast<nlattr *>(b.data() + at[r.below(at.size())]);
+		auto *a = reinterpret_cast<nlattr *>(b.data() +
+						     at[r.below(at.size())]);
 		a->nla_len = static_cast<uint16_t>(r.edge());
 		break;
 	}
-	default: {	// garbage appended
+	default: { // garbage appended
 		for (uint64_t i = 0, n = r.below(24); i < n; i++)
 			b.push_back(static_cast<uint8_t>(r.u64()));
 	}
@@ -465,18 +569,21 @@ void mutate(Rng &r, std::vector<uint8_t> &b)
 
 int resolve_family()
 {
-	std::unique_ptr<nl_sock, void (*)(nl_sock *)> sk(nl_socket_alloc(), nl_socket_free);
+	std::unique_ptr<nl_sock, void (*)(nl_sock *)> sk(nl_socket_alloc(),
+							 nl_socket_free);
 	if (!sk || genl_connect(sk.get()) < 0)
 		die("cannot open a generic netlink socket");
 	int id = genl_ctrl_resolve(sk.get(), MRC_GENL_NAME);
 	if (id < 0)
-		die("generic netlink family \"" MRC_GENL_NAME "\" not found (is mrc loaded?)");
+		die("generic netlink family \"" MRC_GENL_NAME
+		    "\" not found (is mrc loaded?)");
 	return id;
 }
 
 class Sock {
 public:
-	Sock() : fd_(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC))
+	Sock()
+		: fd_(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC))
 	{
 		if (fd_ < 0)
 			die(std::string("socket: ") + std::strerror(errno));
@@ -494,15 +601,21 @@ public:
 
 	// Send b; return the final answer's error (0 = success), or 1 if none
 	// came within timeout_ms.  *extack: the error carried a message.
-	int transact(const std::vector<uint8_t> &b, uint32_t seq, int timeout_ms, bool *extack)
+	int transact(const std::vector<uint8_t> &b, uint32_t seq,
+		     int timeout_ms, bool *extack)
 	{
 		sockaddr_nl k{};
 		k.nl_family = AF_NETLINK;
-		if (sendto(fd_, b.data(), b.size(), 0, reinterpret_cast<sockaddr *>(&k), sizeof(k)) < 0)
-			return -errno;	// refused by the socket layer (e.g. a short message)
-		auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+		if (sendto(fd_, b.data(), b.size(), 0,
+			   reinterpret_cast<sockaddr *>(&k), sizeof(k)) < 0)
+			return -errno; // refused by the socket layer (e.g. a short message)
+		auto deadline = std::chrono::steady_clock::now() +
+				std::chrono::milliseconds(timeout_ms);
 		for (;;) {
-			auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+			auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+					    deadline -
+					    std::chrono::steady_clock::now())
+					    .count();
 			if (left <= 0)
 				return 1;
 			pollfd p{fd_, POLLIN, 0};
@@ -531,13 +644,13 @@ private:
 		int left = static_cast<int>(len);
 		for (; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
 			if (h->nlmsg_seq != seq)
-				continue;	// a late answer to an earlier request
+				continue; // a late answer to an earlier request
 			if (h->nlmsg_type == NLMSG_DONE) {
 				*rc = 0;
 				return true;
 			}
 			if (h->nlmsg_type != NLMSG_ERROR)
-				continue;	// a reply or dump part
+				continue; // a reply or dump part
 			auto *e = static_cast<nlmsgerr *>(NLMSG_DATA(h));
 			*rc = e->error;
 			*extack = (h->nlmsg_flags & NLM_F_ACK_TLVS) != 0;
@@ -611,14 +724,15 @@ int main(int argc, char **argv)
 	Sock sk;
 	Rng r(o.seed);
 	std::map<std::string, uint64_t> by_errno;
-	std::map<int, uint64_t> no_extack;	// refusals with no message, by errno
+	std::map<int, uint64_t> no_extack; // refusals with no message, by errno
 	uint64_t templ = 0, unanswered = 0;
 
 	for (uint64_t i = 0; i < o.count; i++) {
 		bool use_template = r.chance(70);
 		uint8_t cmd;
 		uint16_t flags = NLM_F_REQUEST | NLM_F_ACK;
-		uint8_t version = r.chance(97) ? MRC_GENL_VERSION : static_cast<uint8_t>(r.u64());
+		uint8_t version = r.chance(97) ? MRC_GENL_VERSION :
+						 static_cast<uint8_t>(r.u64());
 		std::vector<uint8_t> bytes;
 		if (use_template) {
 			templ++;
@@ -630,7 +744,9 @@ int main(int argc, char **argv)
 			// A probe waits for its timeout: keep it short (the last
 			// copy of an attribute is the one the kernel reads).
 			if (cmd == MRC_CMD_PROBE)
-				m.attr_int<uint32_t>(MRC_A_PROBE_TIMEOUT, static_cast<uint32_t>(1 + r.below(20)));
+				m.attr_int<uint32_t>(MRC_A_PROBE_TIMEOUT,
+						     static_cast<uint32_t>(
+							     1 + r.below(20)));
 			bytes = m.bytes();
 			if (r.chance(60))
 				mutate(r, bytes);
@@ -641,7 +757,9 @@ int main(int argc, char **argv)
 			Msg m(family, cmd, flags, version);
 			random_attrs(r, m, 0);
 			if (cmd == MRC_CMD_PROBE)
-				m.attr_int<uint32_t>(MRC_A_PROBE_TIMEOUT, static_cast<uint32_t>(1 + r.below(20)));
+				m.attr_int<uint32_t>(MRC_A_PROBE_TIMEOUT,
+						     static_cast<uint32_t>(
+							     1 + r.below(20)));
 			bytes = m.bytes();
 		}
 		auto *h = reinterpret_cast<nlmsghdr *>(bytes.data());
@@ -650,18 +768,24 @@ int main(int argc, char **argv)
 		bool extack = false;
 		// A probe with a falsified timeout may legitimately wait for it.
 		int rc = sk.transact(bytes, static_cast<uint32_t>(i + 1),
-				     cmd == MRC_CMD_PROBE ? 65000 : 10000, &extack);
+				     cmd == MRC_CMD_PROBE ? 65000 : 10000,
+				     &extack);
 		by_errno[errname(rc)]++;
 		if (rc == 1) {
 			unanswered++;
-			std::printf("mrc_nlfuzz: request %" PRIu64 " (cmd %u, %s, %zu bytes) unanswered\n", i, cmd,
-				    use_template ? "template" : "random", bytes.size());
+			std::printf("mrc_nlfuzz: request %" PRIu64
+				    " (cmd %u, %s, %zu bytes) unanswered\n",
+				    i, cmd, use_template ? "template" : "random",
+				    bytes.size());
 		} else if (rc < 0 && !extack) {
 			no_extack[-rc]++;
 		}
 		if (o.verbose)
-			std::printf("%" PRIu64 " cmd %u flags %#x len %zu -> %s%s\n", i, cmd, flags, bytes.size(),
-				    errname(rc).c_str(), rc < 0 && extack ? " (extack)" : "");
+			std::printf("%" PRIu64
+				    " cmd %u flags %#x len %zu -> %s%s\n",
+				    i, cmd, flags, bytes.size(),
+				    errname(rc).c_str(),
+				    rc < 0 && extack ? " (extack)" : "");
 	}
 
 	std::printf("mrc_nlfuzz: answers:");
@@ -671,8 +795,9 @@ int main(int argc, char **argv)
 	for (const auto &[e, n] : no_extack)
 		std::printf(" %s %" PRIu64, errname(-e).c_str(), n);
 	std::printf("%s\n", no_extack.empty() ? " none" : "");
-	std::printf("mrc_nlfuzz: %" PRIu64 " requests (%" PRIu64 " from templates), %" PRIu64
-		    " accepted, %" PRIu64 " unanswered\n",
+	std::printf("mrc_nlfuzz: %" PRIu64 " requests (%" PRIu64
+		    " from templates), %" PRIu64 " accepted, %" PRIu64
+		    " unanswered\n",
 		    o.count, templ, by_errno["ok"], unanswered);
 	return unanswered ? 1 : 0;
 }

@@ -27,14 +27,14 @@ namespace mrc_test {
 
 // One path of the simulated fabric, used for one EV index.
 struct PathModel {
-	uint64_t delay = 10000;		// ns one way
-	uint64_t jitter = 0;		// ns, uniform [0, jitter)
-	double loss = 0;		// probability per data packet
-	double ctrl_loss = 0;		// probability per control packet
-	double dup = 0;			// probability of a second copy
-	double ecn = 0;			// probability of CE marking
-	double trim = 0;		// probability a data packet is trimmed
-	bool blackhole = false;		// drops everything, control included
+	uint64_t delay = 10000; // ns one way
+	uint64_t jitter = 0;	// ns, uniform [0, jitter)
+	double loss = 0;	// probability per data packet
+	double ctrl_loss = 0;	// probability per control packet
+	double dup = 0;		// probability of a second copy
+	double ecn = 0;		// probability of CE marking
+	double trim = 0;	// probability a data packet is trimmed
+	bool blackhole = false; // drops everything, control included
 	// One direction cut (a failed link seen by one ECMP direction):
 	// everything endpoint i sends on this path, data or control, is lost
 	// while the other direction still works.
@@ -64,15 +64,15 @@ struct Endpoint {
 	struct mrc_conn_ops ops {};
 	// Receive side records.
 	std::map<std::pair<uint32_t, uint32_t>, int> placed; // (msn,off) -> n
-	std::map<uint32_t, uint32_t> placed_bytes;	// msn -> bytes placed
-	std::map<uint32_t, uint32_t> msg_len;		// msn -> message length
+	std::map<uint32_t, uint32_t> placed_bytes; // msn -> bytes placed
+	std::map<uint32_t, uint32_t> msg_len;	   // msn -> message length
 	std::vector<uint32_t> recv_done;
 	// Send side records.
 	std::vector<std::pair<uint32_t, int>> send_done;
 	std::vector<struct mrc_conn_event> events;
-	int place_nack = 0;		// if set, place() refuses with this
-	uint64_t data_sent = 0;		// data packets handed to the link
-	std::map<uint32_t, uint64_t> last_data_on_ev;	// EV -> last send
+	int place_nack = 0;	// if set, place() refuses with this
+	uint64_t data_sent = 0; // data packets handed to the link
+	std::map<uint32_t, uint64_t> last_data_on_ev; // EV -> last send
 
 	struct mrc_conn_stats stats() const
 	{
@@ -86,21 +86,21 @@ struct Endpoint {
 class Harness {
 public:
 	uint64_t now = 1000000;
-	std::vector<PathModel> paths;	// indexed by EV index
+	std::vector<PathModel> paths; // indexed by EV index
 	Endpoint ep[2];
 	std::mt19937_64 rng;
 	std::priority_queue<Frame, std::vector<Frame>, std::greater<Frame>> q;
 	uint64_t seq = 0;
-	uint64_t data_dropped = 0;	// data packets the link lost
+	uint64_t data_dropped = 0; // data packets the link lost
 	uint64_t ctrl_dropped = 0;
-	uint64_t trimmed = 0;		// data packets delivered trimmed
+	uint64_t trimmed = 0; // data packets delivered trimmed
 	std::map<uint32_t, uint64_t> first_drop; // EV -> time of first loss
-	bool silent[2] = {false, false};	// drop all an endpoint sends
+	bool silent[2] = {false, false};	 // drop all an endpoint sends
 	// An endpoint's host stalls (descheduled, softirq held off): what
 	// arrives before this time waits for it, in arrival order.
 	uint64_t rx_stall_until[2] = {0, 0};
-	uint64_t silenced = 0;		// packets dropped that way
-	std::string failure;		// first invariant violation
+	uint64_t silenced = 0; // packets dropped that way
+	std::string failure;   // first invariant violation
 
 	explicit Harness(uint64_t seed, const struct mrc_conn_config *cfg,
 			 std::vector<PathModel> p)
@@ -130,8 +130,9 @@ public:
 			ep->h->transmit(ep->id, pkt, false);
 		};
 		e.ops.place = [](void *priv, const struct mrc_pkt *pkt) {
-			return static_cast<Endpoint *>(priv)->h->on_place(
-				*static_cast<Endpoint *>(priv), pkt);
+			return static_cast<Endpoint *>(priv)
+				->h->on_place(*static_cast<Endpoint *>(priv),
+					      pkt);
 		};
 		e.ops.recv_complete = [](void *priv, uint32_t msn, uint32_t) {
 			auto *ep = static_cast<Endpoint *>(priv);
@@ -248,7 +249,8 @@ public:
 		for (int i = 0; i < copies; i++) {
 			uint64_t j = pm.jitter ? rng() % pm.jitter : 0;
 			uint32_t fl = pm.ecn > 0 && uniform() < pm.ecn ?
-				      MRC_RX_ECN_CE : 0;
+					      MRC_RX_ECN_CE :
+					      0;
 
 			// A trimming switch cuts the payload and marks it; the
 			// receiver's glue reports that with MRC_RX_TRIMMED.
@@ -381,7 +383,7 @@ inline struct mrc_conn_config test_config()
 
 	mrc_conn_config_default(&cfg);
 	cfg.mtu = 1024;
-	cfg.ack_timeout_exp = 10;	// ~1 ms against path RTTs of < 100 us
+	cfg.ack_timeout_exp = 10; // ~1 ms against path RTTs of < 100 us
 	cfg.ev_min_active = 1;
 	return cfg;
 }
@@ -391,12 +393,12 @@ struct Solo {
 	std::vector<uint64_t> mem;
 	struct mrc_conn *c;
 	struct mrc_conn_ops ops {};
-	std::vector<struct mrc_pkt> ctrl;	// emitted ACK/NACK/probes
+	std::vector<struct mrc_pkt> ctrl; // emitted ACK/NACK/probes
 	std::vector<struct mrc_conn_event> events;
 	std::vector<std::pair<uint32_t, int>> send_done;
 	std::vector<uint32_t> recv_done;
-	std::vector<uint32_t> recv_last;	// last PSN of each completed
-	std::vector<uint32_t> placed;		// PSNs placed
+	std::vector<uint32_t> recv_last; // last PSN of each completed
+	std::vector<uint32_t> placed;	 // PSNs placed
 	int place_ret = 0;
 	uint64_t now = 1000000;
 
@@ -418,8 +420,7 @@ struct Solo {
 			static_cast<Solo *>(p)->recv_done.push_back(msn);
 			static_cast<Solo *>(p)->recv_last.push_back(last);
 		};
-		ops.send_complete = [](void *p, uint32_t msn, uint64_t,
-				       int st) {
+		ops.send_complete = [](void *p, uint32_t msn, uint64_t, int st) {
 			static_cast<Solo *>(p)->send_done.push_back({msn, st});
 		};
 		ops.event = [](void *p, const struct mrc_conn_event *e) {
@@ -510,7 +511,7 @@ struct Solo {
 		p.hdr.ev = ev;
 		p.hdr.plane = 1;
 		p.hdr.flags = (uint16_t)((off == 0 ? MRC_F_FIRST : 0) |
-				 (off + len == msg_len ? MRC_F_LAST : 0));
+					 (off + len == msg_len ? MRC_F_LAST : 0));
 		p.u.send.msg.msn = msn;
 		p.u.send.msg.offset = off;
 		p.u.send.msg.msg_len = msg_len;

@@ -16,7 +16,7 @@ struct mrc_conn_config cfg_basic()
 
 	mrc_conn_config_default(&cfg);
 	cfg.mtu = 1000;
-	cfg.cc.disable_qa = 1;	// NSCC has its own tests; keep cwnd steady
+	cfg.cc.disable_qa = 1; // NSCC has its own tests; keep cwnd steady
 	return cfg;
 }
 
@@ -110,7 +110,7 @@ TEST(EngineTx, WindowBoundedByCwnd)
 	s.send(20000);
 	auto v = s.drain();
 
-	EXPECT_EQ(v.size(), 5u);	// 5 x 1000 <= 5500 < 6 x 1000
+	EXPECT_EQ(v.size(), 5u); // 5 x 1000 <= 5500 < 6 x 1000
 	EXPECT_EQ(s.stats().inflight, 5000u);
 }
 
@@ -118,7 +118,7 @@ TEST(EngineTimer, AckTimeoutDeadlineAndLinearThenExponentialBackoff)
 {
 	auto cfg = cfg_basic();
 
-	cfg.ack_timeout_exp = 8;	// 262.144 us
+	cfg.ack_timeout_exp = 8; // 262.144 us
 	cfg.retry_cnt = 3;
 	cfg.backoff_cnt = 4;
 	Solo s(cfg);
@@ -216,11 +216,11 @@ TEST(EngineTimer, ProgressResetsTheRetryCount)
 	s.send(2000);
 	auto v = s.drain();
 
-	s.timer_to(s.now + rto);	// expiry 1 of 1
+	s.timer_to(s.now + rto); // expiry 1 of 1
 	s.drain();
-	s.rx(s.ack(v[1].psn, {}, nullptr));	// progress
+	s.rx(s.ack(v[1].psn, {}, nullptr)); // progress
 	EXPECT_EQ(mrc_conn_next_deadline(s.c), s.now + rto);
-	s.timer_to(s.now + rto);	// expiry 1 again, not 2
+	s.timer_to(s.now + rto); // expiry 1 again, not 2
 	EXPECT_EQ(mrc_conn_status(s.c), 0);
 	EXPECT_EQ(s.drain().size(), 1u);
 	s.timer_to(mrc_conn_next_deadline(s.c));
@@ -246,7 +246,7 @@ TEST(EngineTx, SackedPacketIsNotRetransmittedAndLossWaitsForItsPath)
 		s.rx(s.ack(v[0].psn, {v[1].psn}, &d));
 	}
 	EXPECT_TRUE(s.drain().empty());
-	EXPECT_EQ(s.stats().lost_pkts, 0u);	// path 0 not yet overdue
+	EXPECT_EQ(s.stats().lost_pkts, 0u); // path 0 not yet overdue
 	// Once path 0's expected time passed, v[0] (behind the SACKed
 	// v[1]) is lost; v[2], v[3] are not behind anything delivered.
 	uint64_t d = mrc_conn_next_deadline(s.c);
@@ -258,7 +258,7 @@ TEST(EngineTx, SackedPacketIsNotRetransmittedAndLossWaitsForItsPath)
 	ASSERT_EQ(r.size(), 1u) << s.stats().lost_pkts << " " << d - s.now;
 	EXPECT_EQ(r[0].psn, v[0].psn);
 	EXPECT_TRUE(r[0].flags & MRC_F_RETX);
-	EXPECT_NE(r[0].ev, v[0].ev);		// another path
+	EXPECT_NE(r[0].ev, v[0].ev); // another path
 	EXPECT_EQ(s.stats().retx_pkts, 1u);
 	EXPECT_EQ(mrc_conn_ev_state(s.c, v[0].ev), MRC_EV_ASSUMED_BAD);
 }
@@ -324,7 +324,7 @@ TEST(EngineNack, RnrWaitsTheTimerThenRetries)
 
 	for (int round = 1; round <= 2; round++) {
 		s.rx(s.nack(v[0].psn, v[0].psn, MRC_NACK_RNR, 50));
-		EXPECT_TRUE(s.drain().empty());		// not before the timer
+		EXPECT_TRUE(s.drain().empty()); // not before the timer
 		EXPECT_EQ(mrc_conn_next_deadline(s.c), s.now + 50000);
 		s.timer_to(s.now + 50000);
 		auto r = s.drain();
@@ -347,7 +347,7 @@ TEST(EngineNack, OutOfWindowIsResentLaterWithoutBlame)
 	auto v = s.drain();
 
 	s.rx(s.nack(v[0].psn, v[0].psn, MRC_NACK_OUT_OF_WINDOW));
-	EXPECT_TRUE(s.drain().empty());		// not at once
+	EXPECT_TRUE(s.drain().empty()); // not at once
 	s.run_timers_until(s.now + 2 * mrc_ack_timeout_ns(12));
 	auto r = s.drain();
 
@@ -361,16 +361,19 @@ TEST(EngineRx, InOrderCompletionWithOutOfOrderArrival)
 	Solo s(cfg_basic());
 	// Messages: 0 = psn 0..2, 1 = psn 3, 2 = psn 4..5; arrive reversed.
 	std::vector<struct mrc_pkt> p = {
-		Solo::data(0, 0, 0, 1000, 2500), Solo::data(1, 0, 1000, 1000, 2500),
-		Solo::data(2, 0, 2000, 500, 2500), Solo::data(3, 1, 0, 10, 10),
-		Solo::data(4, 2, 0, 1000, 1001), Solo::data(5, 2, 1000, 1, 1001),
+		Solo::data(0, 0, 0, 1000, 2500),
+		Solo::data(1, 0, 1000, 1000, 2500),
+		Solo::data(2, 0, 2000, 500, 2500),
+		Solo::data(3, 1, 0, 10, 10),
+		Solo::data(4, 2, 0, 1000, 1001),
+		Solo::data(5, 2, 1000, 1, 1001),
 	};
 
 	for (int i = 5; i >= 1; i--) {
 		EXPECT_EQ(s.rx(p[i]), MRC_RX_ACCEPTED);
 		EXPECT_TRUE(s.recv_done.empty()) << i;
 	}
-	EXPECT_EQ(s.placed.size(), 5u);		// placed on arrival
+	EXPECT_EQ(s.placed.size(), 5u); // placed on arrival
 	EXPECT_EQ(s.rx(p[0]), MRC_RX_ACCEPTED);
 	EXPECT_EQ(s.recv_done, (std::vector<uint32_t>{0, 1, 2}));
 	// Each completion names its message's last PSN (the glue's key).
@@ -392,7 +395,7 @@ TEST(EngineTx, AbortFlushesEveryMessageThenFails)
 	ASSERT_FALSE(s.events.empty());
 	EXPECT_EQ(s.events.back().type, MRC_EVT_CONN_FAILED);
 	EXPECT_EQ(mrc_conn_status(s.c), (int)MRC_ST_FLUSHED);
-	mrc_conn_abort(s.c, s.now);		// idempotent
+	mrc_conn_abort(s.c, s.now); // idempotent
 	EXPECT_EQ(s.send_done.size(), 2u);
 }
 
@@ -438,19 +441,19 @@ TEST(EngineRx, DuplicatesAreReAckedNotPlacedTwice)
 	auto b = Solo::data(3, 1, 0, 10, 10);
 
 	EXPECT_EQ(s.rx(a), MRC_RX_ACCEPTED);
-	EXPECT_EQ(s.rx(b), MRC_RX_ACCEPTED);	// beyond a gap
+	EXPECT_EQ(s.rx(b), MRC_RX_ACCEPTED); // beyond a gap
 	size_t acks = s.count_ctrl(MRC_OP_ACK);
 
-	EXPECT_EQ(s.rx(a), MRC_RX_DUPLICATE);	// below rcv_nxt
-	EXPECT_EQ(s.rx(b), MRC_RX_DUPLICATE);	// SACKed already
-	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), acks + 2);	// each re-ACKed
+	EXPECT_EQ(s.rx(a), MRC_RX_DUPLICATE);	       // below rcv_nxt
+	EXPECT_EQ(s.rx(b), MRC_RX_DUPLICATE);	       // SACKed already
+	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), acks + 2); // each re-ACKed
 	EXPECT_EQ(s.placed.size(), 2u);
 	EXPECT_EQ(s.stats().rx_dup, 2u);
 	const auto &last = s.ctrl.back().u.ack;
 
 	EXPECT_EQ(last.cum_psn, 1u);
 	EXPECT_EQ(last.sack_base, 1u);
-	EXPECT_EQ(last.sack[0], 1ull << 2);	// PSN 3
+	EXPECT_EQ(last.sack[0], 1ull << 2); // PSN 3
 }
 
 TEST(EngineRx, BeyondTheReorderWindowIsNackedAndDropped)
@@ -461,8 +464,7 @@ TEST(EngineRx, BeyondTheReorderWindowIsNackedAndDropped)
 	Solo s(cfg);
 
 	EXPECT_EQ(s.rx(Solo::data(2 * 128 - 1, 0, 0, 10, 10)), MRC_RX_ACCEPTED);
-	EXPECT_EQ(s.rx(Solo::data(2 * 128, 1, 0, 10, 10)),
-		  MRC_RX_OUT_OF_WINDOW);
+	EXPECT_EQ(s.rx(Solo::data(2 * 128, 1, 0, 10, 10)), MRC_RX_OUT_OF_WINDOW);
 	ASSERT_EQ(s.count_ctrl(MRC_OP_NACK), 1u);
 	EXPECT_EQ(s.ctrl.back().u.nack.reason, MRC_NACK_OUT_OF_WINDOW);
 	EXPECT_EQ(s.ctrl.back().u.nack.psn, 256u);
@@ -481,7 +483,7 @@ TEST(EngineRx, PlaceRefusalIsNackedWithItsReason)
 	ASSERT_EQ(s.count_ctrl(MRC_OP_NACK), 1u);
 	EXPECT_EQ(s.ctrl.back().u.nack.reason, MRC_NACK_RNR);
 	EXPECT_GT(s.ctrl.back().u.nack.rnr_timer_us, 0u);
-	EXPECT_EQ(s.stats().rcv_nxt, 0u);	// not received
+	EXPECT_EQ(s.stats().rcv_nxt, 0u); // not received
 	s.place_ret = 0;
 	EXPECT_EQ(s.rx(Solo::data(0, 0, 0, 10, 10)), MRC_RX_ACCEPTED);
 	EXPECT_EQ(s.recv_done.size(), 1u);
@@ -503,7 +505,7 @@ TEST(EngineRx, AckCoalescingEveryNOrAfterDelay)
 	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), 0u);
 	EXPECT_EQ(mrc_conn_next_deadline(s.c), s.now + 7000);
 	s.rx(Solo::data(3, 3, 0, 10, 10));
-	ASSERT_EQ(s.count_ctrl(MRC_OP_ACK), 1u);	// the 4th
+	ASSERT_EQ(s.count_ctrl(MRC_OP_ACK), 1u); // the 4th
 	EXPECT_EQ(s.ctrl.back().u.ack.cum_psn, 4u);
 	EXPECT_EQ(s.ctrl.back().u.ack.msn, 4u);
 	EXPECT_EQ(mrc_conn_next_deadline(s.c), MRC_TIME_NEVER);
@@ -512,7 +514,7 @@ TEST(EngineRx, AckCoalescingEveryNOrAfterDelay)
 
 	s.rx(Solo::data(4, 4, 0, 10, 10));
 	s.timer_to(arrival + 7000);
-	ASSERT_EQ(s.count_ctrl(MRC_OP_ACK), 2u);	// the delay
+	ASSERT_EQ(s.count_ctrl(MRC_OP_ACK), 2u); // the delay
 	EXPECT_EQ(s.ctrl.back().u.ack.cum_psn, 5u);
 	// Service time: arrival of the echoed packet to the ACK.
 	EXPECT_EQ(s.ctrl.back().u.ack.svc_time, 7000u);
@@ -522,9 +524,9 @@ TEST(EngineRx, AckAtOnceOnGapEcnAndAckRequest)
 {
 	Solo s(cfg_basic());
 
-	s.rx(Solo::data(1, 0, 0, 10, 10));		// gap: 0 missing
+	s.rx(Solo::data(1, 0, 0, 10, 10)); // gap: 0 missing
 	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), 1u);
-	s.rx(Solo::data(0, 0, 0, 10, 10));		// fills the gap
+	s.rx(Solo::data(0, 0, 0, 10, 10)); // fills the gap
 	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), 2u);
 	EXPECT_EQ(s.ctrl.back().u.ack.cum_psn, 2u);
 	s.rx(Solo::data(2, 1, 0, 10, 10), MRC_RX_ECN_CE);
@@ -550,7 +552,7 @@ TEST(EngineRx, AckEchoesPathAndTimestampAndSacksFarPackets)
 	ASSERT_EQ(s.count_ctrl(MRC_OP_ACK), 1u);
 	const auto &k = s.ctrl.back();
 
-	EXPECT_EQ(k.hdr.ev, 5);			// back on the same index
+	EXPECT_EQ(k.hdr.ev, 5); // back on the same index
 	EXPECT_EQ(k.u.ack.echo_ev, 5);
 	EXPECT_EQ(k.u.ack.ts_echo, 0x12345678u);
 	EXPECT_EQ(k.u.ack.cum_psn, 0u);

@@ -81,7 +81,8 @@ TEST(EngineEvCounters, ApiBoundsAndInitialValues)
 	EXPECT_EQ(i.plane, 1);
 	EXPECT_EQ(i.state_since, s.now);
 	EXPECT_EQ(i.tx_pkts + i.tx_bytes + i.retx_pkts + i.lost_pkts +
-		  i.ecn_marks + i.acks + i.probes_tx + i.probes_ok, 0u);
+			  i.ecn_marks + i.acks + i.probes_tx + i.probes_ok,
+		  0u);
 	EXPECT_EQ(i.srtt, 0u);
 	EXPECT_EQ(i.loss_score, 0);
 	// A fresh connection has its one default EV.
@@ -95,7 +96,7 @@ TEST(EngineEvCounters, LosslessTransferSplitsEvenlyOverFourEvsOnTwoPlanes)
 {
 	auto cfg = cfg_counters();
 	Harness h(7, &cfg, std::vector<PathModel>(4));
-	const uint32_t len = 64 * 1000 + 300;	// 65 packets, the last short
+	const uint32_t len = 64 * 1000 + 300; // 65 packets, the last short
 
 	two_planes(h);
 	h.send(0, len);
@@ -211,14 +212,13 @@ TEST(EngineEvCounters, EcnMarksCountOnTheEchoedEv)
 	s.now += 10000;
 	for (int round = 0; round < 3; round++)
 		for (const auto &d : v)
-			s.rx(s.ack(v[0].psn + (uint32_t)round, {}, &d,
-				   d.ev == 2));
+			s.rx(s.ack(v[0].psn + (uint32_t)round, {}, &d, d.ev == 2));
 	for (uint32_t ev = 0; ev < 4; ev++) {
 		auto i = info(s.c, ev);
 
 		EXPECT_EQ(i.acks, 3u) << ev;
 		EXPECT_EQ(i.ecn_marks, ev == 2 ? 3u : 0u) << ev;
-		EXPECT_EQ(i.state, MRC_EV_GOOD) << ev;	// ECN is not loss
+		EXPECT_EQ(i.state, MRC_EV_GOOD) << ev; // ECN is not loss
 	}
 	// An echo naming no EV of the set is counted by the connection only.
 	struct mrc_tx_desc bogus = v[0];
@@ -295,7 +295,7 @@ TEST(EngineEvCounters, LossyPathInTheLinkIsChargedAndProbedBack)
 	cfg.probe_interval = 20000;
 	std::vector<PathModel> paths(4);
 
-	paths[1].loss = 0.2;		// data only: probes come back
+	paths[1].loss = 0.2; // data only: probes come back
 	Harness h(11, &cfg, paths);
 
 	two_planes(h);
@@ -325,11 +325,9 @@ TEST(EngineEvCounters, LossyPathInTheLinkIsChargedAndProbedBack)
 	}
 	// Resends avoid the EV the packet was lost on; EV 1 carries some
 	// only as an ordinary member of the round robin.
-	EXPECT_EQ(sum(c, [](auto i) { return i.retx_pkts; }),
-		  h.data_dropped);
+	EXPECT_EQ(sum(c, [](auto i) { return i.retx_pkts; }), h.data_dropped);
 	expect_sums_match(c);
-	EXPECT_EQ(sum(c, [](auto i) { return i.tx_pkts; }),
-		  h.ep[0].data_sent);
+	EXPECT_EQ(sum(c, [](auto i) { return i.tx_pkts; }), h.ep[0].data_sent);
 }
 
 TEST(EngineEvCounters, ReinstallingTheEvSetStartsAfresh)

@@ -14,10 +14,7 @@ extern "C" {
 
 namespace {
 
-std::vector<u8> port(u16 p)
-{
-	return { (u8)(p >> 8), (u8)p };
-}
+std::vector<u8> port(u16 p) { return {(u8)(p >> 8), (u8)p}; }
 
 std::vector<u8> sid(u8 first, u8 last)
 {
@@ -63,14 +60,14 @@ TEST(EvFormat, UdpValues)
 	EXPECT_EQ(o.sid, nullptr);
 	e = make_ev(1, port(0));
 	EXPECT_EQ(mrc_ev_check(MRC_EV_FMT_UDP, &e), -MRC_EV_EVALUE);
-	e = make_ev(1, { 1, 2, 3 });
+	e = make_ev(1, {1, 2, 3});
 	EXPECT_EQ(mrc_ev_check(MRC_EV_FMT_UDP, &e), -MRC_EV_ELEN);
 	EXPECT_EQ(mrc_ev_to_outer(MRC_EV_FMT_UDP, &e, &o), -MRC_EV_ELEN);
 }
 
 TEST(EvFormat, PlaneRange)
 {
-	for (int plane : { 0, MRC_MAX_PLANES + 1, 255 }) {
+	for (int plane : {0, MRC_MAX_PLANES + 1, 255}) {
 		auto e = make_ev((u8)plane, port(1));
 		EXPECT_EQ(mrc_ev_check(MRC_EV_FMT_UDP, &e), -MRC_EV_EPLANE);
 	}
@@ -82,12 +79,12 @@ TEST(EvFormat, PlaneRange)
 
 TEST(EvFormat, StevSplitsFlowLabelAndPort)
 {
-	auto e = make_ev(2, { 0xab, 0xcd, 0xe1, 0x23 });
+	auto e = make_ev(2, {0xab, 0xcd, 0xe1, 0x23});
 	mrc_ev_outer o;
 	ASSERT_EQ(mrc_ev_to_outer(MRC_EV_FMT_STEV, &e, &o), 0);
 	EXPECT_EQ(o.flow_label, 0xabcdeu);
 	EXPECT_EQ(o.udp_sport, 0xf123);
-	auto zero = make_ev(2, { 0, 0, 0, 0 });
+	auto zero = make_ev(2, {0, 0, 0, 0});
 	ASSERT_EQ(mrc_ev_to_outer(MRC_EV_FMT_STEV, &zero, &o), 0);
 	EXPECT_EQ(o.udp_sport, 0xf000); // never port 0
 	e = make_ev(2, port(1));
@@ -113,7 +110,7 @@ TEST(EvFormat, Srv6SidAndSegment)
 
 	auto bad = make_ev(1, std::vector<u8>(20, 0x20));
 	EXPECT_EQ(mrc_ev_check(MRC_EV_FMT_SRV6, &bad), -MRC_EV_ELEN);
-	for (auto s : { sid(0, 0), sid(0, 1), sid(0xff, 1) }) {
+	for (auto s : {sid(0, 0), sid(0, 1), sid(0xff, 1)}) {
 		auto e = make_ev(1, s);
 		EXPECT_EQ(mrc_ev_check(MRC_EV_FMT_SRV6, &e), -MRC_EV_EVALUE);
 	}
@@ -190,7 +187,7 @@ TEST(EvProfile, AddChecksEachEv)
 	Prof f(MRC_EV_MODE_EXP, MRC_EV_FMT_UDP, 2);
 	EXPECT_EQ(f.add(0, port(1)), -MRC_EV_EPLANE);
 	EXPECT_EQ(f.add(1, port(0)), -MRC_EV_EVALUE);
-	EXPECT_EQ(f.add(1, { 1, 2, 3, 4 }), -MRC_EV_ELEN);
+	EXPECT_EQ(f.add(1, {1, 2, 3, 4}), -MRC_EV_ELEN);
 	std::vector<u8> huge(MRC_EV_MAX_LEN + 1, 1);
 	EXPECT_EQ(f.add(1, huge), -MRC_EV_ELEN);
 	ASSERT_EQ(f.add(1, port(1)), 0);
@@ -318,14 +315,13 @@ TEST(EvProfile, EventMask)
 {
 	Prof f(MRC_EV_MODE_EXP, MRC_EV_FMT_UDP);
 	EXPECT_TRUE(mrc_ev_profile_wants(&f.p, MRC_EV_ASSUMED_BAD));
-	ASSERT_EQ(mrc_ev_profile_set_event_mask(
-			  &f.p, MRC_EV_EVT_STATE(MRC_EV_ASSUMED_BAD)),
+	ASSERT_EQ(mrc_ev_profile_set_event_mask(&f.p, MRC_EV_EVT_STATE(
+							      MRC_EV_ASSUMED_BAD)),
 		  0);
 	EXPECT_TRUE(mrc_ev_profile_wants(&f.p, MRC_EV_ASSUMED_BAD));
 	EXPECT_FALSE(mrc_ev_profile_wants(&f.p, MRC_EV_GOOD));
 	EXPECT_FALSE(mrc_ev_profile_wants(&f.p, 200));
-	EXPECT_EQ(mrc_ev_profile_set_event_mask(&f.p, 1u << 9),
-		  -MRC_EV_EEVMASK);
+	EXPECT_EQ(mrc_ev_profile_set_event_mask(&f.p, 1u << 9), -MRC_EV_EEVMASK);
 	EXPECT_EQ(f.p.event_mask, MRC_EV_EVT_STATE(MRC_EV_ASSUMED_BAD));
 }
 
@@ -339,8 +335,7 @@ TEST(EvProfile, ModeSpecificOperations)
 	EXPECT_EQ(a.add(1, port(1)), -MRC_EV_EMODE);
 	EXPECT_EQ(mrc_ev_profile_deny(&a.p, 0, true), -MRC_EV_EMODE);
 	auto v = port(1);
-	EXPECT_EQ(mrc_ev_profile_replace(&a.p, 0, 1, v.data(), 2),
-		  -MRC_EV_EMODE);
+	EXPECT_EQ(mrc_ev_profile_replace(&a.p, 0, 1, v.data(), 2), -MRC_EV_EMODE);
 }
 
 TEST(EvProfile, AutoLifecycle)
@@ -368,7 +363,7 @@ TEST(EvProfile, GenExpandsWhenGoingOnlineAndKeepsDenials)
 	Prof f(MRC_EV_MODE_GEN, MRC_EV_FMT_UDP, 64);
 	mrc_ev_gen g{};
 	g.n_fields = 1;
-	g.fields[0] = { 8, 1, 1, 4, 0xff };
+	g.fields[0] = {8, 1, 1, 4, 0xff};
 	g.base[0] = 0xc0;
 	g.plane_mask = 0x3;
 	ASSERT_EQ(mrc_ev_profile_set_gen(&f.p, &g), 0);
@@ -398,10 +393,10 @@ TEST(EvProfile, GenBadDefinitionRefusedAtOnce)
 	Prof f(MRC_EV_MODE_GEN, MRC_EV_FMT_UDP, 4);
 	mrc_ev_gen g{};
 	g.n_fields = 1;
-	g.fields[0] = { 8, 5, 1, 4, 0xff };
+	g.fields[0] = {8, 5, 1, 4, 0xff};
 	g.plane_mask = 1;
 	EXPECT_EQ(mrc_ev_profile_set_gen(&f.p, &g), -MRC_EV_EGEN_RANGE);
-	g.fields[0] = { 8, 1, 1, 10, 0xff };
+	g.fields[0] = {8, 1, 1, 10, 0xff};
 	g.base[0] = 0xc0;
 	ASSERT_EQ(mrc_ev_profile_set_gen(&f.p, &g), 0);
 	ASSERT_EQ(f.state(MRC_EV_PROF_OFFLINE), 0);
@@ -418,8 +413,7 @@ TEST(EvProfile, ErrorTextsAndNames)
 		ASSERT_NE(s, nullptr) << e;
 		EXPECT_TRUE(seen.insert(s).second) << s;
 	}
-	EXPECT_STREQ(mrc_ev_strerror(MRC_EV_NR_ERR),
-		     "unknown EV profile error");
+	EXPECT_STREQ(mrc_ev_strerror(MRC_EV_NR_ERR), "unknown EV profile error");
 	EXPECT_STREQ(mrc_ev_format_name(MRC_EV_FMT_STEV), "stev");
 	EXPECT_STREQ(mrc_ev_mode_name(MRC_EV_MODE_GEN), "gen");
 	EXPECT_STREQ(mrc_ev_prof_state_name(MRC_EV_PROF_ONLINE), "online");
@@ -443,8 +437,7 @@ TEST(EvProfileConn, ExpProfileGivesItsEvsWithDenials)
 		  -MRC_EV_ESTATE);
 	ASSERT_EQ(f.state(MRC_EV_PROF_OFFLINE), 0);
 	ASSERT_EQ(f.state(MRC_EV_PROF_ONLINE), 0);
-	ASSERT_EQ(mrc_ev_profile_conn_evs(&f.p, 5, evs.data(), cfg.data(), 8),
-		  3);
+	ASSERT_EQ(mrc_ev_profile_conn_evs(&f.p, 5, evs.data(), cfg.data(), 8), 3);
 	for (int i = 0; i < 3; i++) {
 		EXPECT_EQ(cfg[i].plane, i + 1);
 		EXPECT_EQ(cfg[i].denied, i == 1);

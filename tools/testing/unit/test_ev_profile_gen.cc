@@ -17,7 +17,7 @@ namespace {
 
 mrc_ev_gen_field field(u8 width, u32 init, u32 min, u32 max, u32 mask)
 {
-	return mrc_ev_gen_field{ width, init, min, max, mask };
+	return mrc_ev_gen_field{width, init, min, max, mask};
 }
 
 mrc_ev_gen make_gen(std::vector<mrc_ev_gen_field> f, u8 shift,
@@ -63,14 +63,15 @@ std::vector<std::pair<int, u32>> pairs(const std::vector<mrc_ev> &evs)
 TEST(EvGen, OneFieldStartsAtInitAndWrapsFromMaxToMin)
 {
 	// Ports 0xc000..0xc003 starting at 0xc002: c002 c003 c000 c001.
-	auto g = make_gen({ field(16, 0xc002, 0xc000, 0xc003, 0xffff) }, 0,
-			  { 0, 0 }, 0x1);
+	auto g = make_gen({field(16, 0xc002, 0xc000, 0xc003, 0xffff)}, 0,
+			  {0, 0}, 0x1);
 	int n;
 	auto evs = expand(g, MRC_EV_FMT_UDP, &n);
 	ASSERT_EQ(n, 4);
-	std::vector<std::pair<int, u32>> want = {
-		{ 1, 0xc002 }, { 1, 0xc003 }, { 1, 0xc000 }, { 1, 0xc001 }
-	};
+	std::vector<std::pair<int, u32>> want = {{1, 0xc002},
+						 {1, 0xc003},
+						 {1, 0xc000},
+						 {1, 0xc001}};
 	EXPECT_EQ(pairs(evs), want);
 	for (const auto &e : evs) {
 		EXPECT_EQ(e.len, 2);
@@ -82,13 +83,13 @@ TEST(EvGen, TwoFieldOdometerLeastSignificantFieldFirst)
 {
 	// f0 (high nibble of the low byte): 1,2,0; f1 (low nibble): 3,4,5;
 	// base 0xab00 keeps the top byte.
-	auto g = make_gen({ field(4, 1, 0, 2, 0xf), field(4, 3, 3, 5, 0xf) },
-			  0, { 0xab, 0x00 }, 0x1);
+	auto g = make_gen({field(4, 1, 0, 2, 0xf), field(4, 3, 3, 5, 0xf)}, 0,
+			  {0xab, 0x00}, 0x1);
 	int n;
 	auto evs = expand(g, MRC_EV_FMT_UDP, &n);
 	ASSERT_EQ(n, 9);
-	std::vector<u32> want = { 0xab13, 0xab14, 0xab15, 0xab23, 0xab24,
-				  0xab25, 0xab03, 0xab04, 0xab05 };
+	std::vector<u32> want = {0xab13, 0xab14, 0xab15, 0xab23, 0xab24,
+				 0xab25, 0xab03, 0xab04, 0xab05};
 	for (int i = 0; i < n; i++)
 		EXPECT_EQ(be_value(evs[i]), want[i]) << i;
 }
@@ -97,14 +98,13 @@ TEST(EvGen, MaskSkipsValuesAndPlanesInstantiateEachValue)
 {
 	// mask 0x0a: allowed values in [0, 0x0a] are 0, 2, 8, 10; from init 2:
 	// 2, 8, 10, 0.  Shifted by 4 into base 0xc000, on planes 1 and 3.
-	auto g = make_gen({ field(8, 2, 0, 0x0a, 0x0a) }, 4, { 0xc0, 0x00 },
-			  0x5);
+	auto g = make_gen({field(8, 2, 0, 0x0a, 0x0a)}, 4, {0xc0, 0x00}, 0x5);
 	int n;
 	auto evs = expand(g, MRC_EV_FMT_UDP, &n);
 	ASSERT_EQ(n, 8);
 	std::vector<std::pair<int, u32>> want = {
-		{ 1, 0xc020 }, { 3, 0xc020 }, { 1, 0xc080 }, { 3, 0xc080 },
-		{ 1, 0xc0a0 }, { 3, 0xc0a0 }, { 1, 0xc000 }, { 3, 0xc000 },
+		{1, 0xc020}, {3, 0xc020}, {1, 0xc080}, {3, 0xc080},
+		{1, 0xc0a0}, {3, 0xc0a0}, {1, 0xc000}, {3, 0xc000},
 	};
 	EXPECT_EQ(pairs(evs), want);
 }
@@ -113,12 +113,11 @@ TEST(EvGen, MaskWithMinAndMaxInside)
 {
 	// width 4, mask 0xc: allowed 0,4,8,12; restricted to [4,8]; init 8:
 	// 8 then wrap to 4.
-	auto g = make_gen({ field(4, 8, 4, 8, 0xc) }, 8, { 0x10, 0x00 }, 0x2);
+	auto g = make_gen({field(4, 8, 4, 8, 0xc)}, 8, {0x10, 0x00}, 0x2);
 	int n;
 	auto evs = expand(g, MRC_EV_FMT_UDP, &n);
 	ASSERT_EQ(n, 2);
-	std::vector<std::pair<int, u32>> want = { { 2, 0x1800 },
-						  { 2, 0x1400 } };
+	std::vector<std::pair<int, u32>> want = {{2, 0x1800}, {2, 0x1400}};
 	EXPECT_EQ(pairs(evs), want);
 }
 
@@ -126,13 +125,13 @@ TEST(EvGen, StevFlowLabelAndPortFields)
 {
 	// S = label << 12 | port12; label 5..6, port12 starting at 0xfff and
 	// wrapping to 0xffe.
-	auto g = make_gen({ field(20, 5, 5, 6, 0xfffff),
-			    field(12, 0xfff, 0xffe, 0xfff, 0xfff) },
-			  0, { 0, 0, 0, 0 }, 0x1);
+	auto g = make_gen({field(20, 5, 5, 6, 0xfffff),
+			   field(12, 0xfff, 0xffe, 0xfff, 0xfff)},
+			  0, {0, 0, 0, 0}, 0x1);
 	int n;
 	auto evs = expand(g, MRC_EV_FMT_STEV, &n);
 	ASSERT_EQ(n, 4);
-	std::vector<u32> want = { 0x5fff, 0x5ffe, 0x6fff, 0x6ffe };
+	std::vector<u32> want = {0x5fff, 0x5ffe, 0x6fff, 0x6ffe};
 	for (int i = 0; i < n; i++) {
 		EXPECT_EQ(be_value(evs[i]), want[i]);
 		mrc_ev_outer o;
@@ -148,8 +147,8 @@ TEST(EvGen, Srv6MicroSidField)
 	std::vector<u8> base(16, 0);
 	base[0] = 0xfc;
 	base[2] = 0x01;
-	auto g = make_gen({ field(16, 0xe001, 0xe001, 0xe003, 0xffff) }, 80,
-			  base, 0x1);
+	auto g = make_gen({field(16, 0xe001, 0xe001, 0xe003, 0xffff)}, 80, base,
+			  0x1);
 	int n;
 	auto evs = expand(g, MRC_EV_FMT_SRV6, &n);
 	ASSERT_EQ(n, 3);
@@ -170,23 +169,23 @@ TEST(EvGen, Srv6MicroSidField)
 
 TEST(EvGen, FullWidth32BitFieldAtTopOfStev)
 {
-	auto g = make_gen({ field(32, 0xfffffffe, 0xfffffffd, 0xffffffff,
-				  0xffffffff) },
-			  0, { 0, 0, 0, 0 }, 0x8000);
+	auto g = make_gen({field(32, 0xfffffffe, 0xfffffffd, 0xffffffff,
+				 0xffffffff)},
+			  0, {0, 0, 0, 0}, 0x8000);
 	int n;
 	auto evs = expand(g, MRC_EV_FMT_STEV, &n);
 	ASSERT_EQ(n, 3);
-	std::vector<std::pair<int, u32>> want = { { 16, 0xfffffffe },
-						  { 16, 0xffffffff },
-						  { 16, 0xfffffffd } };
+	std::vector<std::pair<int, u32>> want = {{16, 0xfffffffe},
+						 {16, 0xffffffff},
+						 {16, 0xfffffffd}};
 	EXPECT_EQ(pairs(evs), want);
 }
 
 TEST(EvGen, CountIsProductOfFieldCountsTimesPlanes)
 {
-	auto g = make_gen({ field(3, 0, 0, 7, 7), field(2, 1, 0, 3, 3),
-			    field(4, 0, 0, 8, 0xa) },
-			  4, { 0x80, 0 }, 0x0101);
+	auto g = make_gen({field(3, 0, 0, 7, 7), field(2, 1, 0, 3, 3),
+			   field(4, 0, 0, 8, 0xa)},
+			  4, {0x80, 0}, 0x0101);
 	int n;
 	auto evs = expand(g, MRC_EV_FMT_UDP, &n);
 	// 8 x 4 x |{0,2,8}| = 96 values, x 2 planes.
@@ -199,15 +198,14 @@ TEST(EvGen, CountIsProductOfFieldCountsTimesPlanes)
 
 TEST(EvGen, TooManyForStorage)
 {
-	auto g = make_gen({ field(8, 1, 1, 200, 0xff) }, 0, { 0xc0, 0 }, 0x3);
+	auto g = make_gen({field(8, 1, 1, 200, 0xff)}, 0, {0xc0, 0}, 0x3);
 	int n;
 	expand(g, MRC_EV_FMT_UDP, &n, 399);
 	EXPECT_EQ(n, -MRC_EV_ETOOMANY);
 	expand(g, MRC_EV_FMT_UDP, &n, 400);
 	EXPECT_EQ(n, MRC_EV_PROFILE_MAX_EVS >= 400 ? 400 : -MRC_EV_ETOOMANY);
 	// Never beyond the global limit, whatever the storage.
-	auto big = make_gen({ field(12, 1, 1, 0xfff, 0xfff) }, 0, { 0xc0, 0 },
-			    0x1);
+	auto big = make_gen({field(12, 1, 1, 0xfff, 0xfff)}, 0, {0xc0, 0}, 0x1);
 	std::vector<mrc_ev> out(5000);
 	EXPECT_EQ(mrc_ev_gen_expand(&big, MRC_EV_FMT_UDP, out.data(), 5000),
 		  -MRC_EV_ETOOMANY);
@@ -215,7 +213,7 @@ TEST(EvGen, TooManyForStorage)
 
 TEST(EvGen, GeneratedUdpPortZeroIsInvalid)
 {
-	auto g = make_gen({ field(4, 0, 0, 3, 0xf) }, 0, { 0, 0 }, 0x1);
+	auto g = make_gen({field(4, 0, 0, 3, 0xf)}, 0, {0, 0}, 0x1);
 	int n;
 	expand(g, MRC_EV_FMT_UDP, &n);
 	EXPECT_EQ(n, -MRC_EV_EVALUE);
@@ -230,51 +228,46 @@ struct BadGen {
 
 TEST(EvGen, DefinitionErrors)
 {
-	const std::vector<u8> b2 = { 0xc0, 0 };
+	const std::vector<u8> b2 = {0xc0, 0};
 	const std::vector<BadGen> cases = {
-		{ "no fields", make_gen({}, 0, b2, 1), MRC_EV_FMT_UDP,
-		  -MRC_EV_EGEN_NFIELDS },
-		{ "width 0", make_gen({ field(0, 0, 0, 0, 0) }, 0, b2, 1),
-		  MRC_EV_FMT_UDP, -MRC_EV_EGEN_WIDTH },
-		{ "width 33",
-		  make_gen({ field(33, 0, 0, 0, 0) }, 0, { 0, 0, 0, 0 }, 1),
-		  MRC_EV_FMT_STEV, -MRC_EV_EGEN_WIDTH },
-		{ "min > init", make_gen({ field(4, 1, 2, 3, 0xf) }, 0, b2, 1),
-		  MRC_EV_FMT_UDP, -MRC_EV_EGEN_RANGE },
-		{ "init > max", make_gen({ field(4, 4, 2, 3, 0xf) }, 0, b2, 1),
-		  MRC_EV_FMT_UDP, -MRC_EV_EGEN_RANGE },
-		{ "max beyond width",
-		  make_gen({ field(4, 1, 0, 16, 0xf) }, 0, b2, 1),
-		  MRC_EV_FMT_UDP, -MRC_EV_EGEN_RANGE },
-		{ "mask beyond width",
-		  make_gen({ field(4, 1, 0, 3, 0x1f) }, 0, b2, 1),
-		  MRC_EV_FMT_UDP, -MRC_EV_EGEN_MASK },
-		{ "init outside mask",
-		  make_gen({ field(4, 1, 0, 8, 0xa) }, 0, b2, 1),
-		  MRC_EV_FMT_UDP, -MRC_EV_EGEN_MASK },
-		{ "max outside mask",
-		  make_gen({ field(4, 2, 0, 9, 0xa) }, 0, b2, 1),
-		  MRC_EV_FMT_UDP, -MRC_EV_EGEN_MASK },
-		{ "17 bits in UDP",
-		  make_gen({ field(9, 1, 1, 2, 0x1ff), field(8, 1, 1, 2, 0xff) },
-			   0, { 0, 0 }, 1),
-		  MRC_EV_FMT_UDP, -MRC_EV_EGEN_FIT },
-		{ "shift pushes out of UDP",
-		  make_gen({ field(8, 1, 1, 2, 0xff) }, 9, { 0, 0 }, 1),
-		  MRC_EV_FMT_UDP, -MRC_EV_EGEN_FIT },
-		{ "more than 64 bits",
-		  make_gen({ field(32, 1, 1, 2, ~0u), field(32, 1, 1, 2, ~0u),
-			     field(1, 0, 0, 1, 1) },
-			   0, std::vector<u8>(16, 0x20), 1),
-		  MRC_EV_FMT_SRV6, -MRC_EV_EGEN_FIT },
-		{ "base overlaps fields",
-		  make_gen({ field(8, 1, 1, 2, 0xff) }, 0, { 0xc0, 0x01 }, 1),
-		  MRC_EV_FMT_UDP, -MRC_EV_EGEN_BASE },
-		{ "no planes", make_gen({ field(8, 1, 1, 2, 0xff) }, 0, b2, 0),
-		  MRC_EV_FMT_UDP, -MRC_EV_EPLANEMASK },
-		{ "unknown format",
-		  make_gen({ field(8, 1, 1, 2, 0xff) }, 0, b2, 1), 9,
-		  -MRC_EV_EFORMAT },
+		{"no fields", make_gen({}, 0, b2, 1), MRC_EV_FMT_UDP,
+		 -MRC_EV_EGEN_NFIELDS},
+		{"width 0", make_gen({field(0, 0, 0, 0, 0)}, 0, b2, 1),
+		 MRC_EV_FMT_UDP, -MRC_EV_EGEN_WIDTH},
+		{"width 33", make_gen({field(33, 0, 0, 0, 0)}, 0, {0, 0, 0, 0}, 1),
+		 MRC_EV_FMT_STEV, -MRC_EV_EGEN_WIDTH},
+		{"min > init", make_gen({field(4, 1, 2, 3, 0xf)}, 0, b2, 1),
+		 MRC_EV_FMT_UDP, -MRC_EV_EGEN_RANGE},
+		{"init > max", make_gen({field(4, 4, 2, 3, 0xf)}, 0, b2, 1),
+		 MRC_EV_FMT_UDP, -MRC_EV_EGEN_RANGE},
+		{"max beyond width", make_gen({field(4, 1, 0, 16, 0xf)}, 0, b2, 1),
+		 MRC_EV_FMT_UDP, -MRC_EV_EGEN_RANGE},
+		{"mask beyond width",
+		 make_gen({field(4, 1, 0, 3, 0x1f)}, 0, b2, 1), MRC_EV_FMT_UDP,
+		 -MRC_EV_EGEN_MASK},
+		{"init outside mask", make_gen({field(4, 1, 0, 8, 0xa)}, 0, b2, 1),
+		 MRC_EV_FMT_UDP, -MRC_EV_EGEN_MASK},
+		{"max outside mask", make_gen({field(4, 2, 0, 9, 0xa)}, 0, b2, 1),
+		 MRC_EV_FMT_UDP, -MRC_EV_EGEN_MASK},
+		{"17 bits in UDP",
+		 make_gen({field(9, 1, 1, 2, 0x1ff), field(8, 1, 1, 2, 0xff)},
+			  0, {0, 0}, 1),
+		 MRC_EV_FMT_UDP, -MRC_EV_EGEN_FIT},
+		{"shift pushes out of UDP",
+		 make_gen({field(8, 1, 1, 2, 0xff)}, 9, {0, 0}, 1),
+		 MRC_EV_FMT_UDP, -MRC_EV_EGEN_FIT},
+		{"more than 64 bits",
+		 make_gen({field(32, 1, 1, 2, ~0u), field(32, 1, 1, 2, ~0u),
+			   field(1, 0, 0, 1, 1)},
+			  0, std::vector<u8>(16, 0x20), 1),
+		 MRC_EV_FMT_SRV6, -MRC_EV_EGEN_FIT},
+		{"base overlaps fields",
+		 make_gen({field(8, 1, 1, 2, 0xff)}, 0, {0xc0, 0x01}, 1),
+		 MRC_EV_FMT_UDP, -MRC_EV_EGEN_BASE},
+		{"no planes", make_gen({field(8, 1, 1, 2, 0xff)}, 0, b2, 0),
+		 MRC_EV_FMT_UDP, -MRC_EV_EPLANEMASK},
+		{"unknown format", make_gen({field(8, 1, 1, 2, 0xff)}, 0, b2, 1),
+		 9, -MRC_EV_EFORMAT},
 	};
 	for (const auto &c : cases) {
 		EXPECT_EQ(mrc_ev_gen_check(&c.gen, c.format), c.err) << c.name;
@@ -282,19 +275,16 @@ TEST(EvGen, DefinitionErrors)
 		expand(c.gen, c.format, &n);
 		EXPECT_EQ(n, c.err) << c.name;
 	}
-	auto g = make_gen({ field(8, 1, 1, 2, 0xff) }, 0, b2, 1);
+	auto g = make_gen({field(8, 1, 1, 2, 0xff)}, 0, b2, 1);
 	g.n_fields = MRC_EV_GEN_MAX_FIELDS + 1;
 	EXPECT_EQ(mrc_ev_gen_check(&g, MRC_EV_FMT_UDP), -MRC_EV_EGEN_NFIELDS);
 }
 
-u32 hash_top(u32 x, int bits)
-{
-	return (u32)(x * 2654435761u) >> (32 - bits);
-}
+u32 hash_top(u32 x, int bits) { return (u32)(x * 2654435761u) >> (32 - bits); }
 
 TEST(EvAuto, UdpPortsFollowTheDocumentedRule)
 {
-	for (u32 qpn : { 1u, 17u, 0xabcdefu }) {
+	for (u32 qpn : {1u, 17u, 0xabcdefu}) {
 		std::vector<mrc_ev> out(16);
 		ASSERT_EQ(mrc_ev_auto_expand(MRC_EV_FMT_UDP, 16, 0x0c, qpn,
 					     out.data(), 16),
@@ -311,10 +301,8 @@ TEST(EvAuto, UdpPortsFollowTheDocumentedRule)
 TEST(EvAuto, StevValuesAndDistinctQpnsDiffer)
 {
 	std::vector<mrc_ev> a(8), b(8);
-	ASSERT_EQ(mrc_ev_auto_expand(MRC_EV_FMT_STEV, 8, 1, 100, a.data(), 8),
-		  8);
-	ASSERT_EQ(mrc_ev_auto_expand(MRC_EV_FMT_STEV, 8, 1, 101, b.data(), 8),
-		  8);
+	ASSERT_EQ(mrc_ev_auto_expand(MRC_EV_FMT_STEV, 8, 1, 100, a.data(), 8), 8);
+	ASSERT_EQ(mrc_ev_auto_expand(MRC_EV_FMT_STEV, 8, 1, 101, b.data(), 8), 8);
 	for (u32 i = 0; i < 8; i++) {
 		u32 want = ((hash_top(100, 20) + i) & 0xfffff) << 12 | 100;
 		EXPECT_EQ(be_value(a[i]), want);
@@ -327,8 +315,7 @@ TEST(EvAuto, Errors)
 	std::vector<mrc_ev> out(8);
 	EXPECT_EQ(mrc_ev_auto_expand(MRC_EV_FMT_SRV6, 8, 1, 1, out.data(), 8),
 		  -MRC_EV_EAUTO);
-	EXPECT_EQ(mrc_ev_auto_expand(0, 8, 1, 1, out.data(), 8),
-		  -MRC_EV_EFORMAT);
+	EXPECT_EQ(mrc_ev_auto_expand(0, 8, 1, 1, out.data(), 8), -MRC_EV_EFORMAT);
 	EXPECT_EQ(mrc_ev_auto_expand(MRC_EV_FMT_UDP, 0, 1, 1, out.data(), 8),
 		  -MRC_EV_EAUTO);
 	EXPECT_EQ(mrc_ev_auto_expand(MRC_EV_FMT_UDP, 8, 0, 1, out.data(), 8),

@@ -10,14 +10,14 @@
 #include "engine_harness.h"
 
 extern "C" {
-#include "conn.h"	// mrc_path_on_loss(): retire a path by hand
+#include "conn.h" // mrc_path_on_loss(): retire a path by hand
 }
 
 using namespace mrc_test;
 
 namespace {
 
-constexpr uint32_t kInit = 0x5a5a00;	// our stream's start
+constexpr uint32_t kInit = 0x5a5a00; // our stream's start
 constexpr uint32_t kPeerInit = 0x123456;
 
 struct mrc_conn_config cfg_forge()
@@ -125,8 +125,7 @@ TEST(ForgedCtrl, NackOutsideTheWindowCannotFailTheConnection)
 	s.send(3000);
 	auto v = s.drain();
 	// The NACKed PSN is in flight, the cumulative PSN is not ours.
-	auto n = s.nack(v[1].psn, v[0].psn - 0x300000,
-			MRC_NACK_INVALID_REQUEST);
+	auto n = s.nack(v[1].psn, v[0].psn - 0x300000, MRC_NACK_INVALID_REQUEST);
 	EXPECT_EQ(s.rx(n), MRC_RX_INVALID);
 	// The cumulative PSN fits, the NACKed one was never sent.
 	n = s.nack(v[2].psn + 7, v[0].psn, MRC_NACK_REMOTE_ACCESS_ERROR);
@@ -156,7 +155,7 @@ TEST(ForgedCtrl, PortStatusOutsideTheWindowIsRefused)
 	// The peer's, carrying its snd_nxt a little ahead of our rcv_nxt.
 	ps = port_status(kPeerInit + 100, 5, 0x2);
 	EXPECT_EQ(s.rx(ps), MRC_RX_CONTROL);
-	EXPECT_EQ(s.stats().evs_usable, 0u);	// all four EVs on plane 1
+	EXPECT_EQ(s.stats().evs_usable, 0u); // all four EVs on plane 1
 	ps = port_status(kPeerInit + 100, 6, 0x1);
 	EXPECT_EQ(s.rx(ps), MRC_RX_CONTROL);
 	EXPECT_EQ(s.stats().evs_usable, 4u);
@@ -204,7 +203,7 @@ TEST(ForgedCtrl, ProbeAnswerOutsideTheWindowDoesNotReviveAPath)
 	mrc_pkt_init(&resp, MRC_OP_PROBE_RESP);
 	resp.hdr.plane = 1;
 	resp.u.probe = req->u.probe;
-	resp.hdr.psn = kPeerInit ^ 0x800000;	// right id, wrong PSN
+	resp.hdr.psn = kPeerInit ^ 0x800000; // right id, wrong PSN
 	EXPECT_EQ(s.rx(resp), MRC_RX_INVALID);
 	EXPECT_EQ(mrc_conn_ev_state(s.c, 1), MRC_EV_ASSUMED_BAD);
 	// A forged request is not answered either.
@@ -253,13 +252,10 @@ TEST(StartPsn, PeerThatAnsweredInRtrIsFollowedToItsEarlyStart)
 	EXPECT_EQ(s.stats().rcv_nxt, kAlt + 1);
 	ASSERT_EQ(s.recv_done.size(), 1u);
 	// The stream has started: the rq_psn start is gone for good.
-	EXPECT_NE(s.rx(Solo::data(kPeerInit, 1, 0, 100, 100)),
-		  MRC_RX_ACCEPTED);
+	EXPECT_NE(s.rx(Solo::data(kPeerInit, 1, 0, 100, 100)), MRC_RX_ACCEPTED);
 	mrc_conn_set_peer_alt_psn(s.c, kPeerInit);
-	EXPECT_NE(s.rx(Solo::data(kPeerInit, 1, 0, 100, 100)),
-		  MRC_RX_ACCEPTED);
-	EXPECT_EQ(s.rx(Solo::data(kAlt + 1, 1, 0, 100, 100)),
-		  MRC_RX_ACCEPTED);
+	EXPECT_NE(s.rx(Solo::data(kPeerInit, 1, 0, 100, 100)), MRC_RX_ACCEPTED);
+	EXPECT_EQ(s.rx(Solo::data(kAlt + 1, 1, 0, 100, 100)), MRC_RX_ACCEPTED);
 }
 
 TEST(StartPsn, WithoutAnEarlyStartThePeerStreamBeginsAtRqPsn)
@@ -268,8 +264,7 @@ TEST(StartPsn, WithoutAnEarlyStartThePeerStreamBeginsAtRqPsn)
 
 	EXPECT_NE(s.rx(Solo::data(kPeerInit + 0x800000, 0, 0, 100, 100)),
 		  MRC_RX_ACCEPTED);
-	EXPECT_EQ(s.rx(Solo::data(kPeerInit, 0, 0, 100, 100)),
-		  MRC_RX_ACCEPTED);
+	EXPECT_EQ(s.rx(Solo::data(kPeerInit, 0, 0, 100, 100)), MRC_RX_ACCEPTED);
 	// Once started, an early start offered later is ignored.
 	mrc_conn_set_peer_alt_psn(s.c, kPeerInit + 0x800000);
 	EXPECT_NE(s.rx(Solo::data(kPeerInit + 0x800000, 1, 0, 100, 100)),
@@ -284,8 +279,7 @@ TEST(StartPsn, EarlyStartNeverTakesAPacketOfTheRqPsnWindow)
 	mrc_conn_set_peer_alt_psn(s.c, kPeerInit + 10);
 	EXPECT_EQ(s.rx(Solo::data(kPeerInit + 10, 1, 0, 100, 100)),
 		  MRC_RX_ACCEPTED);
-	EXPECT_EQ(s.stats().rcv_nxt, kPeerInit);	// a gap, not a move
-	EXPECT_EQ(s.rx(Solo::data(kPeerInit, 0, 0, 100, 100)),
-		  MRC_RX_ACCEPTED);
+	EXPECT_EQ(s.stats().rcv_nxt, kPeerInit); // a gap, not a move
+	EXPECT_EQ(s.rx(Solo::data(kPeerInit, 0, 0, 100, 100)), MRC_RX_ACCEPTED);
 	EXPECT_EQ(s.stats().rcv_nxt, kPeerInit + 1);
 }

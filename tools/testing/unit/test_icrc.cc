@@ -17,10 +17,7 @@ u32 crc_of(const std::string &s)
 	return mrc_icrc(reinterpret_cast<const u8 *>(s.data()), (u32)s.size());
 }
 
-TEST(Icrc, CheckValue123456789)
-{
-	EXPECT_EQ(crc_of("123456789"), 0xCBF43926u);
-}
+TEST(Icrc, CheckValue123456789) { EXPECT_EQ(crc_of("123456789"), 0xCBF43926u); }
 
 TEST(Icrc, QuickBrownFox)
 {

@@ -20,7 +20,7 @@ struct mrc_nscc_params params()
 	p.base_rtt = 10000;
 	p.target_delay = 5000;
 	p.qa_threshold = 40000;
-	p.adjust_bytes = 1;		// apply every increase at once
+	p.adjust_bytes = 1; // apply every increase at once
 	p.adjust_period = 1000000;
 	p.max_cwnd = 1 << 20;
 	p.init_cwnd = 100000;
@@ -60,14 +60,12 @@ TEST(Nscc, FairIncreaseIsConstantAndSmall)
 	auto a = make(p), b = make(p), pi = make(p);
 
 	EXPECT_EQ(mrc_nscc_on_ack(&a, 10000, false, 6000, kT0 + 1), MRC_NSCC_FI);
-	EXPECT_EQ(mrc_nscc_on_ack(&b, 10000, false, 30000, kT0 + 1),
-		  MRC_NSCC_FI);
+	EXPECT_EQ(mrc_nscc_on_ack(&b, 10000, false, 30000, kT0 + 1), MRC_NSCC_FI);
 	mrc_nscc_on_ack(&pi, 10000, false, 0, kT0 + 1);
 	EXPECT_GT(a.cwnd, p.init_cwnd);
-	EXPECT_EQ(a.cwnd, b.cwnd);	// independent of the delay
+	EXPECT_EQ(a.cwnd, b.cwnd); // independent of the delay
 	EXPECT_EQ(a.cwnd - p.init_cwnd,
-		  (uint32_t)(10000ull * p.fi * kMtu / p.fi_scale /
-			     p.init_cwnd));
+		  (uint32_t)(10000ull * p.fi * kMtu / p.fi_scale / p.init_cwnd));
 	EXPECT_LT(a.cwnd, pi.cwnd);
 }
 
@@ -139,7 +137,7 @@ TEST(Nscc, MultiplicativeDecreaseIsCappedByMaxMdJump)
 	auto p = params();
 	auto cc = make(p);
 
-	p.qa_threshold = 1u << 30;	// keep quick adapt out of this test
+	p.qa_threshold = 1u << 30; // keep quick adapt out of this test
 	cc = make(p);
 	mrc_nscc_on_ack(&cc, 1000, true, 1000000, kT0 + p.base_rtt);
 	EXPECT_EQ(cc.cwnd, p.init_cwnd - (p.init_cwnd * p.max_md_jump >> 10));
@@ -155,7 +153,7 @@ TEST(Nscc, QuickAdaptOnLossCutsToAchieved)
 	mrc_nscc_on_ack(&cc, 20000, false, 6000, kT0 + 10);
 	uint32_t before = cc.cwnd;
 
-	EXPECT_FALSE(mrc_nscc_on_loss(&cc, kT0 + 20));	// period not over
+	EXPECT_FALSE(mrc_nscc_on_loss(&cc, kT0 + 20)); // period not over
 	EXPECT_EQ(cc.cwnd, before);
 	EXPECT_EQ(mrc_nscc_on_ack(&cc, 0, false, 6000, kT0 + period),
 		  MRC_NSCC_QA);
@@ -210,8 +208,7 @@ TEST(Nscc, QuickAdaptPeriodCoversTheRoundTrip)
 	EXPECT_EQ(cc.stat_qa, 0u);
 	mrc_nscc_on_loss(&cc, next + 1);
 	mrc_nscc_on_ack(&cc, w / 4, false, 30000, next + 2);
-	EXPECT_EQ(mrc_nscc_on_ack(&cc, 0, false, 30000, next + rtt),
-		  MRC_NSCC_QA);
+	EXPECT_EQ(mrc_nscc_on_ack(&cc, 0, false, 30000, next + rtt), MRC_NSCC_QA);
 	EXPECT_EQ(cc.cwnd, w / 4);
 }
 
@@ -254,7 +251,7 @@ TEST(Nscc, WindowStaysWithinBounds)
 	for (int i = 0; i < 200; i++)
 		mrc_nscc_on_ack(&cc, 1000, true, 1000000,
 				t += p.base_rtt + 1000000);
-	EXPECT_EQ(cc.cwnd, kMtu);	// never below one MTU
+	EXPECT_EQ(cc.cwnd, kMtu); // never below one MTU
 }
 
 TEST(Nscc, AdjustBatchesIncreases)
@@ -265,8 +262,8 @@ TEST(Nscc, AdjustBatchesIncreases)
 	auto cc = make(p);
 
 	mrc_nscc_on_ack(&cc, 10000, false, 0, kT0 + 1);
-	EXPECT_EQ(cc.cwnd, p.init_cwnd);	// pending, not applied
+	EXPECT_EQ(cc.cwnd, p.init_cwnd); // pending, not applied
 	for (int i = 0; i < 4; i++)
 		mrc_nscc_on_ack(&cc, 10000, false, 0, kT0 + 2 + i);
-	EXPECT_GT(cc.cwnd, p.init_cwnd);	// 50000 B reached
+	EXPECT_GT(cc.cwnd, p.init_cwnd); // 50000 B reached
 }

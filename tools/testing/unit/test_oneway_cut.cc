@@ -26,10 +26,10 @@ const std::set<uint32_t> kCut = {3, 7, 11, 15};
 // seen under a noisy software path.
 // One variant of the failure and of the connection's settings.
 struct Scenario {
-	uint32_t cwnd_pkts;	// NSCC window, fixed (init = max)
-	uint32_t ack_every;	// receiver's ACK coalescing
-	uint32_t ack_delay;	// ns
-	bool data_only;		// the link drops data only, probes pass
+	uint32_t cwnd_pkts; // NSCC window, fixed (init = max)
+	uint32_t ack_every; // receiver's ACK coalescing
+	uint32_t ack_delay; // ns
+	bool data_only;	    // the link drops data only, probes pass
 };
 
 struct mrc_conn_config cfg_cut(const Scenario &sc)
@@ -54,10 +54,10 @@ struct mrc_conn_config cfg_cut(const Scenario &sc)
 }
 
 struct CutResult {
-	uint64_t max_gap = 0;			// ns without rcv_nxt moving
-	std::map<uint32_t, int> bad;		// EV -> ASSUMED_BAD after cut
-	std::map<uint32_t, int> bad_timeout;	// ... of which reason TIMEOUT
-	uint64_t timeouts = 0;			// ACK timeouts after the cut
+	uint64_t max_gap = 0;		     // ns without rcv_nxt moving
+	std::map<uint32_t, int> bad;	     // EV -> ASSUMED_BAD after cut
+	std::map<uint32_t, int> bad_timeout; // ... of which reason TIMEOUT
+	uint64_t timeouts = 0;		     // ACK timeouts after the cut
 };
 
 CutResult run_cut(uint64_t seed, const Scenario &sc)
@@ -132,7 +132,8 @@ CutResult run_cut(uint64_t seed, const Scenario &sc)
 		if (e.type != MRC_EVT_EV_STATE ||
 		    e.new_state != MRC_EV_ASSUMED_BAD)
 			continue;
-		EXPECT_GE(e.time, t_cut) << "EV " << e.ev << " blamed before "
+		EXPECT_GE(e.time, t_cut) << "EV " << e.ev
+					 << " blamed before "
 					    "the cut";
 		r.bad[e.ev]++;
 		r.bad_timeout[e.ev] += e.reason == MRC_EVR_TIMEOUT;
@@ -151,8 +152,8 @@ CutResult run_cut(uint64_t seed, const Scenario &sc)
 					<< "cut EV " << i;
 			}
 		} else {
-			EXPECT_LE(r.bad[i], 1) << "healthy EV " << i
-					       << " blamed repeatedly";
+			EXPECT_LE(r.bad[i], 1)
+				<< "healthy EV " << i << " blamed repeatedly";
 			EXPECT_EQ(inf.state, MRC_EV_GOOD) << "healthy EV " << i;
 		}
 	}
@@ -193,8 +194,8 @@ TEST(EngineOnewayCut, OnlyCutEvsTurnBad)
 	};
 
 	for (const auto &sc : scs) {
-		const uint64_t rto =
-			mrc_ack_timeout_ns(cfg_cut(sc).ack_timeout_exp);
+		const uint64_t rto = mrc_ack_timeout_ns(
+			cfg_cut(sc).ack_timeout_exp);
 
 		// A wide window costs more to simulate: one seed.
 		const uint64_t seeds = sc.cwnd_pkts > 8 ? 1 : 2;
@@ -215,8 +216,8 @@ TEST(EngineOnewayCut, DataOnlyDropFlapsOnlyCutEvs)
 	const Scenario scs[] = {{1, 4, 5000, true}, {2, 4, 5000, true}};
 
 	for (const auto &sc : scs) {
-		const uint64_t rto =
-			mrc_ack_timeout_ns(cfg_cut(sc).ack_timeout_exp);
+		const uint64_t rto = mrc_ack_timeout_ns(
+			cfg_cut(sc).ack_timeout_exp);
 		CutResult r = run_cut(1, sc);
 
 		EXPECT_LE(r.max_gap, 3 * rto);

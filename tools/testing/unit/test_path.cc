@@ -9,7 +9,7 @@
 #include "engine_harness.h"
 
 extern "C" {
-#include "conn.h"	// mrc_path_on_loss(): drive health directly
+#include "conn.h" // mrc_path_on_loss(): drive health directly
 }
 
 using namespace mrc_test;
@@ -50,8 +50,7 @@ std::vector<uint32_t> spray(Solo &s, uint32_t n_evs, uint32_t n)
 }
 
 // Give the sender an RTT sample of @rtt on every EV of @v.
-void teach_rtt(Solo &s, const std::vector<struct mrc_tx_desc> &v,
-	       uint32_t rtt)
+void teach_rtt(Solo &s, const std::vector<struct mrc_tx_desc> &v, uint32_t rtt)
 {
 	for (auto d : v) {
 		d.ts = (uint32_t)(s.now - rtt);
@@ -101,8 +100,8 @@ TEST(PathSpray, EvenOverWhatIsLeftAfterDenyAndPlaneDown)
 	// Plane back up: its EVs are sprayed again.
 	ASSERT_EQ(mrc_conn_plane_set(s.c, 3, true, s.now), 0);
 	c = spray(s, 64, 620);
-	EXPECT_GT(c[2], 0u);			// plane 3
-	EXPECT_EQ(c[5] + c[9], 0u);		// still denied
+	EXPECT_GT(c[2], 0u);	    // plane 3
+	EXPECT_EQ(c[5] + c[9], 0u); // still denied
 	EXPECT_EQ(mrc_conn_ev_state(s.c, 5), MRC_EV_DENIED);
 }
 
@@ -129,7 +128,7 @@ TEST(PathSpray, EcnMarkedEvIsSkippedForAboutOneRtt)
 			EXPECT_EQ(c[i], 10u) << i;
 		}
 	}
-	s.now += srtt;				// the mark has expired
+	s.now += srtt; // the mark has expired
 	c = spray(s, 8, 80);
 	EXPECT_EQ(c[3], 10u);
 }
@@ -149,9 +148,9 @@ TEST(PathSpray, EcnSkipIgnoredWhenMoreThanHalfAreMarked)
 
 		for (uint32_t i = 0; i < marked; i++)
 			on_marked += c[i];
-		if (marked * 2 > 8) {	// more than half: marks ignored
+		if (marked * 2 > 8) { // more than half: marks ignored
 			EXPECT_EQ(on_marked, 10u * marked) << marked;
-		} else {		// exactly half: still skipped
+		} else { // exactly half: still skipped
 			EXPECT_EQ(on_marked, 0u) << marked;
 		}
 	}
@@ -169,7 +168,7 @@ TEST(PathSpray, PeerPlanesDownFromPortStatus)
 	mrc_pkt_init(&ps, MRC_OP_PORT_STATUS);
 	ps.hdr.plane = 1;
 	ps.u.port_status.seq = 10;
-	ps.u.port_status.up_planes = 0x1 | 0x4;	// planes 1 and 3
+	ps.u.port_status.up_planes = 0x1 | 0x4; // planes 1 and 3
 	EXPECT_EQ(s.rx(ps), MRC_RX_CONTROL);
 	auto c = spray(s, 4, 40);
 
@@ -247,7 +246,7 @@ TEST(PathHealth, DeniedIsNeverUsedNorProbedUntilAllowed)
 	EXPECT_EQ(s.events.back().reason, MRC_EVR_CONTROLLER);
 	s.run_timers_until(s.now + 100000000);
 	EXPECT_EQ(s.count_ctrl(MRC_OP_PROBE_REQ), 0u);
-	mrc_path_on_loss(s.c, 1, MRC_EVR_LOSS, s.now);	// stays denied
+	mrc_path_on_loss(s.c, 1, MRC_EVR_LOSS, s.now); // stays denied
 	EXPECT_EQ(mrc_conn_ev_state(s.c, 1), MRC_EV_DENIED);
 	EXPECT_EQ(spray(s, 4, 30)[1], 0u);
 	ASSERT_EQ(mrc_conn_ev_deny(s.c, 1, false, s.now), 0);
@@ -276,8 +275,8 @@ TEST(PathHealth, ProbesBackOffAndRevive)
 		at.push_back(d - t0);
 	}
 	// First after one interval, then doubling, capped at << 3.
-	EXPECT_EQ(at, (std::vector<uint64_t>{10000, 20000, 40000, 80000,
-					     160000, 240000}));
+	EXPECT_EQ(at, (std::vector<uint64_t>{10000, 20000, 40000, 80000, 160000,
+					     240000}));
 	const auto req = s.ctrl.back();
 
 	EXPECT_EQ(req.hdr.ev, 1);
@@ -289,7 +288,7 @@ TEST(PathHealth, ProbesBackOffAndRevive)
 	resp.hdr.plane = 1;
 	resp.u.probe = req.u.probe;
 	resp.u.probe.ts_echo = req.hdr.ts;
-	resp.u.probe.probe_id = req.u.probe.probe_id - 1;	// stale
+	resp.u.probe.probe_id = req.u.probe.probe_id - 1; // stale
 	s.now += 3000;
 	s.rx(resp);
 	EXPECT_EQ(mrc_conn_ev_state(s.c, 1), MRC_EV_ASSUMED_BAD);
@@ -359,11 +358,11 @@ TEST(PathSpray, ExpiredMarksOfUnusableEvsDoNotDisableTheSkip)
 
 	s.now += 20000;
 	teach_rtt(s, v, 20000);
-	s.rx(s.ack(v.back().psn + 1, {}, &v[3], true));	// mark EV 3
-	mrc_path_on_loss(s.c, 3, MRC_EVR_LOSS, s.now);		// retire it
-	s.now += 100000;				// its mark expired
-	spray(s, 4, 6);					// a full rotation
-	s.rx(s.ack(s.stats().snd_nxt, {}, &v[0], true));	// mark EV 0
+	s.rx(s.ack(v.back().psn + 1, {}, &v[3], true));	 // mark EV 3
+	mrc_path_on_loss(s.c, 3, MRC_EVR_LOSS, s.now);	 // retire it
+	s.now += 100000;				 // its mark expired
+	spray(s, 4, 6);					 // a full rotation
+	s.rx(s.ack(s.stats().snd_nxt, {}, &v[0], true)); // mark EV 0
 	auto c = spray(s, 4, 40);
 
 	// 1 marked of 3 usable: not more than half, so EV 0 is skipped.

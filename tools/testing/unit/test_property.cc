@@ -31,8 +31,8 @@ void dump(const Harness &h)
 		auto st = h.ep[s].stats();
 
 		std::printf("ep%d: sent %llu retx %llu lost %llu timeouts %llu "
-			    "srtt %u cwnd %u dup %llu bad %u\n", s,
-			    (unsigned long long)h.ep[s].data_sent,
+			    "srtt %u cwnd %u dup %llu bad %u\n",
+			    s, (unsigned long long)h.ep[s].data_sent,
 			    (unsigned long long)st.retx_pkts,
 			    (unsigned long long)st.lost_pkts,
 			    (unsigned long long)st.timeouts, st.srtt, st.cwnd,
@@ -45,14 +45,14 @@ void dump(const Harness &h)
 	}
 }
 
-std::vector<PathModel> random_paths(std::mt19937_64 &r, uint32_t n,
-				    double loss, bool jitter, uint32_t dup_pm)
+std::vector<PathModel> random_paths(std::mt19937_64 &r, uint32_t n, double loss,
+				    bool jitter, uint32_t dup_pm)
 {
 	std::vector<PathModel> p(n);
 	double dup = (double)(r() % (dup_pm + 1)) / 1000.0;
 
 	for (auto &m : p) {
-		m.delay = 2000 + r() % 30000;	// 2..32 us one way
+		m.delay = 2000 + r() % 30000; // 2..32 us one way
 		m.jitter = jitter ? r() % 4000 : 0;
 		m.loss = loss;
 		m.dup = dup;
@@ -61,18 +61,17 @@ std::vector<PathModel> random_paths(std::mt19937_64 &r, uint32_t n,
 }
 
 // Queue random messages on both sides, run to completion, check delivery.
-void exchange(Harness &h, std::mt19937_64 &r, uint32_t n_msgs,
-	      uint64_t limit, const std::string &tag)
+void exchange(Harness &h, std::mt19937_64 &r, uint32_t n_msgs, uint64_t limit,
+	      const std::string &tag)
 {
 	std::vector<uint32_t> lens[2];
 
 	for (uint32_t i = 0; i < n_msgs; i++) {
 		for (int s = 0; s < 2; s++) {
-			uint32_t len = (uint32_t)(r() % 5 == 0 ? 0 :
-						  r() % 20000);
+			uint32_t len = (uint32_t)(r() % 5 == 0 ? 0 : r() % 20000);
 
 			if (s == 1 && r() % 2)
-				continue;	// asymmetric traffic
+				continue; // asymmetric traffic
 			lens[s].push_back(len);
 			h.send(s, len);
 		}
@@ -94,7 +93,7 @@ void exchange(Harness &h, std::mt19937_64 &r, uint32_t n_msgs,
 			ASSERT_EQ(h.ep[s].send_done[m].second, MRC_ST_OK) << tag;
 			auto it = rx.placed_bytes.find(m);
 			uint32_t got = it == rx.placed_bytes.end() ? 0 :
-				       it->second;
+								     it->second;
 
 			ASSERT_EQ(got, lens[s][m]) << tag << " msg " << m;
 		}
@@ -122,7 +121,7 @@ TEST(Property, ExactlyOnceInOrderUnderLossReorderDuplication)
 		std::mt19937_64 r(seed);
 		auto cfg = test_config();
 		uint32_t n = 1 + (uint32_t)(r() % 32);
-		double loss = (double)(r() % 40) / 1000.0;	// 0..4 %
+		double loss = (double)(r() % 40) / 1000.0; // 0..4 %
 		auto paths = random_paths(r, n, loss, true, 30);
 
 		for (auto &p : paths) {
@@ -132,7 +131,7 @@ TEST(Property, ExactlyOnceInOrderUnderLossReorderDuplication)
 		}
 		cfg.ack_every = 1 + (uint32_t)(r() % 8);
 		cfg.mpr = cfg.peer_mpr = (uint8_t)(1 + r() % MRC_MAX_MPR);
-		cfg.init_psn = (uint32_t)r();		// exercise the wrap
+		cfg.init_psn = (uint32_t)r(); // exercise the wrap
 		cfg.peer_init_psn = cfg.init_psn;
 		cfg.ev_min_active = (uint16_t)(1 + r() % n);
 		Harness h(seed, &cfg, paths);
@@ -189,8 +188,9 @@ TEST(Property, RetransmissionsStayBelowTwiceTheLossesAtOnePercent)
 		EXPECT_GT(lost, 0u);
 	}
 	std::printf("1%% loss: %llu data packets, %llu lost, %llu retransmitted "
-		    "(%.2f per loss)\n", (unsigned long long)pkts,
-		    (unsigned long long)lost, (unsigned long long)retx,
+		    "(%.2f per loss)\n",
+		    (unsigned long long)pkts, (unsigned long long)lost,
+		    (unsigned long long)retx,
 		    lost ? (double)retx / (double)lost : 0.0);
 }
 
@@ -255,7 +255,7 @@ TEST(Property, BlackholedEvIsRetiredWithinThreeTimeoutsAndTrafficGoesOn)
 		uint64_t rto = mrc_ack_timeout_ns(cfg.ack_timeout_exp);
 		uint32_t n = 4 + (uint32_t)(r() % 29);
 		uint32_t k = (uint32_t)(r() % n);
-		bool mid = r() % 2;	// dies mid-run (sampled) or at start
+		bool mid = r() % 2; // dies mid-run (sampled) or at start
 		Harness h(seed, &cfg, random_paths(r, n, 0, true, 0));
 		std::string tag = "seed " + std::to_string(seed);
 
@@ -279,7 +279,7 @@ TEST(Property, BlackholedEvIsRetiredWithinThreeTimeoutsAndTrafficGoesOn)
 		for (auto &d : h.ep[0].send_done)
 			ASSERT_EQ(d.second, MRC_ST_OK) << tag;
 		if (!h.first_drop.count(k))
-			continue;	// the spray never reached it: fine
+			continue; // the spray never reached it: fine
 		uint64_t drop = h.first_drop[k];
 		uint64_t bad = state_time(h.ep[0], k, MRC_EV_ASSUMED_BAD, drop);
 
@@ -293,10 +293,10 @@ TEST(Property, BlackholedEvIsRetiredWithinThreeTimeoutsAndTrafficGoesOn)
 	}
 	std::printf("blackhole: worst first loss -> ASSUMED_BAD: %.1f us for "
 		    "a path dead from the start, %.1f us for a path that "
-		    "dies (ACK timeout %.1f us)\n", (double)worst[0] / 1000.0,
-		    (double)worst[1] / 1000.0,
+		    "dies (ACK timeout %.1f us)\n",
+		    (double)worst[0] / 1000.0, (double)worst[1] / 1000.0,
 		    (double)mrc_ack_timeout_ns(test_config().ack_timeout_exp) /
-		    1000.0);
+			    1000.0);
 }
 
 TEST(Property, HealedPathReturnsToGoodThroughProbes)

@@ -8,12 +8,12 @@ extern "C" {
 
 TEST(Psn, OrdersNeighboursAcrossTheWrap)
 {
-	const uint32_t bases[] = {0, 1, 0x7fffffffu, 0x80000000u,
-				  0xfffffff0u, 0xffffffffu};
+	const uint32_t bases[] = {0,	       1,	    0x7fffffffu,
+				  0x80000000u, 0xfffffff0u, 0xffffffffu};
 
 	for (uint32_t b : bases) {
 		for (uint32_t d = 1; d < 2048; d += 97) {
-			uint32_t a = b + d;	// wraps for the high bases
+			uint32_t a = b + d; // wraps for the high bases
 
 			EXPECT_TRUE(mrc_psn_after(a, b)) << b << "+" << d;
 			EXPECT_TRUE(mrc_psn_before(b, a)) << b << "+" << d;
@@ -28,7 +28,7 @@ TEST(Psn, OrdersNeighboursAcrossTheWrap)
 
 TEST(Psn, RangeMembershipAcrossTheWrap)
 {
-	uint32_t lo = 0xfffffc00u, hi = lo + 2048;	// hi wrapped to 0x400
+	uint32_t lo = 0xfffffc00u, hi = lo + 2048; // hi wrapped to 0x400
 
 	EXPECT_TRUE(mrc_psn_in(lo, lo, hi));
 	EXPECT_TRUE(mrc_psn_in(0xffffffffu, lo, hi));
@@ -36,7 +36,7 @@ TEST(Psn, RangeMembershipAcrossTheWrap)
 	EXPECT_TRUE(mrc_psn_in(hi - 1, lo, hi));
 	EXPECT_FALSE(mrc_psn_in(hi, lo, hi));
 	EXPECT_FALSE(mrc_psn_in(lo - 1, lo, hi));
-	EXPECT_FALSE(mrc_psn_in(lo, lo, lo));	// empty range
+	EXPECT_FALSE(mrc_psn_in(lo, lo, lo)); // empty range
 }
 
 TEST(Psn, HalfSpaceIsTheLimit)

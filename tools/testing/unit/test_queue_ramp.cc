@@ -30,7 +30,7 @@ RampResult run_ramp(uint64_t seed)
 
 	mrc_conn_config_default(&cfg);
 	cfg.mtu = 1024;
-	cfg.ack_timeout_exp = 17;	// 134 ms: above the deepest queue
+	cfg.ack_timeout_exp = 17; // 134 ms: above the deepest queue
 	cfg.reo_min = 500000;
 	cfg.cc.base_rtt = 2 * kMs;
 	cfg.cc.target_delay = 1 * kMs;
@@ -60,8 +60,7 @@ RampResult run_ramp(uint64_t seed)
 		for (uint32_t i = 0; i < kEvs; i++) {
 			uint64_t phase = (h.now + (i % kPlanes) * 10 * kMs) %
 					 (40 * kMs);
-			uint64_t q = phase < 20 * kMs ? phase :
-				     40 * kMs - phase;
+			uint64_t q = phase < 20 * kMs ? phase : 40 * kMs - phase;
 
 			h.paths[i].delay = kMs / 2 + q;
 		}
@@ -84,9 +83,8 @@ RampResult run_ramp(uint64_t seed)
 				e.new_state == MRC_EV_ASSUMED_BAD;
 	std::printf("seed %llu: %u msgs, %llu declared lost, %llu resent, "
 		    "%llu timeouts, %llu EVs blamed\n",
-		    (unsigned long long)seed, r.msgs,
-		    (unsigned long long)r.lost, (unsigned long long)r.retx,
-		    (unsigned long long)r.timeouts,
+		    (unsigned long long)seed, r.msgs, (unsigned long long)r.lost,
+		    (unsigned long long)r.retx, (unsigned long long)r.timeouts,
 		    (unsigned long long)r.bad_events);
 	return r;
 }

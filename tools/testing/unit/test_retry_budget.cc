@@ -84,8 +84,9 @@ TEST(EngineRetryBudget, NewWorkDoesNotPostponeFailure)
 			s.drain();
 		}
 		EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RETRY_EXCEEDED) << n_evs;
-		EXPECT_LE(s.now, limit) << n_evs << " EVs: failed "
-			<< (s.now - t0) / 1000000 << " ms after the first loss";
+		EXPECT_LE(s.now, limit)
+			<< n_evs << " EVs: failed " << (s.now - t0) / 1000000
+			<< " ms after the first loss";
 		// Failing sooner than the budget would cut retries short.
 		EXPECT_GE(s.now, limit) << n_evs;
 		ASSERT_FALSE(s.send_done.empty());

@@ -41,9 +41,9 @@ struct mrc_conn_config cfg_stall()
 }
 
 struct StallResult {
-	std::vector<uint16_t> by_timeout;	// EVs blamed by timeout, in order
-	size_t by_loss = 0;			// ... and by RACK
-	uint64_t timeouts = 0;			// ACK timeout expiries
+	std::vector<uint16_t> by_timeout; // EVs blamed by timeout, in order
+	size_t by_loss = 0;		  // ... and by RACK
+	uint64_t timeouts = 0;		  // ACK timeout expiries
 };
 
 // kStalls stalls of @stall each, 500 ms apart, at the receiver of a long
@@ -137,6 +137,5 @@ TEST(EngineRxStall, LongStallBlamesAtMostAWindow)
 
 	EXPECT_EQ(r.timeouts, (uint64_t)kStalls);
 	EXPECT_GE(r.by_timeout.size(), 1u);
-	EXPECT_LE(r.by_timeout.size() + r.by_loss,
-		  (size_t)kStalls * kCwndPkts);
+	EXPECT_LE(r.by_timeout.size() + r.by_loss, (size_t)kStalls * kCwndPkts);
 }

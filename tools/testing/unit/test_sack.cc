@@ -88,7 +88,7 @@ TEST(Sack, NextZeroSkipsSetRunsAndStopsAtEnd)
 		uint32_t end = start + span;
 
 		for (uint32_t i = 0; i < span; i++)
-			if (rng() % 8)		// mostly set: long runs
+			if (rng() % 8) // mostly set: long runs
 				mrc_ring_set(ring, start + i);
 		for (uint32_t p = start; p != end; p++) {
 			uint32_t want = p;
@@ -105,7 +105,7 @@ TEST(Sack, RingWordAnyAlignmentWraps)
 {
 	uint64_t ring[MRC_RING_WORDS] = {};
 
-	mrc_ring_set(ring, MRC_MAX_WINDOW - 1);	// last bit of the ring
+	mrc_ring_set(ring, MRC_MAX_WINDOW - 1); // last bit of the ring
 	mrc_ring_set(ring, 0);			// first bit, after the wrap
 	EXPECT_EQ(mrc_ring_word(ring, MRC_MAX_WINDOW - 1), 0x3ull);
 	EXPECT_EQ(mrc_ring_word(ring, MRC_MAX_WINDOW - 64), 1ull << 63);

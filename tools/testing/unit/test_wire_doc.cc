@@ -65,9 +65,9 @@ TEST(WireDoc, FlagTableMatchesCode)
 {
 	const std::string tab = section(read_doc(), "Flags");
 	const std::map<std::string, int> code = {
-		{ "FIRST", MRC_F_FIRST },     { "LAST", MRC_F_LAST },
-		{ "ACK_REQ", MRC_F_ACK_REQ }, { "RETX", MRC_F_RETX },
-		{ "SOLICITED", MRC_F_SOLICITED },
+		{"FIRST", MRC_F_FIRST},		{"LAST", MRC_F_LAST},
+		{"ACK_REQ", MRC_F_ACK_REQ},	{"RETX", MRC_F_RETX},
+		{"SOLICITED", MRC_F_SOLICITED},
 	};
 	std::regex row(R"(\n([A-Z_]+)\s+0x([0-9a-f]{4}))");
 	int all = 0;
@@ -102,19 +102,19 @@ TEST(WireDoc, EveryDecodeErrorIsDocumented)
 {
 	const std::string tab = section(read_doc(), "Decoder checks");
 	const std::map<int, std::string> names = {
-		{ MRC_WIRE_ETRUNC, "ETRUNC" },
-		{ MRC_WIRE_EVERSION, "EVERSION" },
-		{ MRC_WIRE_EOPCODE, "EOPCODE" },
-		{ MRC_WIRE_EFLAGS, "EFLAGS" },
-		{ MRC_WIRE_EQPN, "EQPN" },
-		{ MRC_WIRE_EPLANE, "EPLANE" },
-		{ MRC_WIRE_ERESERVED, "ERESERVED" },
-		{ MRC_WIRE_EPAYLOAD_LEN, "EPAYLOAD_LEN" },
-		{ MRC_WIRE_EPAYLOAD, "EPAYLOAD" },
-		{ MRC_WIRE_ERANGE, "ERANGE" },
-		{ MRC_WIRE_EREASON, "EREASON" },
-		{ MRC_WIRE_EICRC, "EICRC" },
-		{ MRC_WIRE_ENOSPC, "ENOSPC" },
+		{MRC_WIRE_ETRUNC, "ETRUNC"},
+		{MRC_WIRE_EVERSION, "EVERSION"},
+		{MRC_WIRE_EOPCODE, "EOPCODE"},
+		{MRC_WIRE_EFLAGS, "EFLAGS"},
+		{MRC_WIRE_EQPN, "EQPN"},
+		{MRC_WIRE_EPLANE, "EPLANE"},
+		{MRC_WIRE_ERESERVED, "ERESERVED"},
+		{MRC_WIRE_EPAYLOAD_LEN, "EPAYLOAD_LEN"},
+		{MRC_WIRE_EPAYLOAD, "EPAYLOAD"},
+		{MRC_WIRE_ERANGE, "ERANGE"},
+		{MRC_WIRE_EREASON, "EREASON"},
+		{MRC_WIRE_EICRC, "EICRC"},
+		{MRC_WIRE_ENOSPC, "ENOSPC"},
 	};
 	EXPECT_EQ(names.size(), (size_t)MRC_WIRE_NR_ERR - 1);
 	for (const auto &[code, name] : names)

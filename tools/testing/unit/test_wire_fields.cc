@@ -105,7 +105,7 @@ TEST(WireFields, PayloadBeyond16BitsRejected)
 
 TEST(WireFields, SolicitedOnlyWithLastOnSendOrWriteImm)
 {
-	for (u8 op : { MRC_OP_SEND, MRC_OP_SEND_IMM, MRC_OP_WRITE_IMM }) {
+	for (u8 op : {MRC_OP_SEND, MRC_OP_SEND_IMM, MRC_OP_WRITE_IMM}) {
 		mrc_pkt p = sample_pkt(op, kPayload);
 		mrc_msg_ext &m = op == MRC_OP_WRITE_IMM ? p.u.write.msg :
 							  p.u.send.msg;
@@ -116,7 +116,7 @@ TEST(WireFields, SolicitedOnlyWithLastOnSendOrWriteImm)
 		m.msg_len = m.offset + 100;
 		expect_rejected(p, -MRC_WIRE_EFLAGS);
 	}
-	for (u8 op : { MRC_OP_WRITE, MRC_OP_READ_RESP }) {
+	for (u8 op : {MRC_OP_WRITE, MRC_OP_READ_RESP}) {
 		mrc_pkt p = sample_pkt(op, kPayload);
 		mrc_msg_ext &m = op == MRC_OP_WRITE ? p.u.write.msg :
 						      p.u.send.msg;
@@ -128,10 +128,10 @@ TEST(WireFields, SolicitedOnlyWithLastOnSendOrWriteImm)
 
 TEST(WireFields, SinglePacketOpsNeedFirstAndLast)
 {
-	for (u8 op : { MRC_OP_READ_REQ, MRC_OP_ATOMIC_CS, MRC_OP_ATOMIC_FA,
-		       MRC_OP_ATOMIC_RESP }) {
-		for (u16 fl : { 0, (int)MRC_F_FIRST, (int)MRC_F_LAST,
-				MRC_F_FIRST | MRC_F_LAST | MRC_F_SOLICITED }) {
+	for (u8 op : {MRC_OP_READ_REQ, MRC_OP_ATOMIC_CS, MRC_OP_ATOMIC_FA,
+		      MRC_OP_ATOMIC_RESP}) {
+		for (u16 fl : {0, (int)MRC_F_FIRST, (int)MRC_F_LAST,
+			       MRC_F_FIRST | MRC_F_LAST | MRC_F_SOLICITED}) {
 			mrc_pkt p = sample_pkt(op, {});
 			p.hdr.flags = fl;
 			expect_rejected(p, -MRC_WIRE_EFLAGS);
@@ -141,25 +141,24 @@ TEST(WireFields, SinglePacketOpsNeedFirstAndLast)
 
 TEST(WireFields, ControlPacketsCarryNoFlags)
 {
-	for (u8 op : { MRC_OP_ACK, MRC_OP_NACK, MRC_OP_PROBE_REQ,
-		       MRC_OP_PROBE_RESP, MRC_OP_PORT_STATUS }) {
-		for (u16 fl : { MRC_F_FIRST, MRC_F_LAST, MRC_F_ACK_REQ,
-				MRC_F_RETX, MRC_F_SOLICITED }) {
+	for (u8 op : {MRC_OP_ACK, MRC_OP_NACK, MRC_OP_PROBE_REQ,
+		      MRC_OP_PROBE_RESP, MRC_OP_PORT_STATUS}) {
+		for (u16 fl : {MRC_F_FIRST, MRC_F_LAST, MRC_F_ACK_REQ,
+			       MRC_F_RETX, MRC_F_SOLICITED}) {
 			mrc_pkt p = sample_pkt(op, {});
 			p.hdr.flags = fl;
 			expect_rejected(p, -MRC_WIRE_EFLAGS);
 			auto b = encode(sample_pkt(op, {}));
-			expect_decode_rejected(b, 3, (u8)fl,
-					       -MRC_WIRE_EFLAGS);
+			expect_decode_rejected(b, 3, (u8)fl, -MRC_WIRE_EFLAGS);
 		}
 	}
 }
 
 TEST(WireFields, NoPayloadOnRequestsOrControl)
 {
-	for (u8 op : { MRC_OP_READ_REQ, MRC_OP_ATOMIC_CS, MRC_OP_ATOMIC_RESP,
-		       MRC_OP_ACK, MRC_OP_NACK, MRC_OP_PROBE_REQ,
-		       MRC_OP_PORT_STATUS }) {
+	for (u8 op :
+	     {MRC_OP_READ_REQ, MRC_OP_ATOMIC_CS, MRC_OP_ATOMIC_RESP, MRC_OP_ACK,
+	      MRC_OP_NACK, MRC_OP_PROBE_REQ, MRC_OP_PORT_STATUS}) {
 		mrc_pkt p = sample_pkt(op, {});
 		p.payload = kPayload.data();
 		p.payload_len = 8;
@@ -232,7 +231,7 @@ TEST(WireFields, AckEchoPlaneAndEcnBits)
 TEST(WireFields, NackReasons)
 {
 	auto b = encode(sample_pkt(MRC_OP_NACK, {}));
-	for (int r : { 0, 6, 7, 0x80, 0xff })
+	for (int r : {0, 6, 7, 0x80, 0xff})
 		expect_decode_rejected(b, 28 + 11, (u8)r, -MRC_WIRE_EREASON);
 	for (u8 r = MRC_NACK_OUT_OF_WINDOW; r <= MRC_NACK_RNR; r++) {
 		mrc_pkt p = sample_pkt(MRC_OP_NACK, {});

@@ -11,8 +11,9 @@ extern "C" {
 
 TEST(WireLimits, MaxDataExtCoversEveryPayloadOpcode)
 {
-	const unsigned char data_ops[] = {MRC_OP_SEND, MRC_OP_SEND_IMM, MRC_OP_WRITE,
-					  MRC_OP_WRITE_IMM, MRC_OP_READ_RESP};
+	const unsigned char data_ops[] = {MRC_OP_SEND, MRC_OP_SEND_IMM,
+					  MRC_OP_WRITE, MRC_OP_WRITE_IMM,
+					  MRC_OP_READ_RESP};
 	int widest = 0;
 
 	for (unsigned char op : data_ops) {

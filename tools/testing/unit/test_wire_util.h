@@ -18,10 +18,10 @@ namespace mrc_test {
 inline const std::vector<u8> &all_opcodes()
 {
 	static const std::vector<u8> ops = {
-		MRC_OP_SEND,	  MRC_OP_SEND_IMM,    MRC_OP_WRITE,
-		MRC_OP_WRITE_IMM, MRC_OP_READ_REQ,    MRC_OP_READ_RESP,
-		MRC_OP_ATOMIC_CS, MRC_OP_ATOMIC_FA,   MRC_OP_ATOMIC_RESP,
-		MRC_OP_ACK,	  MRC_OP_NACK,	      MRC_OP_PROBE_REQ,
+		MRC_OP_SEND,	   MRC_OP_SEND_IMM,    MRC_OP_WRITE,
+		MRC_OP_WRITE_IMM,  MRC_OP_READ_REQ,    MRC_OP_READ_RESP,
+		MRC_OP_ATOMIC_CS,  MRC_OP_ATOMIC_FA,   MRC_OP_ATOMIC_RESP,
+		MRC_OP_ACK,	   MRC_OP_NACK,	       MRC_OP_PROBE_REQ,
 		MRC_OP_PROBE_RESP, MRC_OP_PORT_STATUS,
 	};
 	return ops;
@@ -43,7 +43,7 @@ inline mrc_pkt sample_pkt(u8 op, const std::vector<u8> &payload)
 		p.payload = payload.empty() ? nullptr : payload.data();
 		p.payload_len = (u32)payload.size();
 	}
-	mrc_msg_ext msg = { 77, 4096, (u32)(4096 + payload.size() + 100) };
+	mrc_msg_ext msg = {77, 4096, (u32)(4096 + payload.size() + 100)};
 	switch (op) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
@@ -76,8 +76,9 @@ inline mrc_pkt sample_pkt(u8 op, const std::vector<u8> &payload)
 		p.u.atomic.rkey = 0x99aabbcc;
 		p.u.atomic.msn = 10;
 		p.u.atomic.swap_add = 0x0102030405060708ull;
-		p.u.atomic.compare =
-			op == MRC_OP_ATOMIC_CS ? 0x1112131415161718ull : 0;
+		p.u.atomic.compare = op == MRC_OP_ATOMIC_CS ?
+					     0x1112131415161718ull :
+					     0;
 		break;
 	case MRC_OP_ATOMIC_RESP:
 		p.hdr.flags = MRC_F_FIRST | MRC_F_LAST;
@@ -126,10 +127,10 @@ inline mrc_pkt sample_pkt(u8 op, const std::vector<u8> &payload)
 	return p;
 }
 
-#define MRC_EQ_FIELD(f)                                                       \
-	do {                                                                  \
-		if (a.f != b.f)                                               \
-			return std::string(#f) + " differs";                 \
+#define MRC_EQ_FIELD(f)                                      \
+	do {                                                 \
+		if (a.f != b.f)                              \
+			return std::string(#f) + " differs"; \
 	} while (0)
 
 // "" if @a and @b describe the same packet, else the first difference.
@@ -145,8 +146,7 @@ inline std::string pkt_diff(const mrc_pkt &a, const mrc_pkt &b)
 	MRC_EQ_FIELD(hdr.plane);
 	MRC_EQ_FIELD(hdr.ts);
 	MRC_EQ_FIELD(payload_len);
-	if (a.payload_len &&
-	    std::memcmp(a.payload, b.payload, a.payload_len) != 0)
+	if (a.payload_len && std::memcmp(a.payload, b.payload, a.payload_len) != 0)
 		return "payload bytes differ";
 	switch (a.hdr.opcode) {
 	case MRC_OP_SEND:
@@ -217,8 +217,7 @@ inline std::string pkt_diff(const mrc_pkt &a, const mrc_pkt &b)
 		MRC_EQ_FIELD(u.port_status.seq);
 		MRC_EQ_FIELD(u.port_status.up_planes);
 		break;
-	default:
-		return "unknown opcode";
+	default: return "unknown opcode";
 	}
 	return "";
 }

@@ -26,8 +26,8 @@
 
 namespace {
 
-constexpr int kMaxCqe = 32767;	// MRC_MAX_CQE (net/mrc/verbs.h)
-constexpr int kMaxCq = 4096;	// MRC_MAX_CQ
+constexpr int kMaxCqe = 32767; // MRC_MAX_CQE (net/mrc/verbs.h)
+constexpr int kMaxCq = 4096;   // MRC_MAX_CQ
 
 using verbs::Channel;
 using verbs::Context;
@@ -39,7 +39,8 @@ int destroy_cq(ibv_cq *cq)
 	int ret = ibv_destroy_cq(cq);
 
 	if (ret)
-		std::fprintf(stderr, "# ibv_destroy_cq: %s\n", std::strerror(ret));
+		std::fprintf(stderr, "# ibv_destroy_cq: %s\n",
+			     std::strerror(ret));
 	return ret;
 }
 
@@ -52,14 +53,19 @@ public:
 		++n_;
 		if (!cond)
 			++failed_;
-		std::printf("%sok %d - %s\n", cond ? "" : "not ", n_, desc.c_str());
+		std::printf("%sok %d - %s\n", cond ? "" : "not ", n_,
+			    desc.c_str());
 		std::fflush(stdout);
 		return cond;
 	}
-	void diag(const std::string &msg) { std::printf("# %s\n", msg.c_str()); }
+	void diag(const std::string &msg)
+	{
+		std::printf("# %s\n", msg.c_str());
+	}
 	int finish()
 	{
-		std::printf("1..%d\n# %d passed, %d failed\n", n_, n_ - failed_, failed_);
+		std::printf("1..%d\n# %d passed, %d failed\n", n_, n_ - failed_,
+			    failed_);
 		return failed_ ? 1 : 0;
 	}
 
@@ -124,14 +130,15 @@ void check_sizes(Tap &t, ibv_context *ctx)
 			continue;
 		}
 		t.check(cq->cqe >= cqe, what + " reports cqe >= requested (" +
-			std::to_string(cq->cqe) + ")");
+						std::to_string(cq->cqe) + ")");
 		t.check(poll_empty(cq.get()), what + ": poll_cq on it returns 0");
 	}
 	for (int cqe : {0, kMaxCqe + 1}) {
 		Cq cq = create_cq(ctx, cqe);
 
 		t.check(!cq && errno == EINVAL,
-			"create_cq cqe=" + std::to_string(cqe) + " fails with EINVAL");
+			"create_cq cqe=" + std::to_string(cqe) +
+				" fails with EINVAL");
 	}
 }
 
@@ -180,15 +187,16 @@ void check_resize(Tap &t, ibv_context *ctx)
 			continue;
 		}
 		t.check(cq->cqe >= cqe, what + ": cqe >= requested (" +
-			std::to_string(cq->cqe) + ")");
+						std::to_string(cq->cqe) + ")");
 		t.check(poll_empty(cq.get()), what + ": poll_cq returns 0");
 	}
 	for (int cqe : {0, kMaxCqe + 1}) {
 		errno = 0;
 		int ret = ibv_resize_cq(cq.get(), cqe);
 
-		t.check(failed_with(ret, EINVAL),
-			"resize_cq to " + std::to_string(cqe) + " fails with EINVAL");
+		t.check(failed_with(ret, EINVAL), "resize_cq to " +
+							  std::to_string(cqe) +
+							  " fails with EINVAL");
 	}
 	t.check(poll_empty(cq.get()), "poll_cq after refused resizes returns 0");
 	check_notify(t, cq.get(), 0, "req_notify_cq after resize");
@@ -203,7 +211,8 @@ void check_many(Tap &t, ibv_context *ctx)
 		for (int i = 0; i < 200; i++) {
 			cqs.push_back(create_cq(ctx, 1 + i));
 			if (!cqs.back()) {
-				t.diag("CQ " + std::to_string(i) + ": " + std::strerror(errno));
+				t.diag("CQ " + std::to_string(i) + ": " +
+				       std::strerror(errno));
 				ok = false;
 				break;
 			}
@@ -230,11 +239,12 @@ void check_limit(Tap &t, ibv_context *ctx)
 	int err = errno;
 	t.check(made == kMaxCq && err == ENOMEM,
 		"CQ number " + std::to_string(kMaxCq + 1) +
-		" is refused with ENOMEM (made " + std::to_string(made) +
-		", errno " + std::strerror(err) + ")");
+			" is refused with ENOMEM (made " + std::to_string(made) +
+			", errno " + std::strerror(err) + ")");
 	cqs.clear();
 	Cq again = create_cq(ctx, 1);
-	t.check(again != nullptr, "a CQ can be created after destroying them all");
+	t.check(again != nullptr,
+		"a CQ can be created after destroying them all");
 }
 
 // -H: three CQs exist while the caller looks at them from outside.
@@ -265,14 +275,11 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "d:H:")) != -1) {
 		switch (opt) {
-		case 'd':
-			name = optarg;
-			break;
-		case 'H':
-			hold_seconds = std::atoi(optarg);
-			break;
+		case 'd': name = optarg; break;
+		case 'H': hold_seconds = std::atoi(optarg); break;
 		default:
-			std::fprintf(stderr, "usage: %s [-d DEVICE] [-H SECONDS]\n",
+			std::fprintf(stderr,
+				     "usage: %s [-d DEVICE] [-H SECONDS]\n",
 				     argv[0]);
 			return 2;
 		}

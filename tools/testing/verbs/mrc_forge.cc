@@ -64,11 +64,13 @@ struct Options {
 
 [[noreturn]] void usage(const std::string &why)
 {
-	std::fprintf(stderr, "mrc_forge: %s\n"
+	std::fprintf(stderr,
+		     "mrc_forge: %s\n"
 		     "usage: mrc_forge --kind ack|nack|port-status|probe-resp|probe-req\n"
 		     "                 [--dqpn A,..] [--sqpn A,..] [--count N] [--rate PPS]\n"
 		     "                 [--bind ADDR] [--sport P] [--port P] [--listen-ms MS]\n"
-		     "                 [--seed S] ADDR\n", why.c_str());
+		     "                 [--seed S] ADDR\n",
+		     why.c_str());
 	std::exit(2);
 }
 
@@ -159,7 +161,11 @@ Options parse(int argc, char **argv)
 class Fd {
 public:
 	explicit Fd(int fd) : fd_(fd) {}
-	~Fd() { if (fd_ >= 0) ::close(fd_); }
+	~Fd()
+	{
+		if (fd_ >= 0)
+			::close(fd_);
+	}
 	Fd(const Fd &) = delete;
 	Fd &operator=(const Fd &) = delete;
 	int get() const { return fd_; }
@@ -260,7 +266,8 @@ int main(int argc, char **argv)
 			throw std::runtime_error(std::string("socket: ") +
 						 std::strerror(errno));
 		sockaddr_in src = ipv4(o.bind_addr.empty() ? "0.0.0.0" :
-				       o.bind_addr, o.sport);
+							     o.bind_addr,
+				       o.sport);
 		if (::bind(sock.get(), reinterpret_cast<sockaddr *>(&src),
 			   sizeof(src)))
 			throw std::runtime_error(std::string("bind: ") +
@@ -275,7 +282,7 @@ int main(int argc, char **argv)
 				sent++;
 			else if (errno == ENOBUFS || errno == EAGAIN ||
 				 errno == ECONNREFUSED)
-				i--;	/* full queue or an old ICMP error */
+				i--; /* full queue or an old ICMP error */
 			else
 				errors++;
 			if (o.listen_ms)
@@ -283,10 +290,13 @@ int main(int argc, char **argv)
 			if (o.rate)
 				std::this_thread::sleep_until(
 					start + std::chrono::nanoseconds(
-						(i + 1) * 1000000000ull / o.rate));
+							(i + 1) *
+							1000000000ull / o.rate));
 		}
 		double send_secs = std::chrono::duration<double>(
-			std::chrono::steady_clock::now() - start).count();
+					   std::chrono::steady_clock::now() -
+					   start)
+					   .count();
 		auto end = std::chrono::steady_clock::now() +
 			   std::chrono::milliseconds(o.listen_ms);
 		while (o.listen_ms && std::chrono::steady_clock::now() < end) {

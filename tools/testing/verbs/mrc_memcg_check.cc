@@ -30,7 +30,7 @@ namespace {
 
 using namespace verbs;
 
-constexpr uint64_t kCqeSlot = 64;	// sizeof(ib_uverbs_wc) rounded up
+constexpr uint64_t kCqeSlot = 64; // sizeof(ib_uverbs_wc) rounded up
 
 struct Options {
 	std::string dev = "mrc0";
@@ -86,7 +86,8 @@ std::string memory_current_path()
 	std::string line;
 	while (std::getline(f, line)) {
 		if (line.rfind("0::", 0) == 0)
-			return "/sys/fs/cgroup" + line.substr(3) + "/memory.current";
+			return "/sys/fs/cgroup" + line.substr(3) +
+			       "/memory.current";
 	}
 	fail("not in a cgroup v2 hierarchy (/proc/self/cgroup has no 0:: line)");
 }
@@ -113,21 +114,24 @@ int grow(const Options &o, ibv_context *ctx)
 	const std::string cur = memory_current_path();
 	const uint64_t ring = pow2_at_least(uint64_t{o.cqe} + 1) * kCqeSlot;
 	std::vector<Cq> cqs;
-	cqs.reserve(o.count);	// nothing of ours allocated between the reads
+	cqs.reserve(o.count); // nothing of ours allocated between the reads
 	const uint64_t before = read_u64(cur);
 	for (uint32_t i = 0; i < o.count; i++) {
-		cqs.emplace_back(ibv_create_cq(ctx, static_cast<int>(o.cqe), nullptr, nullptr, 0));
+		cqs.emplace_back(ibv_create_cq(ctx, static_cast<int>(o.cqe),
+					       nullptr, nullptr, 0));
 		if (!cqs.back())
 			fail_errno("ibv_create_cq " + std::to_string(i));
 	}
 	const uint64_t after = read_u64(cur);
 	const uint64_t rings = ring * o.count;
-	const int64_t delta = static_cast<int64_t>(after) - static_cast<int64_t>(before);
+	const int64_t delta = static_cast<int64_t>(after) -
+			      static_cast<int64_t>(before);
 	std::printf("mrc_memcg_check: grow: %u CQs of %u: rings %llu bytes, memory.current %+lld\n",
 		    o.count, o.cqe, static_cast<unsigned long long>(rings),
 		    static_cast<long long>(delta));
 	if (delta < static_cast<int64_t>(rings / 10 * 9)) {
-		std::printf("mrc_memcg_check: FAIL: the cgroup was charged less than 90%% of the rings\n");
+		std::printf(
+			"mrc_memcg_check: FAIL: the cgroup was charged less than 90%% of the rings\n");
 		return 1;
 	}
 	return 0;
@@ -163,7 +167,8 @@ int limit(const Options &o, ibv_context *ctx)
 			}
 			qps.push_back(std::move(qp));
 		} else {
-			Cq cq(ibv_create_cq(ctx, static_cast<int>(o.cqe), nullptr, nullptr, 0));
+			Cq cq(ibv_create_cq(ctx, static_cast<int>(o.cqe),
+					    nullptr, nullptr, 0));
 			if (!cq) {
 				err = errno ? errno : EIO;
 				break;
@@ -172,10 +177,14 @@ int limit(const Options &o, ibv_context *ctx)
 		}
 	}
 	const char *what = o.qp ? "QPs" : "CQs";
-	std::printf("mrc_memcg_check: limit: created %u of %u %s, then %s\n", made, o.count, what,
-		    !err ? "none" : err == ENOMEM ? "ENOMEM" : std::strerror(err));
+	std::printf("mrc_memcg_check: limit: created %u of %u %s, then %s\n",
+		    made, o.count, what,
+		    !err	  ? "none" :
+		    err == ENOMEM ? "ENOMEM" :
+				    std::strerror(err));
 	if (!err) {
-		std::printf("mrc_memcg_check: FAIL: memory.max did not stop the %s\n", what);
+		std::printf("mrc_memcg_check: FAIL: memory.max did not stop the %s\n",
+			    what);
 		return 1;
 	}
 	if (err != ENOMEM) {
@@ -191,7 +200,8 @@ int limit(const Options &o, ibv_context *ctx)
 			    std::strerror(errno));
 		return 1;
 	}
-	std::printf("mrc_memcg_check: a CQ of %u again after freeing the %s\n", o.cqe, what);
+	std::printf("mrc_memcg_check: a CQ of %u again after freeing the %s\n",
+		    o.cqe, what);
 	return 0;
 }
 
@@ -202,7 +212,8 @@ int main(int argc, char **argv)
 	try {
 		const Options o = parse(argc, argv);
 		Context ctx = open_device(o.dev);
-		return o.mode == "grow" ? grow(o, ctx.get()) : limit(o, ctx.get());
+		return o.mode == "grow" ? grow(o, ctx.get()) :
+					  limit(o, ctx.get());
 	} catch (const std::exception &e) {
 		std::fprintf(stderr, "mrc_memcg_check: %s\n", e.what());
 		return 1;

@@ -47,8 +47,7 @@ struct MunmapDeleter {
 };
 using Mapping = std::unique_ptr<void, MunmapDeleter>;
 
-constexpr int kRemoteAccess = IBV_ACCESS_REMOTE_WRITE |
-			      IBV_ACCESS_REMOTE_READ |
+constexpr int kRemoteAccess = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
 			      IBV_ACCESS_REMOTE_ATOMIC;
 
 class Tap {
@@ -140,7 +139,8 @@ void test_sizes(Tap &t, ibv_pd *pd)
 		~static_cast<uintptr_t>(page - 1));
 	auto *unaligned = reinterpret_cast<unsigned char *>(
 		((reinterpret_cast<uintptr_t>(big.data()) + page - 1) &
-		 ~static_cast<uintptr_t>(page - 1)) + 7);
+		 ~static_cast<uintptr_t>(page - 1)) +
+		7);
 	const int rw = IBV_ACCESS_LOCAL_WRITE | kRemoteAccess;
 
 	Mr m1 = reg(pd, small.data(), 1, rw);
@@ -152,9 +152,11 @@ void test_sizes(Tap &t, ibv_pd *pd)
 	if (!m1 || !m2 || !m3)
 		return;
 	t.check(m1->lkey == m1->rkey && m2->lkey == m2->rkey &&
-		m3->lkey == m3->rkey, "lkey == rkey");
+			m3->lkey == m3->rkey,
+		"lkey == rkey");
 	t.check(m1->lkey != m2->lkey && m2->lkey != m3->lkey &&
-		m1->lkey != m3->lkey, "keys of live MRs are distinct");
+			m1->lkey != m3->lkey,
+		"keys of live MRs are distinct");
 	t.check(m3->addr == unaligned && m3->length == kBig,
 		"MR reports its address and length");
 }
@@ -168,7 +170,7 @@ void test_access(Tap &t, ibv_pd *pd)
 	int err = 0;
 
 	for (int bits = 0; bits < 16; bits++) {
-		const int access = bits;	// LW, RW, RR, RA are bits 0..3
+		const int access = bits; // LW, RW, RR, RA are bits 0..3
 		const bool valid = !(access & (IBV_ACCESS_REMOTE_WRITE |
 					       IBV_ACCESS_REMOTE_ATOMIC)) ||
 				   (access & IBV_ACCESS_LOCAL_WRITE);
@@ -185,8 +187,8 @@ void test_access(Tap &t, ibv_pd *pd)
 		Mr mr = reg(pd, buf.data(), buf.size(), access);
 		if (!mr) {
 			ok_valid = false;
-			t.diag("access " + access_name(access) + " failed: " +
-			       std::strerror(errno));
+			t.diag("access " + access_name(access) +
+			       " failed: " + std::strerror(errno));
 			continue;
 		}
 		if (mr->lkey != mr->rkey || !keys.insert(mr->lkey).second)
@@ -201,18 +203,17 @@ void test_access(Tap &t, ibv_pd *pd)
 	// evaluation of arguments is unspecified).
 	bool failed = reg_fails(pd, buf.data(), 0, IBV_ACCESS_LOCAL_WRITE, 0,
 				&err);
-	t.check(failed, "length 0 is refused (errno " + std::to_string(err) +
-		")");
+	t.check(failed,
+		"length 0 is refused (errno " + std::to_string(err) + ")");
 	failed = reg_fails(pd, buf.data(), buf.size(),
 			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND, 0,
 			   &err);
-	t.check(failed, "ON_DEMAND is refused (errno " + std::to_string(err) +
-		")");
+	t.check(failed,
+		"ON_DEMAND is refused (errno " + std::to_string(err) + ")");
 	failed = reg_fails(pd, buf.data(), buf.size(),
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND, 0,
-			   &err);
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND, 0, &err);
 	t.check(failed, "MW_BIND is refused, no memory windows (errno " +
-		std::to_string(err) + ")");
+				std::to_string(err) + ")");
 }
 
 void test_too_big(Tap &t, ibv_pd *pd)
@@ -232,7 +233,7 @@ void test_too_big(Tap &t, ibv_pd *pd)
 				      IBV_ACCESS_LOCAL_WRITE, EINVAL, &err);
 	t.check(failed,
 		"more than max_mr_size (4 GiB) is refused with EINVAL (errno " +
-		std::to_string(err) + ")");
+			std::to_string(err) + ")");
 }
 
 void test_reuse(Tap &t, ibv_pd *pd)
@@ -251,7 +252,7 @@ void test_reuse(Tap &t, ibv_pd *pd)
 	const long pinned_held = vm_pinned_kb();
 	t.check(pinned_held >= pinned_before + 64,
 		"VmPin counts the pinned pages (" +
-		std::to_string(pinned_held) + " kB while held)");
+			std::to_string(pinned_held) + " kB while held)");
 	t.check(ibv_dereg_mr(mr.release()) == 0, "dereg_mr");
 	mr = reg(pd, buf.data(), buf.size(), access);
 	if (!t.check(mr != nullptr, "re-registering the same buffer"))
@@ -263,24 +264,25 @@ void test_reuse(Tap &t, ibv_pd *pd)
 	for (int i = 0; i < kCycles && all_ok; i++) {
 		mr = reg(pd, buf.data(), buf.size(), access);
 		if (!mr) {
-			t.diag("cycle " + std::to_string(i) + ": reg_mr: " +
-			       std::strerror(errno));
+			t.diag("cycle " + std::to_string(i) +
+			       ": reg_mr: " + std::strerror(errno));
 			all_ok = false;
 		} else if (ibv_dereg_mr(mr.release())) {
-			t.diag("cycle " + std::to_string(i) + ": dereg_mr: " +
-			       std::strerror(errno));
+			t.diag("cycle " + std::to_string(i) +
+			       ": dereg_mr: " + std::strerror(errno));
 			all_ok = false;
 		}
 	}
 	const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-		std::chrono::steady_clock::now() - start).count();
+				std::chrono::steady_clock::now() - start)
+				.count();
 	t.check(all_ok, std::to_string(kCycles) + " reg/dereg cycles (" +
-		std::to_string(ms) + " ms)");
+				std::to_string(ms) + " ms)");
 	const long pinned_after = vm_pinned_kb();
 	t.check(pinned_before >= 0 && pinned_after == pinned_before,
 		"no pinned pages left behind (VmPin " +
-		std::to_string(pinned_before) + " -> " +
-		std::to_string(pinned_after) + " kB)");
+			std::to_string(pinned_before) + " -> " +
+			std::to_string(pinned_after) + " kB)");
 }
 
 void test_ah(Tap &t, ibv_pd *pd, int sgid_index, const char *peer)
@@ -302,8 +304,9 @@ void test_ah(Tap &t, ibv_pd *pd, int sgid_index, const char *peer)
 	std::memcpy(&attr.grh.dgid.raw[12], &v4, sizeof(v4));
 
 	Ah ah1(ibv_create_ah(pd, &attr));
-	if (!t.check(ah1 != nullptr, std::string("create_ah, GRH to ::ffff:") +
-		     peer + " (" + (ah1 ? "ok" : std::strerror(errno)) + ")"))
+	if (!t.check(ah1 != nullptr,
+		     std::string("create_ah, GRH to ::ffff:") + peer + " (" +
+			     (ah1 ? "ok" : std::strerror(errno)) + ")"))
 		return;
 	Ah ah2(ibv_create_ah(pd, &attr));
 	t.check(ah2 != nullptr, "a second AH to the same peer");
@@ -371,15 +374,9 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "d:g:r:H:h")) != -1) {
 		switch (opt) {
-		case 'd':
-			dev_name = optarg;
-			break;
-		case 'g':
-			sgid_index = std::atoi(optarg);
-			break;
-		case 'r':
-			peer = optarg;
-			break;
+		case 'd': dev_name = optarg; break;
+		case 'g': sgid_index = std::atoi(optarg); break;
+		case 'r': peer = optarg; break;
 		case 'H':
 			hold_count = std::atoi(optarg);
 			if (hold_count <= 0) {
@@ -387,9 +384,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
-		default:
-			usage(argv[0]);
-			return 2;
+		default: usage(argv[0]); return 2;
 		}
 	}
 

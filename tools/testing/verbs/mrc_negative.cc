@@ -54,7 +54,7 @@ constexpr uint16_t kDefaultPort = 18521;
 // QP timeout 10 and retry 1: the retry-exceeded case takes about 4 ms.
 struct Options : ConnOptions {
 	Options() : ConnOptions(kDefaultPort, 10, 1) {}
-	int case_timeout = 30;	// per completion wait
+	int case_timeout = 30; // per completion wait
 };
 
 // BIG_MR: register a kBigSize buffer (REMOTE_READ), reply its address in
@@ -108,7 +108,8 @@ Base open_base(const Options &o)
 	ibv_device_attr da{};
 	if (int rc = ibv_query_device(b.ctx.get(), &da))
 		fail_errno("ibv_query_device", rc);
-	b.rd_atom = std::max(1, std::min({da.max_qp_rd_atom, da.max_qp_init_rd_atom, 16}));
+	b.rd_atom = std::max(1, std::min({da.max_qp_rd_atom,
+					  da.max_qp_init_rd_atom, 16}));
 	b.pd.reset(ibv_alloc_pd(b.ctx.get()));
 	if (!b.pd)
 		fail_errno("ibv_alloc_pd");
@@ -133,12 +134,14 @@ Session new_session(Base &b, uint32_t depth = 16)
 {
 	Session s;
 	s.waiter.emplace(b.ctx.get());
-	s.cq.reset(ibv_create_cq(b.ctx.get(), static_cast<int>(2 * depth), nullptr,
-				 s.waiter->channel(), 0));
+	s.cq.reset(ibv_create_cq(b.ctx.get(), static_cast<int>(2 * depth),
+				 nullptr, s.waiter->channel(), 0));
 	if (!s.cq)
 		fail_errno("ibv_create_cq");
-	s.qp = create_rc_qp(b.pd.get(), s.cq.get(), s.cq.get(), {depth, 1, 0}, nullptr);
-	s.psn = static_cast<uint32_t>(Clock::now().time_since_epoch().count()) & 0xffffff;
+	s.qp = create_rc_qp(b.pd.get(), s.cq.get(), s.cq.get(), {depth, 1, 0},
+			    nullptr);
+	s.psn = static_cast<uint32_t>(Clock::now().time_since_epoch().count()) &
+		0xffffff;
 	return s;
 }
 
@@ -159,13 +162,14 @@ ConnInfo info_of(const Base &b, const Session &s)
 	return ci;
 }
 
-void connect_session(Base &b, Session &s, const Options &o, uint8_t timeout, uint8_t retry)
+void connect_session(Base &b, Session &s, const Options &o, uint8_t timeout,
+		     uint8_t retry)
 {
 	PathParams pp;
 	pp.gid_index = o.gid;
 	pp.mtu = std::min(b.mtu, static_cast<ibv_mtu>(s.remote.param[0]));
-	pp.max_rd_atomic = pp.max_dest_rd_atomic =
-		static_cast<uint8_t>(std::min<uint64_t>(b.rd_atom, s.remote.param[1]));
+	pp.max_rd_atomic = pp.max_dest_rd_atomic = static_cast<uint8_t>(
+		std::min<uint64_t>(b.rd_atom, s.remote.param[1]));
 	pp.timeout = timeout;
 	pp.retry = retry;
 	qp_to_init(s.qp.get(), 1, kAllAccess);
@@ -201,21 +205,21 @@ int serve(const Options &o, Clock::time_point deadline)
 			break;
 		}
 		case CHECK:
-			reply.value = changed(b.buf.get(), kBufSize) + changed(b.buf2.get(), kBufSize);
+			reply.value = changed(b.buf.get(), kBufSize) +
+				      changed(b.buf2.get(), kBufSize);
 			break;
 		case KILL:
 			if (s)
 				s->qp.reset();
 			break;
-		case END:
-			s.reset();
-			break;
+		case END: s.reset(); break;
 		case BIG_MR:
 			big_mr.reset();
 			big = alloc_buffer(kBigSize);
 			fill(big.get(), kBigSize);
 			big_mr = reg_mr(b.pd.get(), big.get(), kBigSize,
-					IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+					IBV_ACCESS_LOCAL_WRITE |
+						IBV_ACCESS_REMOTE_READ);
 			reply.value = reinterpret_cast<uintptr_t>(big.get());
 			reply.arg = big_mr->rkey;
 			break;
@@ -224,11 +228,13 @@ int serve(const Options &o, Clock::time_point deadline)
 			int rc = ibv_dereg_mr(big_mr.release());
 			auto us = std::chrono::duration_cast<std::chrono::microseconds>(
 				Clock::now() - t0);
-			reply.value = rc ? ~uint64_t{0} : static_cast<uint64_t>(us.count());
+			reply.value = rc ? ~uint64_t{0} :
+					   static_cast<uint64_t>(us.count());
 			auto until = Clock::now() + std::chrono::seconds(5);
 			ibv_qp_state st = s ? qp_state(s->qp.get()) : IBV_QPS_ERR;
 			while (s && st != IBV_QPS_ERR && Clock::now() < until) {
-				std::this_thread::sleep_for(std::chrono::milliseconds(50));
+				std::this_thread::sleep_for(
+					std::chrono::milliseconds(50));
 				st = qp_state(s->qp.get());
 			}
 			reply.arg = st;
@@ -236,11 +242,13 @@ int serve(const Options &o, Clock::time_point deadline)
 		}
 		case QUIT:
 			tcp.send(reply);
-			std::printf("# mrc_negative: server: %d sessions, %d errors\n", sessions, errors);
+			std::printf("# mrc_negative: server: %d sessions, %d errors\n",
+				    sessions, errors);
 			return errors ? 1 : 0;
 		default:
 			errors++;
-			fail("protocol: unknown command " + std::to_string(c.type));
+			fail("protocol: unknown command " +
+			     std::to_string(c.type));
 		}
 		tcp.send(reply);
 	}
@@ -274,7 +282,8 @@ public:
 		sqd();
 		dereg_with_read_outstanding();
 		command(QUIT);
-		std::printf("1..%d\n# mrc_negative: %d passed, %d failed\n", n_, n_ - failed_, failed_);
+		std::printf("1..%d\n# mrc_negative: %d passed, %d failed\n", n_,
+			    n_ - failed_, failed_);
 		return failed_ ? 1 : 0;
 	}
 
@@ -283,7 +292,8 @@ private:
 	{
 		n_++;
 		failed_ += !ok;
-		std::printf("%s %d - %s\n", ok ? "ok" : "not ok", n_, what.c_str());
+		std::printf("%s %d - %s\n", ok ? "ok" : "not ok", n_,
+			    what.c_str());
 		std::fflush(stdout);
 	}
 
@@ -311,21 +321,21 @@ private:
 		s.remote = remote;
 		tcp_.send(info_of(b_, s));
 		connect_session(b_, s, o_, timeout, retry);
-		Cmd r = tcp_.recv<Cmd>(deadline_);	// the server's QP is in RTS
+		Cmd r = tcp_.recv<Cmd>(deadline_); // the server's QP is in RTS
 		if (r.type != NEW)
 			fail("protocol: reply to NEW");
 		return s;
 	}
 
-	void post(Session &s, ibv_wr_opcode op, uint64_t laddr, uint32_t len, uint32_t lkey,
-		  uint64_t raddr, uint32_t rkey, uint64_t id)
+	void post(Session &s, ibv_wr_opcode op, uint64_t laddr, uint32_t len,
+		  uint32_t lkey, uint64_t raddr, uint32_t rkey, uint64_t id)
 	{
 		if (int rc = try_post(s, op, laddr, len, lkey, raddr, rkey, id))
 			fail_errno("ibv_post_send", rc);
 	}
 
-	int try_post(Session &s, ibv_wr_opcode op, uint64_t laddr, uint32_t len, uint32_t lkey,
-		     uint64_t raddr, uint32_t rkey, uint64_t id)
+	int try_post(Session &s, ibv_wr_opcode op, uint64_t laddr, uint32_t len,
+		     uint32_t lkey, uint64_t raddr, uint32_t rkey, uint64_t id)
 	{
 		ibv_sge sge{laddr, len, lkey};
 		ibv_send_wr wr{}, *bad = nullptr;
@@ -334,7 +344,8 @@ private:
 		wr.num_sge = 1;
 		wr.opcode = op;
 		wr.send_flags = IBV_SEND_SIGNALED;
-		if (op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+		if (op == IBV_WR_ATOMIC_CMP_AND_SWP ||
+		    op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
 			wr.wr.atomic.remote_addr = raddr;
 			wr.wr.atomic.rkey = rkey;
 			wr.wr.atomic.compare_add = 0;
@@ -346,42 +357,55 @@ private:
 		return ibv_post_send(s.qp.get(), &wr, &bad);
 	}
 
-	uint64_t laddr(size_t off = 0) { return reinterpret_cast<uintptr_t>(b_.buf.get()) + off; }
+	uint64_t laddr(size_t off = 0)
+	{
+		return reinterpret_cast<uintptr_t>(b_.buf.get()) + off;
+	}
 
 	// The next completion, or nullopt at the case deadline.
 	std::optional<ibv_wc> next_wc(Session &s, int seconds = -1)
 	{
 		ibv_wc wc{};
-		auto until = Clock::now() + std::chrono::seconds(seconds < 0 ? o_.case_timeout : seconds);
-		int n = s.waiter->poll(s.cq.get(), &wc, 1, std::min(until, deadline_));
+		auto until = Clock::now() +
+			     std::chrono::seconds(seconds < 0 ? o_.case_timeout :
+								seconds);
+		int n = s.waiter->poll(s.cq.get(), &wc, 1,
+				       std::min(until, deadline_));
 		if (n <= 0)
 			return std::nullopt;
 		return wc;
 	}
 
-	static std::string status_name(ibv_wc_status st) { return ibv_wc_status_str(st); }
+	static std::string status_name(ibv_wc_status st)
+	{
+		return ibv_wc_status_str(st);
+	}
 
 	// One TAP line: the next completion has status want.
-	bool expect_wc(Session &s, ibv_wc_status want, const std::string &what, int seconds = -1)
+	bool expect_wc(Session &s, ibv_wc_status want, const std::string &what,
+		       int seconds = -1)
 	{
 		auto wc = next_wc(s, seconds);
-		std::string got = wc ? status_name(wc->status) : "no completion in time";
+		std::string got = wc ? status_name(wc->status) :
+				       "no completion in time";
 		bool ok = wc && wc->status == want;
-		tap(ok, what + ": expected " + status_name(want) + ", got " + got);
+		tap(ok,
+		    what + ": expected " + status_name(want) + ", got " + got);
 		return ok;
 	}
 
 	void expect_unchanged(const std::string &what)
 	{
 		uint64_t n = command(CHECK);
-		tap(n == 0, what + ": responder's memory unchanged (" + std::to_string(n) +
-				    " bytes changed)");
+		tap(n == 0, what + ": responder's memory unchanged (" +
+				    std::to_string(n) + " bytes changed)");
 	}
 
 	void expect_qp_error(Session &s, const std::string &what)
 	{
 		auto st = qp_state(s.qp.get());
-		tap(st == IBV_QPS_ERR, what + ": QP state is ERR (state " + std::to_string(st) + ")");
+		tap(st == IBV_QPS_ERR, what + ": QP state is ERR (state " +
+					       std::to_string(st) + ")");
 	}
 
 	uint32_t bad_key(uint32_t key)
@@ -395,23 +419,28 @@ private:
 	{
 		Session s = connected();
 		const auto &r = s.remote;
-		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, bad_key(r.rkey), 1);
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr,
+		     bad_key(r.rkey), 1);
 		expect_wc(s, IBV_WC_REM_ACCESS_ERR, "RDMA WRITE with a bad rkey");
 		expect_unchanged("RDMA WRITE with a bad rkey");
 		expect_qp_error(s, "after a remote access error");
 		// After the error, both queues only flush.
-		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, r.rkey, 2);
-		expect_wc(s, IBV_WC_WR_FLUSH_ERR, "valid RDMA WRITE posted on the QP in ERR");
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr,
+		     r.rkey, 2);
+		expect_wc(s, IBV_WC_WR_FLUSH_ERR,
+			  "valid RDMA WRITE posted on the QP in ERR");
 		ibv_sge sge{laddr(4096), 64, b_.mr->lkey};
 		ibv_recv_wr rwr{}, *bad = nullptr;
 		rwr.wr_id = 3;
 		rwr.sg_list = &sge;
 		rwr.num_sge = 1;
 		if (int rc = ibv_post_recv(s.qp.get(), &rwr, &bad))
-			tap(false, "receive posted on the QP in ERR: ibv_post_recv failed: " +
-					   std::string(std::strerror(rc)));
+			tap(false,
+			    "receive posted on the QP in ERR: ibv_post_recv failed: " +
+				    std::string(std::strerror(rc)));
 		else
-			expect_wc(s, IBV_WC_WR_FLUSH_ERR, "receive posted on the QP in ERR", 5);
+			expect_wc(s, IBV_WC_WR_FLUSH_ERR,
+				  "receive posted on the QP in ERR", 5);
 		expect_unchanged("flushed RDMA WRITE");
 		command(END);
 	}
@@ -422,15 +451,23 @@ private:
 	{
 		Session s = connected();
 		const auto &r = s.remote;
-		post(s, op, laddr(), 64, b_.mr->lkey, r.addr + r.len - 32, r.rkey, 1);
-		expect_wc(s, IBV_WC_REM_ACCESS_ERR, verb + " crossing the end of the remote MR");
+		post(s, op, laddr(), 64, b_.mr->lkey, r.addr + r.len - 32,
+		     r.rkey, 1);
+		expect_wc(s, IBV_WC_REM_ACCESS_ERR,
+			  verb + " crossing the end of the remote MR");
 		if (op == IBV_WR_RDMA_WRITE)
 			expect_unchanged(verb + " out of bounds");
 		command(END);
 	}
 
-	void out_of_bounds_write() { out_of_bounds(IBV_WR_RDMA_WRITE, "RDMA WRITE"); }
-	void out_of_bounds_read() { out_of_bounds(IBV_WR_RDMA_READ, "RDMA READ"); }
+	void out_of_bounds_write()
+	{
+		out_of_bounds(IBV_WR_RDMA_WRITE, "RDMA WRITE");
+	}
+	void out_of_bounds_read()
+	{
+		out_of_bounds(IBV_WR_RDMA_READ, "RDMA READ");
+	}
 
 	void no_remote_write()
 	{
@@ -438,11 +475,16 @@ private:
 		const auto &r = s.remote;
 		// Control: the MR and its rkey are valid for READ.
 		std::memset(b_.buf.get(), 0, 64);
-		post(s, IBV_WR_RDMA_READ, laddr(), 64, b_.mr->lkey, r.addr2, r.rkey2, 1);
-		if (expect_wc(s, IBV_WC_SUCCESS, "RDMA READ from an MR with REMOTE_READ only"))
-			tap(changed(b_.buf.get(), 64) == 0, "RDMA READ returned the MR's contents");
-		post(s, IBV_WR_RDMA_WRITE, laddr(4096), 64, b_.mr->lkey, r.addr2, r.rkey2, 2);
-		expect_wc(s, IBV_WC_REM_ACCESS_ERR, "RDMA WRITE into an MR without REMOTE_WRITE");
+		post(s, IBV_WR_RDMA_READ, laddr(), 64, b_.mr->lkey, r.addr2,
+		     r.rkey2, 1);
+		if (expect_wc(s, IBV_WC_SUCCESS,
+			      "RDMA READ from an MR with REMOTE_READ only"))
+			tap(changed(b_.buf.get(), 64) == 0,
+			    "RDMA READ returned the MR's contents");
+		post(s, IBV_WR_RDMA_WRITE, laddr(4096), 64, b_.mr->lkey,
+		     r.addr2, r.rkey2, 2);
+		expect_wc(s, IBV_WC_REM_ACCESS_ERR,
+			  "RDMA WRITE into an MR without REMOTE_WRITE");
 		expect_unchanged("RDMA WRITE without REMOTE_WRITE");
 		command(END);
 	}
@@ -453,23 +495,29 @@ private:
 		const auto &r = s.remote;
 		// Control: the aligned compare-and-swap works (compare 0 fails
 		// against the pattern, so memory stays unchanged either way).
-		post(s, IBV_WR_ATOMIC_CMP_AND_SWP, laddr(), 8, b_.mr->lkey, r.addr + 64, r.rkey, 1);
-		expect_wc(s, IBV_WC_SUCCESS, "atomic compare-and-swap at an 8-byte aligned address");
+		post(s, IBV_WR_ATOMIC_CMP_AND_SWP, laddr(), 8, b_.mr->lkey,
+		     r.addr + 64, r.rkey, 1);
+		expect_wc(s, IBV_WC_SUCCESS,
+			  "atomic compare-and-swap at an 8-byte aligned address");
 		// rdma-core's rxe provider (the one mrc is driven by) refuses
 		// a misaligned atomic in ibv_post_send (EINVAL) before it
 		// reaches the device; that is allowed (an immediate error of
 		// the post verb), and then nothing may complete.  If the WR is
 		// accepted, the responder must NAK it: Invalid Request.
-		int rc = try_post(s, IBV_WR_ATOMIC_FETCH_AND_ADD, laddr(8), 8, b_.mr->lkey,
-				  r.addr + 68, r.rkey, 2);
+		int rc = try_post(s, IBV_WR_ATOMIC_FETCH_AND_ADD, laddr(8), 8,
+				  b_.mr->lkey, r.addr + 68, r.rkey, 2);
 		if (rc) {
-			tap(rc == EINVAL, std::string("atomic fetch-and-add at an address not 8-byte "
-						      "aligned: refused at post time: ") +
-						  std::strerror(rc) + " (expected EINVAL or a "
-						  "remote invalid request error completion)");
+			tap(rc == EINVAL,
+			    std::string("atomic fetch-and-add at an address not 8-byte "
+					"aligned: refused at post time: ") +
+				    std::strerror(rc) +
+				    " (expected EINVAL or a "
+				    "remote invalid request error completion)");
 			auto wc = next_wc(s, 1);
-			tap(!wc, "no completion for the refused unaligned atomic" +
-					 (wc ? ": got " + status_name(wc->status) : std::string()));
+			tap(!wc,
+			    "no completion for the refused unaligned atomic" +
+				    (wc ? ": got " + status_name(wc->status) :
+					  std::string()));
 		} else {
 			expect_wc(s, IBV_WC_REM_INV_REQ_ERR,
 				  "atomic fetch-and-add at an address not 8-byte aligned "
@@ -495,12 +543,17 @@ private:
 			wr.opcode = IBV_WR_SEND;
 			wr.send_flags = IBV_SEND_SIGNALED;
 			int rc = ibv_post_send(s.qp.get(), &wr, &bad);
-			tap(rc != 0, std::string("ibv_post_send on a QP in ") + state +
-					     " fails: expected an error, got " +
-					     (rc ? std::strerror(rc) : "success"));
+			tap(rc != 0,
+			    std::string("ibv_post_send on a QP in ") + state +
+				    " fails: expected an error, got " +
+				    (rc ? std::strerror(rc) : "success"));
 			auto wc = next_wc(s, 1);
-			tap(!wc, std::string("no completion for the send posted in ") + state +
-					 (wc ? std::string(": got ") + status_name(wc->status) : ""));
+			tap(!wc,
+			    std::string("no completion for the send posted in ") +
+				    state +
+				    (wc ? std::string(": got ") +
+						     status_name(wc->status) :
+					  ""));
 		}
 	}
 
@@ -508,8 +561,10 @@ private:
 	{
 		Session s = connected();
 		const auto &r = s.remote;
-		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, bad_key(b_.mr->lkey), r.addr, r.rkey, 1);
-		expect_wc(s, IBV_WC_LOC_PROT_ERR, "RDMA WRITE from a local SGE with a bad lkey");
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, bad_key(b_.mr->lkey),
+		     r.addr, r.rkey, 1);
+		expect_wc(s, IBV_WC_LOC_PROT_ERR,
+			  "RDMA WRITE from a local SGE with a bad lkey");
 		expect_unchanged("RDMA WRITE with a bad lkey");
 		command(END);
 	}
@@ -519,7 +574,7 @@ private:
 	// them.
 	void destroy_with_outstanding()
 	{
-		Session s = connected(18, 7);	// ~1 s timeout, 7 retries
+		Session s = connected(18, 7); // ~1 s timeout, 7 retries
 		const auto &r = s.remote;
 		command(KILL);
 		for (uint64_t i = 0; i < 4; i++) {
@@ -532,43 +587,56 @@ private:
 				fail_errno("ibv_post_recv", rc);
 		}
 		for (uint64_t i = 0; i < 8; i++)
-			post(s, IBV_WR_RDMA_WRITE, laddr(), 4096, b_.mr->lkey, r.addr, r.rkey, i);
+			post(s, IBV_WR_RDMA_WRITE, laddr(), 4096, b_.mr->lkey,
+			     r.addr, r.rkey, i);
 		std::this_thread::sleep_for(std::chrono::milliseconds(200));
 		auto t0 = Clock::now();
 		int rc = ibv_destroy_qp(s.qp.release());
-		double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+		double secs =
+			std::chrono::duration<double>(Clock::now() - t0).count();
 		char buf[64];
 		std::snprintf(buf, sizeof(buf), "%.2f s", secs);
 		tap(rc == 0 && secs < 5.0,
-		    std::string("ibv_destroy_qp with receives posted and sends in flight to a dead peer: ") +
-			    (rc ? std::strerror(rc) : "returned 0") + " in " + buf + " (limit 5 s)");
+		    std::string(
+			    "ibv_destroy_qp with receives posted and sends in flight to a dead peer: ") +
+			    (rc ? std::strerror(rc) : "returned 0") + " in " +
+			    buf + " (limit 5 s)");
 		rc = ibv_destroy_cq(s.cq.release());
-		tap(rc == 0, std::string("ibv_destroy_cq afterwards: ") + (rc ? std::strerror(rc) : "0"));
+		tap(rc == 0, std::string("ibv_destroy_cq afterwards: ") +
+				     (rc ? std::strerror(rc) : "0"));
 		command(END);
 	}
 
 	void retry_exceeded()
 	{
-		Session s = connected(static_cast<uint8_t>(o_.qp_timeout), static_cast<uint8_t>(o_.retry));
+		Session s = connected(static_cast<uint8_t>(o_.qp_timeout),
+				      static_cast<uint8_t>(o_.retry));
 		const auto &r = s.remote;
 		command(KILL);
 		auto t0 = Clock::now();
-		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, r.rkey, 1);
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr,
+		     r.rkey, 1);
 		// Budget: (retry + 1) timeouts of 4.096 us << qp-timeout,
 		// with a generous floor for timer granularity and TCG.
-		double budget = (o_.retry + 1) * 4.096e-6 * static_cast<double>(1ull << o_.qp_timeout);
+		double budget = (o_.retry + 1) * 4.096e-6 *
+				static_cast<double>(1ull << o_.qp_timeout);
 		int limit = static_cast<int>(budget * 4) + 20;
 		bool ok = expect_wc(s, IBV_WC_RETRY_EXC_ERR,
 				    "RDMA WRITE to a peer that stopped answering (qp-timeout " +
-					    std::to_string(o_.qp_timeout) + ", retry " +
+					    std::to_string(o_.qp_timeout) +
+					    ", retry " +
 					    std::to_string(o_.retry) + ")",
 				    limit);
-		double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+		double secs =
+			std::chrono::duration<double>(Clock::now() - t0).count();
 		if (ok)
-			diag("retry exceeded after " + std::to_string(secs) + " s (nominal budget " +
-			     std::to_string(budget) + " s)");
-		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, r.rkey, 2);
-		expect_wc(s, IBV_WC_WR_FLUSH_ERR, "RDMA WRITE after retry exceeded");
+			diag("retry exceeded after " + std::to_string(secs) +
+			     " s (nominal budget " + std::to_string(budget) +
+			     " s)");
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr,
+		     r.rkey, 2);
+		expect_wc(s, IBV_WC_WR_FLUSH_ERR,
+			  "RDMA WRITE after retry exceeded");
 		command(END);
 	}
 
@@ -581,13 +649,17 @@ private:
 		Session s = connected();
 		const auto &r = s.remote;
 		auto t0 = Clock::now();
-		post(s, op, laddr(), 64, b_.mr->lkey, ~uint64_t{0} - 31, r.rkey, 1);
+		post(s, op, laddr(), 64, b_.mr->lkey, ~uint64_t{0} - 31, r.rkey,
+		     1);
 		bool ok = expect_wc(s, IBV_WC_REM_ACCESS_ERR,
-				    verb + " whose remote range wraps past 2^64", 5);
-		double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+				    verb + " whose remote range wraps past 2^64",
+				    5);
+		double secs =
+			std::chrono::duration<double>(Clock::now() - t0).count();
 		if (ok)
-			tap(secs < 2.0, verb + " with a wrapping range fails at once (" +
-						std::to_string(secs) + " s, limit 2 s)");
+			tap(secs < 2.0,
+			    verb + " with a wrapping range fails at once (" +
+				    std::to_string(secs) + " s, limit 2 s)");
 		expect_qp_error(s, verb + " with a wrapping range");
 		expect_unchanged(verb + " with a wrapping range");
 		command(END);
@@ -605,15 +677,18 @@ private:
 		fill(b_.buf.get(), 64);
 		// A valid WR first, to find the ring by its wr_id.
 		uint64_t marker = 0x6d72635f72617700ull ^
-				  static_cast<uint64_t>(Clock::now().time_since_epoch().count());
-		post(s, IBV_WR_RDMA_WRITE, laddr(), 8, b_.mr->lkey, r.addr, r.rkey, marker);
+				  static_cast<uint64_t>(
+					  Clock::now().time_since_epoch().count());
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 8, b_.mr->lkey, r.addr,
+		     r.rkey, marker);
 		if (!expect_wc(s, IBV_WC_SUCCESS, what + ": control WRITE")) {
 			command(END);
 			return;
 		}
 		auto sq = RawSq::find(marker);
 		if (!sq) {
-			tap(false, what + ": the send ring is found in the process's mappings");
+			tap(false,
+			    what + ": the send ring is found in the process's mappings");
 			command(END);
 			return;
 		}
@@ -622,14 +697,18 @@ private:
 		w->wr.send_flags = IBV_SEND_SIGNALED;
 		fill_wqe(*w, *sq, r);
 		sq->publish();
-		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, r.rkey, 2);
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr,
+		     r.rkey, 2);
 		auto t0 = Clock::now();
 		auto wc = next_wc(s, 5);
-		double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-		std::string got = wc ? status_name(wc->status) : "no completion in 5 s";
+		double secs =
+			std::chrono::duration<double>(Clock::now() - t0).count();
+		std::string got = wc ? status_name(wc->status) :
+				       "no completion in 5 s";
 		tap(wc && wc->wr_id == 1 && wc->status == want,
-		    what + " (raw WQE): expected " + status_name(want) + " at once, got " + got +
-			    " after " + std::to_string(secs) + " s");
+		    what + " (raw WQE): expected " + status_name(want) +
+			    " at once, got " + got + " after " +
+			    std::to_string(secs) + " s");
 		expect_wc(s, IBV_WC_WR_FLUSH_ERR, what + ": the WR after it", 5);
 		expect_qp_error(s, what);
 		expect_unchanged(what);
@@ -638,27 +717,32 @@ private:
 
 	void raw_wqes()
 	{
-		raw_case("atomic fetch-and-add at an address not 8-byte aligned",
-			 IBV_WC_REM_INV_REQ_ERR, [this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
-				 w.wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
-				 w.wr.wr.atomic.remote_addr = r.addr + 68;
-				 w.wr.wr.atomic.rkey = r.rkey;
-				 w.wr.wr.atomic.compare_add = 1;
-				 w.dma.num_sge = 1;
-				 RawSq::sges(w)[0] = {laddr(16), 8, b_.mr->lkey};
-			 });
+		raw_case(
+			"atomic fetch-and-add at an address not 8-byte aligned",
+			IBV_WC_REM_INV_REQ_ERR,
+			[this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
+				w.wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+				w.wr.wr.atomic.remote_addr = r.addr + 68;
+				w.wr.wr.atomic.rkey = r.rkey;
+				w.wr.wr.atomic.compare_add = 1;
+				w.dma.num_sge = 1;
+				RawSq::sges(w)[0] = {laddr(16), 8, b_.mr->lkey};
+			});
 		// Aligned, so the wire carries it; the word ends at 2^64, in no
 		// MR of the peer.
-		raw_case("compare-and-swap on the last aligned word below 2^64",
-			 IBV_WC_REM_ACCESS_ERR, [this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
-				 w.wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
-				 w.wr.wr.atomic.remote_addr = ~uint64_t{0} - 7;
-				 w.wr.wr.atomic.rkey = r.rkey;
-				 w.dma.num_sge = 1;
-				 RawSq::sges(w)[0] = {laddr(16), 8, b_.mr->lkey};
-			 });
+		raw_case(
+			"compare-and-swap on the last aligned word below 2^64",
+			IBV_WC_REM_ACCESS_ERR,
+			[this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
+				w.wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+				w.wr.wr.atomic.remote_addr = ~uint64_t{0} - 7;
+				w.wr.wr.atomic.rkey = r.rkey;
+				w.dma.num_sge = 1;
+				RawSq::sges(w)[0] = {laddr(16), 8, b_.mr->lkey};
+			});
 		raw_case("inline WRITE one byte longer than the slot's max_inline_data",
-			 IBV_WC_LOC_LEN_ERR, [](rxe_send_wqe &w, RawSq &sq, const ConnInfo &r) {
+			 IBV_WC_LOC_LEN_ERR,
+			 [](rxe_send_wqe &w, RawSq &sq, const ConnInfo &r) {
 				 w.wr.opcode = IBV_WR_RDMA_WRITE;
 				 w.wr.send_flags |= IBV_SEND_INLINE;
 				 w.wr.wr.rdma.remote_addr = r.addr;
@@ -673,7 +757,8 @@ private:
 				 w.wr.wr.rdma.rkey = r.rkey;
 				 w.dma.length = 8;
 			 });
-		raw_case("an opcode RC QPs do not have (LOCAL_INV)", IBV_WC_LOC_QP_OP_ERR,
+		raw_case("an opcode RC QPs do not have (LOCAL_INV)",
+			 IBV_WC_LOC_QP_OP_ERR,
 			 [](rxe_send_wqe &w, RawSq &, const ConnInfo &) {
 				 w.wr.opcode = IBV_WR_LOCAL_INV;
 			 });
@@ -682,17 +767,17 @@ private:
 				 w.wr.opcode = IBV_WR_RDMA_WRITE;
 				 w.wr.wr.rdma.remote_addr = r.addr;
 				 w.wr.wr.rdma.rkey = r.rkey;
-				 w.dma.num_sge = sq.slot_room() / sizeof(rxe_sge) + 1;
+				 w.dma.num_sge = sq.slot_room() / sizeof(rxe_sge) +
+						 1;
 			 });
-		raw_case("SGE lengths beyond the largest message (2^31)", IBV_WC_LOC_LEN_ERR,
-			 [this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
-				 w.wr.opcode = IBV_WR_RDMA_WRITE;
-				 w.wr.wr.rdma.remote_addr = r.addr;
-				 w.wr.wr.rdma.rkey = r.rkey;
-				 w.dma.num_sge = 2;
-				 RawSq::sges(w)[0] = {laddr(), 0x80000000u, b_.mr->lkey};
-				 RawSq::sges(w)[1] = {laddr(), 0x80000000u, b_.mr->lkey};
-			 });
+		raw_case("SGE lengths beyond the largest message (2^31)", IBV_WC_LOC_LEN_ERR, [this](rxe_send_wqe &w, RawSq &, const ConnInfo &r) {
+			w.wr.opcode = IBV_WR_RDMA_WRITE;
+			w.wr.wr.rdma.remote_addr = r.addr;
+			w.wr.wr.rdma.rkey = r.rkey;
+			w.dma.num_sge = 2;
+			RawSq::sges(w)[0] = {laddr(), 0x80000000u, b_.mr->lkey};
+			RawSq::sges(w)[1] = {laddr(), 0x80000000u, b_.mr->lkey};
+		});
 	}
 
 	// max_inline_data is what a send slot holds: create and query report
@@ -704,11 +789,13 @@ private:
 		ConnInfo remote = tcp_.recv<ConnInfo>(deadline_);
 		Session s;
 		s.waiter.emplace(b_.ctx.get());
-		s.cq.reset(ibv_create_cq(b_.ctx.get(), 32, nullptr, s.waiter->channel(), 0));
+		s.cq.reset(ibv_create_cq(b_.ctx.get(), 32, nullptr,
+					 s.waiter->channel(), 0));
 		if (!s.cq)
 			fail_errno("ibv_create_cq");
 		ibv_qp_cap got{};
-		s.qp = create_rc_qp(b_.pd.get(), s.cq.get(), s.cq.get(), {16, 1, 0}, &got);
+		s.qp = create_rc_qp(b_.pd.get(), s.cq.get(), s.cq.get(),
+				    {16, 1, 0}, &got);
 		s.psn = 1;
 		s.remote = remote;
 		tcp_.send(info_of(b_, s));
@@ -723,8 +810,9 @@ private:
 			fail_errno("ibv_query_qp", rc);
 		uint32_t inl = a.cap.max_inline_data;
 		tap(inl == got.max_inline_data && inl > 0,
-		    "max_inline_data: ibv_query_qp says " + std::to_string(inl) +
-			    ", ibv_create_qp said " + std::to_string(got.max_inline_data));
+		    "max_inline_data: ibv_query_qp says " +
+			    std::to_string(inl) + ", ibv_create_qp said " +
+			    std::to_string(got.max_inline_data));
 		// Four inline WRITEs in one post, each writing the bytes the
 		// server's buffer already holds there: any spill of one WQE into
 		// the next slot changes what lands.
@@ -737,7 +825,8 @@ private:
 			data[k].resize(len);
 			for (size_t i = 0; i < len; i++)
 				data[k][i] = pattern(off + i);
-			sge[k] = {reinterpret_cast<uintptr_t>(data[k].data()), len, 0};
+			sge[k] = {reinterpret_cast<uintptr_t>(data[k].data()),
+				  len, 0};
 			wr[k] = {};
 			wr[k].wr_id = 10 + k;
 			wr[k].sg_list = &sge[k];
@@ -750,23 +839,29 @@ private:
 		}
 		ibv_send_wr *bad = nullptr;
 		int rc = ibv_post_send(s.qp.get(), wr.data(), &bad);
-		tap(rc == 0, "four inline WRITEs of max_inline_data bytes posted: " +
-				     std::string(rc ? std::strerror(std::abs(rc)) : "0"));
+		tap(rc == 0,
+		    "four inline WRITEs of max_inline_data bytes posted: " +
+			    std::string(rc ? std::strerror(std::abs(rc)) : "0"));
 		if (auto sq = RawSq::find(13))
 			tap(inl <= sq->slot_room(),
-			    "max_inline_data " + std::to_string(inl) + " fits the " +
-				    std::to_string(sq->slot_room()) + " bytes a send slot has after "
+			    "max_inline_data " + std::to_string(inl) +
+				    " fits the " +
+				    std::to_string(sq->slot_room()) +
+				    " bytes a send slot has after "
 				    "the WQE header");
 		else
-			tap(false, "max_inline_data: the send ring is found in the process's mappings");
+			tap(false,
+			    "max_inline_data: the send ring is found in the process's mappings");
 		if (rc == 0) {
 			bool all = true;
 			for (int k = 0; k < 4; k++) {
 				auto wc = next_wc(s, 10);
 				all = all && wc && wc->status == IBV_WC_SUCCESS;
 			}
-			tap(all, "four inline WRITEs of max_inline_data bytes complete");
-			expect_unchanged("inline WRITEs of max_inline_data bytes land intact");
+			tap(all,
+			    "four inline WRITEs of max_inline_data bytes complete");
+			expect_unchanged(
+				"inline WRITEs of max_inline_data bytes land intact");
 		}
 		// One byte more: refused by the post, or failed by the kernel.
 		std::vector<uint8_t> more(inl + 1, 0);
@@ -781,13 +876,15 @@ private:
 		w1.wr.rdma.rkey = r.rkey;
 		rc = ibv_post_send(s.qp.get(), &w1, &bad);
 		if (rc) {
-			tap(true, "inline WRITE of max_inline_data + 1 bytes refused at post time");
+			tap(true,
+			    "inline WRITE of max_inline_data + 1 bytes refused at post time");
 		} else {
 			auto wc = next_wc(s, 5);
 			tap(wc && wc->status == IBV_WC_LOC_LEN_ERR,
 			    "inline WRITE of max_inline_data + 1 bytes: expected refusal or " +
 				    status_name(IBV_WC_LOC_LEN_ERR) + ", got " +
-				    (wc ? status_name(wc->status) : std::string("no completion")));
+				    (wc ? status_name(wc->status) :
+					  std::string("no completion")));
 		}
 		expect_unchanged("inline WRITE one byte too long");
 		command(END);
@@ -808,17 +905,20 @@ private:
 		Session s = connected();
 		const auto &r = s.remote;
 		int rc = modify_state(s, IBV_QPS_SQD);
-		tap(rc == 0, "RTS -> SQD: " + std::string(rc ? std::strerror(rc) : "0"));
+		tap(rc == 0,
+		    "RTS -> SQD: " + std::string(rc ? std::strerror(rc) : "0"));
 		if (rc) {
 			command(END);
 			return;
 		}
 		// Our pattern bytes 0..63 onto the server's: the same values.
 		fill(b_.buf.get(), 64);
-		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, r.rkey, 1);
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr,
+		     r.rkey, 1);
 		auto wc = next_wc(s, 1);
 		tap(!wc, "a WRITE posted in SQD is not sent while in SQD" +
-				 (wc ? ": got " + status_name(wc->status) : std::string()));
+				 (wc ? ": got " + status_name(wc->status) :
+				       std::string()));
 
 		ibv_qp_attr a{};
 		a.qp_state = IBV_QPS_SQD;
@@ -828,14 +928,19 @@ private:
 		a.ah_attr.grh.hop_limit = 64;
 		a.ah_attr.port_num = 1;
 		rc = ibv_modify_qp(s.qp.get(), &a, IBV_QP_STATE | IBV_QP_AV);
-		tap(rc == EINVAL, "SQD -> SQD with IBV_QP_AV: expected EINVAL, got " +
-					  std::string(rc ? std::strerror(rc) : "success"));
+		tap(rc == EINVAL,
+		    "SQD -> SQD with IBV_QP_AV: expected EINVAL, got " +
+			    std::string(rc ? std::strerror(rc) : "success"));
 
 		rc = modify_state(s, IBV_QPS_RTS);
-		tap(rc == 0, "SQD -> RTS: " + std::string(rc ? std::strerror(rc) : "0"));
-		expect_wc(s, IBV_WC_SUCCESS, "the WRITE posted in SQD, after SQD -> RTS", 10);
-		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr, r.rkey, 2);
-		expect_wc(s, IBV_WC_SUCCESS, "a WRITE posted after SQD -> RTS", 10);
+		tap(rc == 0,
+		    "SQD -> RTS: " + std::string(rc ? std::strerror(rc) : "0"));
+		expect_wc(s, IBV_WC_SUCCESS,
+			  "the WRITE posted in SQD, after SQD -> RTS", 10);
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr,
+		     r.rkey, 2);
+		expect_wc(s, IBV_WC_SUCCESS, "a WRITE posted after SQD -> RTS",
+			  10);
 		expect_unchanged("WRITEs around SQD");
 		command(END);
 	}
@@ -852,13 +957,17 @@ private:
 		if (big.type != BIG_MR)
 			fail("protocol: reply to BIG_MR");
 		Buffer local = alloc_buffer(kBigSize);
-		Mr lmr = reg_mr(b_.pd.get(), local.get(), kBigSize, IBV_ACCESS_LOCAL_WRITE);
-		post(s, IBV_WR_RDMA_READ, reinterpret_cast<uintptr_t>(local.get()),
-		     static_cast<uint32_t>(kBigSize), lmr->lkey, big.value, big.arg, 1);
+		Mr lmr = reg_mr(b_.pd.get(), local.get(), kBigSize,
+				IBV_ACCESS_LOCAL_WRITE);
+		post(s, IBV_WR_RDMA_READ,
+		     reinterpret_cast<uintptr_t>(local.get()),
+		     static_cast<uint32_t>(kBigSize), lmr->lkey, big.value,
+		     big.arg, 1);
 		int rc = modify_state(s, IBV_QPS_ERR);
 		if (rc)
 			fail_errno("ibv_modify_qp to ERR", rc);
-		expect_wc(s, IBV_WC_WR_FLUSH_ERR, "READ of 16 MiB, requester moved to ERR", 10);
+		expect_wc(s, IBV_WC_WR_FLUSH_ERR,
+			  "READ of 16 MiB, requester moved to ERR", 10);
 		tcp_.send(Cmd{DEREG_BIG, 0, 0});
 		Cmd d = tcp_.recv<Cmd>(deadline_);
 		if (d.type != DEREG_BIG)
@@ -866,11 +975,13 @@ private:
 		double secs = static_cast<double>(d.value) / 1e6;
 		tap(d.value != ~uint64_t{0} && secs < 2.0,
 		    "responder's ibv_dereg_mr with a READ response unacknowledged: " +
-			    (d.value == ~uint64_t{0} ? std::string("failed")
-						     : std::to_string(secs) + " s") +
+			    (d.value == ~uint64_t{0} ?
+				     std::string("failed") :
+				     std::to_string(secs) + " s") +
 			    " (limit 2 s)");
-		tap(d.arg == IBV_QPS_ERR, "the responder's QP ends in ERR after the dereg (state " +
-						  std::to_string(d.arg) + ")");
+		tap(d.arg == IBV_QPS_ERR,
+		    "the responder's QP ends in ERR after the dereg (state " +
+			    std::to_string(d.arg) + ")");
 		command(END);
 	}
 
@@ -886,26 +997,28 @@ int run_client(const Options &o, Clock::time_point deadline)
 	Base b = open_base(o);
 	fill(b.buf2.get(), kBufSize);
 	Tcp tcp = Tcp::connect(o.server, o.port, deadline);
-	std::printf("TAP version 13\n# mrc_negative on %s gid %d, server %s\n", o.dev.c_str(), o.gid,
-		    o.server.c_str());
+	std::printf("TAP version 13\n# mrc_negative on %s gid %d, server %s\n",
+		    o.dev.c_str(), o.gid, o.server.c_str());
 	Client c(o, b, tcp, deadline);
 	return c.run();
 }
 
 [[noreturn]] void usage()
 {
-	std::fprintf(stderr, "usage: mrc_negative [-d DEV] [-g GID_INDEX] [-p PORT] [--timeout=300]\n"
-			     "       [--qp-timeout=10] [--retry=1] [--case-timeout=30] [SERVER_ADDR]\n");
+	std::fprintf(stderr,
+		     "usage: mrc_negative [-d DEV] [-g GID_INDEX] [-p PORT] [--timeout=300]\n"
+		     "       [--qp-timeout=10] [--retry=1] [--case-timeout=30] [SERVER_ADDR]\n");
 	std::exit(2);
 }
 
 Options parse(int argc, char **argv)
 {
-	static const std::vector<option> longopts =
-		conn_longopts({{"case-timeout", required_argument, nullptr, 'c'}});
+	static const std::vector<option> longopts = conn_longopts(
+		{{"case-timeout", required_argument, nullptr, 'c'}});
 	Options o;
 	int c;
-	while ((c = getopt_long(argc, argv, "d:g:p:h", longopts.data(), nullptr)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:g:p:h", longopts.data(),
+				nullptr)) != -1) {
 		std::string a = optarg ? optarg : "";
 		switch (c) {
 		case 'c': o.case_timeout = std::stoi(a); break;
@@ -916,7 +1029,8 @@ Options parse(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.server = argv[optind++];
-	if (optind < argc || o.qp_timeout < 1 || o.qp_timeout > 31 || o.retry < 0 || o.retry > 7)
+	if (optind < argc || o.qp_timeout < 1 || o.qp_timeout > 31 ||
+	    o.retry < 0 || o.retry > 7)
 		usage();
 	return o;
 }
@@ -924,7 +1038,8 @@ Options parse(int argc, char **argv)
 // The watchdog's report: a verb hangs (one of the bugs this program looks for).
 void report_hang(int seconds)
 {
-	std::printf("not ok - mrc_negative: still running after %d s (a verb hangs?)\n", seconds);
+	std::printf("not ok - mrc_negative: still running after %d s (a verb hangs?)\n",
+		    seconds);
 	std::fflush(stdout);
 }
 
@@ -936,9 +1051,11 @@ int main(int argc, char **argv)
 	auto deadline = Clock::now() + std::chrono::seconds(o.timeout);
 	Watchdog wd(o.timeout + 10, report_hang);
 	try {
-		return o.server.empty() ? serve(o, deadline) : run_client(o, deadline);
+		return o.server.empty() ? serve(o, deadline) :
+					  run_client(o, deadline);
 	} catch (const std::exception &ex) {
-		std::printf("not ok - mrc_negative: error: %s\n# mrc_negative: aborted\n", ex.what());
+		std::printf("not ok - mrc_negative: error: %s\n# mrc_negative: aborted\n",
+			    ex.what());
 		return 1;
 	}
 }

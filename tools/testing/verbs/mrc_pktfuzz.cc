@@ -58,7 +58,7 @@ using Bytes = std::vector<u8>;
 // Largest datagram: a 1500-byte MTU minus the IPv4 and UDP headers, so
 // nothing is fragmented (fragments would test the IP stack, not mrc).
 constexpr size_t kMaxDatagram = 1500 - 20 - 8;
-constexpr size_t kMaxRandom = 1500;	// "random lengths 0..1500" (may fragment)
+constexpr size_t kMaxRandom = 1500; // "random lengths 0..1500" (may fragment)
 constexpr size_t kReplayRing = 512;
 
 struct Options {
@@ -66,7 +66,7 @@ struct Options {
 	uint16_t port = MRC_UDP_PORT;
 	uint64_t count = 100000;
 	uint64_t seed = 1;
-	uint64_t rate = 0;	// packets per second, 0: as fast as possible
+	uint64_t rate = 0; // packets per second, 0: as fast as possible
 	std::vector<u32> qpns;
 	bool dry_run = false;
 };
@@ -91,7 +91,8 @@ uint64_t parse_u64(std::string_view s, const char *what)
 	}
 	auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
 	if (s.empty() || ec != std::errc() || p != s.data() + s.size())
-		usage((std::string("bad ") + what + ": '" + std::string(s) + "'").c_str());
+		usage((std::string("bad ") + what + ": '" + std::string(s) + "'")
+			      .c_str());
 	return v;
 }
 
@@ -135,14 +136,16 @@ Options parse_args(int argc, char **argv)
 				if (q > MRC_QPN_MASK)
 					usage("a QPN has 24 bits");
 				o.qpns.push_back((u32)q);
-				l = c == l.npos ? std::string_view() : l.substr(c + 1);
+				l = c == l.npos ? std::string_view() :
+						  l.substr(c + 1);
 			}
 		} else if (a == "--dry-run") {
 			o.dry_run = true;
 		} else if (a == "--help" || a == "-h") {
 			usage(nullptr);
 		} else if (a.starts_with("-") && a != "-") {
-			usage((std::string("unknown option ") + std::string(a)).c_str());
+			usage((std::string("unknown option ") + std::string(a))
+				      .c_str());
 		} else if (o.addr.empty()) {
 			o.addr = a;
 		} else {
@@ -165,7 +168,10 @@ public:
 	u32 u32v() { return (u32)g_(); }
 	// Uniform-enough in [0, n) for fuzzing (n is tiny next to 2^64).
 	uint64_t below(uint64_t n) { return n ? g_() % n : 0; }
-	uint64_t range(uint64_t lo, uint64_t hi) { return lo + below(hi - lo + 1); }
+	uint64_t range(uint64_t lo, uint64_t hi)
+	{
+		return lo + below(hi - lo + 1);
+	}
 	bool chance(unsigned percent) { return below(100) < percent; }
 	void fill(std::span<u8> b)
 	{
@@ -177,21 +183,36 @@ private:
 	std::mt19937_64 g_;
 };
 
-enum Class { C_RANDOM, C_BITFLIP, C_TRUNC, C_EXTEND, C_BADICRC, C_REPLAY, C_VALID, C_SPOOF, C_NR };
+enum Class {
+	C_RANDOM,
+	C_BITFLIP,
+	C_TRUNC,
+	C_EXTEND,
+	C_BADICRC,
+	C_REPLAY,
+	C_VALID,
+	C_SPOOF,
+	C_NR
+};
 constexpr std::array<const char *, C_NR> kClassName = {
-	"random", "bitflip", "truncate", "extend", "badicrc", "replay", "valid", "spoof",
+	"random",  "bitflip", "truncate", "extend",
+	"badicrc", "replay",  "valid",	  "spoof",
 };
 
 const std::array<u8, 14> kOpcodes = {
-	MRC_OP_SEND,	   MRC_OP_SEND_IMM,   MRC_OP_WRITE,	  MRC_OP_WRITE_IMM,
-	MRC_OP_READ_REQ,   MRC_OP_READ_RESP,  MRC_OP_ATOMIC_CS,	  MRC_OP_ATOMIC_FA,
-	MRC_OP_ATOMIC_RESP, MRC_OP_ACK,	      MRC_OP_NACK,	  MRC_OP_PROBE_REQ,
+	MRC_OP_SEND,	   MRC_OP_SEND_IMM,    MRC_OP_WRITE,
+	MRC_OP_WRITE_IMM,  MRC_OP_READ_REQ,    MRC_OP_READ_RESP,
+	MRC_OP_ATOMIC_CS,  MRC_OP_ATOMIC_FA,   MRC_OP_ATOMIC_RESP,
+	MRC_OP_ACK,	   MRC_OP_NACK,	       MRC_OP_PROBE_REQ,
 	MRC_OP_PROBE_RESP, MRC_OP_PORT_STATUS,
 };
 
 class Generator {
 public:
-	Generator(Rng &rng, const std::vector<u32> &qpns) : rng_(rng), qpns_(qpns) {}
+	Generator(Rng &rng, const std::vector<u32> &qpns)
+		: rng_(rng), qpns_(qpns)
+	{
+	}
 
 	// A valid packet of a random opcode; @aim: dqpn (and often sqpn) from
 	// the --qpn list.
@@ -208,9 +229,10 @@ public:
 		if (n < 0) {
 			// The generator must only build what the protocol allows:
 			// anything else is a bug here, not a fuzz case.
-			throw std::logic_error(std::string("generator built an invalid ") +
-					       mrc_opcode_name(op) + ": " +
-					       mrc_wire_strerror(n));
+			throw std::logic_error(
+				std::string("generator built an invalid ") +
+				mrc_opcode_name(op) + ": " +
+				mrc_wire_strerror(n));
 		}
 		buf.resize((size_t)n);
 		*opcode_out = op;
@@ -223,10 +245,14 @@ private:
 		if (aim && !qpns_.empty())
 			return qpns_[rng_.below(qpns_.size())];
 		// Small QPNs are where real QPs live; all 24 bits otherwise.
-		return rng_.chance(50) ? (u32)rng_.below(64) : rng_.u32v() & MRC_QPN_MASK;
+		return rng_.chance(50) ? (u32)rng_.below(64) :
+					 rng_.u32v() & MRC_QPN_MASK;
 	}
 
-	u8 plane() { return (u8)(rng_.chance(50) ? 1 : rng_.range(1, MRC_MAX_PLANES)); }
+	u8 plane()
+	{
+		return (u8)(rng_.chance(50) ? 1 : rng_.range(1, MRC_MAX_PLANES));
+	}
 
 	// PSNs near the start of a stream, near the wrap and anywhere.
 	u32 psn()
@@ -251,7 +277,8 @@ private:
 	// Payload size: empty, small, or up to what still fits a datagram.
 	u32 payload_len(u8 op)
 	{
-		const u32 room = (u32)kMaxDatagram - (u32)mrc_hdr_len(op) - MRC_ICRC_LEN;
+		const u32 room = (u32)kMaxDatagram - (u32)mrc_hdr_len(op) -
+				 MRC_ICRC_LEN;
 		switch (rng_.below(4)) {
 		case 0: return 0;
 		case 1: return (u32)rng_.range(1, 64);
@@ -264,26 +291,28 @@ private:
 	{
 		m.msn = rng_.chance(50) ? (u32)rng_.below(1024) : rng_.u32v();
 		const u64 max_msg = 0x80000000ull;
-		if (len == 0) {	// only a zero-length message has no payload
+		if (len == 0) { // only a zero-length message has no payload
 			m.offset = 0;
 			m.msg_len = 0;
 		} else {
 			switch (rng_.below(4)) {
-			case 0:	// whole message in one packet
+			case 0: // whole message in one packet
 				m.offset = 0;
 				m.msg_len = len;
 				break;
-			case 1:	// first packet of a longer one
+			case 1: // first packet of a longer one
 				m.offset = 0;
 				m.msg_len = (u32)rng_.range(len + 1, max_msg);
 				break;
-			case 2:	// last packet
+			case 2: // last packet
 				m.offset = (u32)rng_.range(1, max_msg - len);
 				m.msg_len = m.offset + len;
 				break;
-			default:	// somewhere in the middle
+			default: // somewhere in the middle
 				m.offset = (u32)rng_.range(1, max_msg - len - 1);
-				m.msg_len = (u32)rng_.range((u64)m.offset + len + 1, max_msg);
+				m.msg_len = (u32)rng_.range((u64)m.offset +
+								    len + 1,
+							    max_msg);
 				break;
 			}
 		}
@@ -331,13 +360,15 @@ private:
 		case MRC_OP_SEND:
 		case MRC_OP_SEND_IMM:
 		case MRC_OP_READ_RESP:
-			placement(h, p.u.send.msg, p.payload_len, op != MRC_OP_READ_RESP);
+			placement(h, p.u.send.msg, p.payload_len,
+				  op != MRC_OP_READ_RESP);
 			if (op == MRC_OP_SEND_IMM)
 				p.u.send.imm = rng_.u32v();
 			break;
 		case MRC_OP_WRITE:
 		case MRC_OP_WRITE_IMM:
-			placement(h, p.u.write.msg, p.payload_len, op == MRC_OP_WRITE_IMM);
+			placement(h, p.u.write.msg, p.payload_len,
+				  op == MRC_OP_WRITE_IMM);
 			p.u.write.va = va(p.payload_len);
 			p.u.write.rkey = rng_.u32v();
 			if (op == MRC_OP_WRITE_IMM)
@@ -345,8 +376,9 @@ private:
 			break;
 		case MRC_OP_READ_REQ:
 			h.flags = single | random_req_flags();
-			p.u.read_req.len = (u32)(rng_.chance(50) ? rng_.below(65537)
-								 : rng_.below(0x80000001ull));
+			p.u.read_req.len = (u32)(rng_.chance(50) ?
+							 rng_.below(65537) :
+							 rng_.below(0x80000001ull));
 			p.u.read_req.va = va(p.u.read_req.len);
 			p.u.read_req.rkey = rng_.u32v();
 			p.u.read_req.msn = rng_.u32v();
@@ -358,7 +390,8 @@ private:
 			p.u.atomic.rkey = rng_.u32v();
 			p.u.atomic.msn = rng_.u32v();
 			p.u.atomic.swap_add = rng_.u64();
-			p.u.atomic.compare = op == MRC_OP_ATOMIC_CS ? rng_.u64() : 0;
+			p.u.atomic.compare = op == MRC_OP_ATOMIC_CS ? rng_.u64() :
+								      0;
 			break;
 		case MRC_OP_ATOMIC_RESP:
 			h.flags = single | random_req_flags();
@@ -367,7 +400,8 @@ private:
 			break;
 		case MRC_OP_ACK:
 			p.u.ack.cum_psn = psn();
-			p.u.ack.sack_base = rng_.chance(50) ? p.u.ack.cum_psn : psn();
+			p.u.ack.sack_base = rng_.chance(50) ? p.u.ack.cum_psn :
+							      psn();
 			for (auto &w : p.u.ack.sack)
 				w = rng_.chance(30) ? 0 : rng_.u64();
 			p.u.ack.echo_ev = (u16)rng_.u32v();
@@ -382,14 +416,15 @@ private:
 			p.u.nack.cum_psn = psn();
 			p.u.nack.echo_ev = (u16)rng_.u32v();
 			p.u.nack.echo_plane = plane();
-			p.u.nack.reason = (u8)rng_.range(MRC_NACK_OUT_OF_WINDOW, MRC_NACK_RNR);
+			p.u.nack.reason = (u8)rng_.range(MRC_NACK_OUT_OF_WINDOW,
+							 MRC_NACK_RNR);
 			p.u.nack.ts_echo = rng_.u32v();
 			if (p.u.nack.reason == MRC_NACK_RNR)
 				p.u.nack.rnr_timer_us = rng_.u32v();
 			break;
 		case MRC_OP_PROBE_REQ:
 		case MRC_OP_PROBE_RESP:
-			if (rng_.chance(50))	// probes are connectionless
+			if (rng_.chance(50)) // probes are connectionless
 				h.dqpn = h.sqpn = 0;
 			p.u.probe.probe_id = rng_.u32v();
 			p.u.probe.ev = (u16)rng_.u32v();
@@ -439,10 +474,12 @@ public:
 		hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
 		addrinfo *res = nullptr;
 		const std::string port = std::to_string(o.port);
-		if (int e = getaddrinfo(o.addr.c_str(), port.c_str(), &hints, &res))
-			throw std::runtime_error("'" + o.addr +
-						 "' is not a numeric IPv4/IPv6 address: " +
-						 gai_strerror(e));
+		if (int e = getaddrinfo(o.addr.c_str(), port.c_str(), &hints,
+					&res))
+			throw std::runtime_error(
+				"'" + o.addr +
+				"' is not a numeric IPv4/IPv6 address: " +
+				gai_strerror(e));
 		std::memcpy(&dst_, res->ai_addr, res->ai_addrlen);
 		dstlen_ = res->ai_addrlen;
 		const int family = res->ai_family;
@@ -451,7 +488,8 @@ public:
 			return;
 		sock_.reset(::socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0));
 		if (sock_.get() < 0)
-			throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+			throw std::runtime_error(std::string("socket: ") +
+						 std::strerror(errno));
 	}
 
 	// True if sent.  A full queue (ENOBUFS/EAGAIN) is waited out rather than
@@ -460,21 +498,24 @@ public:
 	{
 		for (int tries = 0; tries < 1000; tries++) {
 			ssize_t n = ::sendto(sock_.get(), b.data(), b.size(), 0,
-					     reinterpret_cast<const sockaddr *>(&dst_), dstlen_);
+					     reinterpret_cast<const sockaddr *>(
+						     &dst_),
+					     dstlen_);
 			if (n == (ssize_t)b.size())
 				return true;
 			if (n >= 0) {
 				err = "short send";
 				return false;
 			}
-			if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR &&
-			    errno != ECONNREFUSED) {
+			if (errno != ENOBUFS && errno != EAGAIN &&
+			    errno != EINTR && errno != ECONNREFUSED) {
 				err = std::strerror(errno);
 				return false;
 			}
 			// ECONNREFUSED: a queued ICMP error of an earlier datagram
 			// (e.g. before mrc's socket existed); the next try goes out.
-			std::this_thread::sleep_for(std::chrono::microseconds(100));
+			std::this_thread::sleep_for(
+				std::chrono::microseconds(100));
 		}
 		err = "queue stayed full";
 		return false;
@@ -492,7 +533,8 @@ public:
 			auto *s = reinterpret_cast<const sockaddr_in6 *>(&dst_);
 			inet_ntop(AF_INET6, &s->sin6_addr, host, sizeof(host));
 			port = ntohs(s->sin6_port);
-			return std::string("[") + host + "]:" + std::to_string(port);
+			return std::string("[") + host +
+			       "]:" + std::to_string(port);
 		}
 		return std::string(host) + ":" + std::to_string(port);
 	}
@@ -512,7 +554,7 @@ void bitflip(Rng &rng, Bytes &b)
 	std::vector<size_t> done;
 	for (unsigned i = 0; i < flips; i++) {
 		size_t bit;
-		do {	// distinct bits: two flips of one bit would cancel
+		do { // distinct bits: two flips of one bit would cancel
 			bit = rng.below(b.size() * 8);
 		} while (std::find(done.begin(), done.end(), bit) != done.end());
 		done.push_back(bit);
@@ -523,7 +565,8 @@ void bitflip(Rng &rng, Bytes &b)
 void truncate(Rng &rng, Bytes &b)
 {
 	// Often by a few bytes (cuts the ICRC), sometimes into the headers.
-	const size_t cut = rng.chance(50) ? rng.range(1, 4) : rng.range(1, b.size());
+	const size_t cut = rng.chance(50) ? rng.range(1, 4) :
+					    rng.range(1, b.size());
 	b.resize(b.size() - cut);
 }
 
@@ -531,7 +574,7 @@ void extend(Rng &rng, Bytes &b)
 {
 	const size_t room = kMaxDatagram - b.size();
 	const size_t add = room ? rng.range(1, std::min<size_t>(room, 64)) : 0;
-	if (!add) {	// no room: a packet that long cannot grow, flip instead
+	if (!add) { // no room: a packet that long cannot grow, flip instead
 		bitflip(rng, b);
 		return;
 	}
@@ -556,9 +599,9 @@ int run(const Options &o)
 	Generator gen(rng, o.qpns);
 	Sender tx(o);
 	std::array<uint64_t, C_NR> sent{};
-	std::map<u8, uint64_t> ops;		// valid packets built, per opcode
-	std::map<int, uint64_t> verdicts;	// decoder result of what was sent
-	std::deque<Bytes> ring;			// earlier valid packets, for replay
+	std::map<u8, uint64_t> ops;	  // valid packets built, per opcode
+	std::map<int, uint64_t> verdicts; // decoder result of what was sent
+	std::deque<Bytes> ring;		  // earlier valid packets, for replay
 	uint64_t errors = 0, invalid = 0, valid = 0;
 	std::string first_err;
 
@@ -567,7 +610,8 @@ int run(const Options &o)
 		if (o.rate) {
 			// Paced against the start, so a slow packet is caught up.
 			std::this_thread::sleep_until(
-				start + std::chrono::nanoseconds((i * 1000000000ull) / o.rate));
+				start + std::chrono::nanoseconds(
+						(i * 1000000000ull) / o.rate));
 		}
 		// The mix, in percent: random 20, mutated 40 (10 each), replay 10,
 		// valid 15, spoof 15 (valid without --qpn).
@@ -594,7 +638,9 @@ int run(const Options &o)
 		} else {
 			// Mutated packets also hit the given QPNs half of the time:
 			// a live QP must survive garbage as well as strangers.
-			b = gen.valid(c == C_SPOOF || (!o.qpns.empty() && rng.chance(50)), &op);
+			b = gen.valid(c == C_SPOOF || (!o.qpns.empty() &&
+						       rng.chance(50)),
+				      &op);
 			ops[op]++;
 			if (c == C_VALID || c == C_SPOOF) {
 				ring.push_back(b);
@@ -614,7 +660,7 @@ int run(const Options &o)
 		if (!o.dry_run && !tx.send(b, err)) {
 			if (!errors++)
 				first_err = err;
-			continue;	// counted as what reached the wire only
+			continue; // counted as what reached the wire only
 		}
 		mrc_pkt dec;
 		const int v = mrc_pkt_decode(b.data(), (u32)b.size(), &dec);
@@ -626,29 +672,37 @@ int run(const Options &o)
 		sent[c]++;
 	}
 	const double secs = std::chrono::duration<double>(
-		std::chrono::steady_clock::now() - start).count();
+				    std::chrono::steady_clock::now() - start)
+				    .count();
 
-	const uint64_t mutated = sent[C_BITFLIP] + sent[C_TRUNC] + sent[C_EXTEND] + sent[C_BADICRC];
+	const uint64_t mutated = sent[C_BITFLIP] + sent[C_TRUNC] +
+				 sent[C_EXTEND] + sent[C_BADICRC];
 	std::printf("mrc_pktfuzz: seed %llu, %s%llu datagrams to %s in %.1f s (%.0f/s)\n",
-		    (unsigned long long)o.seed, o.dry_run ? "dry run, built " : "",
+		    (unsigned long long)o.seed,
+		    o.dry_run ? "dry run, built " : "",
 		    (unsigned long long)o.count, tx.where().c_str(), secs,
 		    secs > 0 ? (double)o.count / secs : 0.0);
 	std::printf("mrc_pktfuzz: classes: random %llu, mutated %llu (bitflip %llu, truncate %llu, "
 		    "extend %llu, badicrc %llu), replay %llu, valid %llu, spoof %llu\n",
-		    (unsigned long long)sent[C_RANDOM], (unsigned long long)mutated,
-		    (unsigned long long)sent[C_BITFLIP], (unsigned long long)sent[C_TRUNC],
-		    (unsigned long long)sent[C_EXTEND], (unsigned long long)sent[C_BADICRC],
-		    (unsigned long long)sent[C_REPLAY], (unsigned long long)sent[C_VALID],
+		    (unsigned long long)sent[C_RANDOM],
+		    (unsigned long long)mutated,
+		    (unsigned long long)sent[C_BITFLIP],
+		    (unsigned long long)sent[C_TRUNC],
+		    (unsigned long long)sent[C_EXTEND],
+		    (unsigned long long)sent[C_BADICRC],
+		    (unsigned long long)sent[C_REPLAY],
+		    (unsigned long long)sent[C_VALID],
 		    (unsigned long long)sent[C_SPOOF]);
 	std::string line;
 	for (auto [op, n] : ops)
-		line += std::string(line.empty() ? "" : ", ") + mrc_opcode_name(op) + " " +
-			std::to_string(n);
+		line += std::string(line.empty() ? "" : ", ") +
+			mrc_opcode_name(op) + " " + std::to_string(n);
 	std::printf("mrc_pktfuzz: opcodes built: %s\n", line.c_str());
 	line.clear();
 	for (auto [v, n] : verdicts)
 		line += std::string(line.empty() ? "" : ", ") +
-			(v ? mrc_wire_strerror(v) : "accepted") + " " + std::to_string(n);
+			(v ? mrc_wire_strerror(v) : "accepted") + " " +
+			std::to_string(n);
 	std::printf("mrc_pktfuzz: decoder verdicts: %s\n", line.c_str());
 	if (errors)
 		std::printf("mrc_pktfuzz: %llu datagrams not sent, first error: %s\n",

@@ -63,15 +63,15 @@ namespace {
 
 using namespace verbs;
 
-constexpr uint32_t kPeerQpn = 0x00c0de;	// the rogue responder's "QP"
-constexpr uint32_t kPeerPsn = 0x1000;	// the victim's rq_psn: our stream starts there
-constexpr uint32_t kVictimPsn = 0x2000;	// the victim's sq_psn: its stream starts there
+constexpr uint32_t kPeerQpn = 0x00c0de; // the rogue responder's "QP"
+constexpr uint32_t kPeerPsn = 0x1000; // the victim's rq_psn: our stream starts there
+constexpr uint32_t kVictimPsn = 0x2000; // the victim's sq_psn: its stream starts there
 constexpr uint32_t kReadLen = 256;
 constexpr uint32_t kWriteLen = 64;
 constexpr uint32_t kWrites = 6;		// > the 4 slots of a 3-WR send ring
-constexpr uint64_t kRemoteVa = 0x10000;	// the peer has no memory: any value
+constexpr uint64_t kRemoteVa = 0x10000; // the peer has no memory: any value
 constexpr uint32_t kRemoteKey = 0x1234;
-constexpr int kEvilCopy = 7;		// what the crafted atomics carry
+constexpr int kEvilCopy = 7; // what the crafted atomics carry
 
 // What the peer answers: both ends compute it.
 uint8_t read_byte(uint32_t rsn, int copy, uint32_t i)
@@ -81,7 +81,8 @@ uint8_t read_byte(uint32_t rsn, int copy, uint32_t i)
 
 uint64_t atomic_orig(uint32_t rsn, int copy)
 {
-	return 0x1111000000000000ull + (uint64_t{rsn} << 8) + static_cast<uint64_t>(copy);
+	return 0x1111000000000000ull + (uint64_t{rsn} << 8) +
+	       static_cast<uint64_t>(copy);
 }
 
 enum class Scenario { DupAtomic, DupReorder, Mismatch, SlotReuse };
@@ -96,7 +97,8 @@ Scenario parse_scenario(const std::string &s)
 		return Scenario::Mismatch;
 	if (s == "slot-reuse")
 		return Scenario::SlotReuse;
-	fail("unknown scenario '" + s + "' (dup-atomic, dup-reorder, mismatch, slot-reuse)");
+	fail("unknown scenario '" + s +
+	     "' (dup-atomic, dup-reorder, mismatch, slot-reuse)");
 }
 
 struct Options {
@@ -159,15 +161,18 @@ public:
 		  buf_(alloc_buffer(kBufLen)), expect_(kBufLen)
 	{
 		for (size_t i = 0; i < kBufLen; i++)
-			buf_[i] = expect_[i] = static_cast<uint8_t>(0xa5 ^ (i * 7));
+			buf_[i] = expect_[i] = static_cast<uint8_t>(0xa5 ^
+								    (i * 7));
 		pd_.reset(ibv_alloc_pd(ctx_.get()));
 		if (!pd_)
 			fail_errno("ibv_alloc_pd");
 		mr_ = reg_mr(pd_.get(), buf_.get(), kBufLen, kAllAccess);
-		cq_.reset(ibv_create_cq(ctx_.get(), 16, nullptr, waiter_.channel(), 0));
+		cq_.reset(ibv_create_cq(ctx_.get(), 16, nullptr,
+					waiter_.channel(), 0));
 		if (!cq_)
 			fail_errno("ibv_create_cq");
-		qp_ = create_rc_qp(pd_.get(), cq_.get(), cq_.get(), {3, 1, 0}, nullptr);
+		qp_ = create_rc_qp(pd_.get(), cq_.get(), cq_.get(), {3, 1, 0},
+				   nullptr);
 		PathParams pp;
 		pp.gid_index = o.gid;
 		pp.max_rd_atomic = 2;
@@ -178,13 +183,14 @@ public:
 		in_addr a4{};
 		if (inet_pton(AF_INET, o.addr.c_str(), &a4) != 1)
 			fail("--peer needs an IPv4 address");
-		peer.gid[10] = peer.gid[11] = 0xff;	// ::ffff:ADDR
+		peer.gid[10] = peer.gid[11] = 0xff; // ::ffff:ADDR
 		std::memcpy(peer.gid + 12, &a4, 4);
 		qp_to_init(qp_.get(), pp.port, kAllAccess);
 		qp_to_rtr(qp_.get(), pp, peer);
 		qp_to_rts(qp_.get(), pp, kVictimPsn);
 		std::printf("mrc_rogue_peer: victim: qpn %u psn %u, peer qpn %u psn %u at %s\n",
-			    qp_->qp_num, kVictimPsn, kPeerQpn, kPeerPsn, o.addr.c_str());
+			    qp_->qp_num, kVictimPsn, kPeerQpn, kPeerPsn,
+			    o.addr.c_str());
 		std::fflush(stdout);
 	}
 
@@ -293,7 +299,8 @@ private:
 	// Wait for the completions of @ids (each once, successfully).
 	void wait(std::initializer_list<uint64_t> ids)
 	{
-		const auto deadline = Clock::now() + std::chrono::seconds(o_.timeout);
+		const auto deadline = Clock::now() +
+				      std::chrono::seconds(o_.timeout);
 		std::map<uint64_t, int> want;
 		for (uint64_t id : ids)
 			want[id] = 0;
@@ -302,8 +309,10 @@ private:
 			ibv_wc wc[8];
 			int n = waiter_.poll(cq_.get(), wc, 8, deadline);
 			if (n == 0) {
-				bad("no completion for " + std::to_string(want.size() - got) +
-				    " work request(s) in " + std::to_string(o_.timeout) + " s");
+				bad("no completion for " +
+				    std::to_string(want.size() - got) +
+				    " work request(s) in " +
+				    std::to_string(o_.timeout) + " s");
 				finish();
 				std::exit(1);
 			}
@@ -316,8 +325,8 @@ private:
 	int take(const ibv_wc &wc, std::map<uint64_t, int> &want)
 	{
 		if (wc.status != IBV_WC_SUCCESS) {
-			bad("wr " + std::to_string(wc.wr_id) + " completed with " +
-			    ibv_wc_status_str(wc.status));
+			bad("wr " + std::to_string(wc.wr_id) +
+			    " completed with " + ibv_wc_status_str(wc.status));
 			finish();
 			std::exit(1);
 		}
@@ -327,14 +336,16 @@ private:
 		}
 		auto it = want.find(wc.wr_id);
 		if (it == want.end()) {
-			bad("unexpected completion of wr " + std::to_string(wc.wr_id));
+			bad("unexpected completion of wr " +
+			    std::to_string(wc.wr_id));
 			return 0;
 		}
 		return 1;
 	}
 
 	// The READ into @off was answered by rsn @rsn with one of @copies.
-	void answered_read(size_t off, uint32_t rsn, std::initializer_list<int> copies)
+	void answered_read(size_t off, uint32_t rsn,
+			   std::initializer_list<int> copies)
 	{
 		for (int c : copies) {
 			bool same = true;
@@ -346,11 +357,12 @@ private:
 				return;
 			}
 		}
-		bad("READ rsn " + std::to_string(rsn) + " at offset " + std::to_string(off) +
-		    " does not hold the response's data");
+		bad("READ rsn " + std::to_string(rsn) + " at offset " +
+		    std::to_string(off) + " does not hold the response's data");
 	}
 
-	void answered_atomic(size_t off, uint32_t rsn, std::initializer_list<int> copies)
+	void answered_atomic(size_t off, uint32_t rsn,
+			     std::initializer_list<int> copies)
 	{
 		uint64_t v;
 		std::memcpy(&v, buf_.get() + off, 8);
@@ -362,9 +374,10 @@ private:
 		}
 		char msg[160];
 		std::snprintf(msg, sizeof(msg),
-			      "atomic rsn %u at offset %zu holds 0x%016llx, expected 0x%016llx", rsn,
-			      off, static_cast<unsigned long long>(v),
-			      static_cast<unsigned long long>(atomic_orig(rsn, *copies.begin())));
+			      "atomic rsn %u at offset %zu holds 0x%016llx, expected 0x%016llx",
+			      rsn, off, static_cast<unsigned long long>(v),
+			      static_cast<unsigned long long>(
+				      atomic_orig(rsn, *copies.begin())));
 		bad(msg);
 	}
 
@@ -376,9 +389,12 @@ private:
 		std::map<uint64_t, int> none;
 		while (int n = waiter_.poll(cq_.get(), wc, 8, until)) {
 			for (int i = 0; i < n; i++)
-				if (wc[i].status != IBV_WC_SUCCESS || seen_[wc[i].wr_id]++)
-					bad("late completion of wr " + std::to_string(wc[i].wr_id) +
-					    " (" + ibv_wc_status_str(wc[i].status) + ")");
+				if (wc[i].status != IBV_WC_SUCCESS ||
+				    seen_[wc[i].wr_id]++)
+					bad("late completion of wr " +
+					    std::to_string(wc[i].wr_id) + " (" +
+					    ibv_wc_status_str(wc[i].status) +
+					    ")");
 		}
 		size_t diffs = 0, first = 0;
 		for (size_t i = 0; i < kBufLen; i++) {
@@ -386,13 +402,16 @@ private:
 				first = i;
 		}
 		if (diffs)
-			bad(std::to_string(diffs) + " byte(s) of local memory changed that no " +
-			    "response was for, the first at offset " + std::to_string(first));
+			bad(std::to_string(diffs) +
+			    " byte(s) of local memory changed that no " +
+			    "response was for, the first at offset " +
+			    std::to_string(first));
 		if (qp_state(qp_.get()) != IBV_QPS_RTS)
 			bad("the QP left RTS");
 		std::printf("mrc_rogue_peer: victim: %s: %zu completions, %zu bytes changed outside "
 			    "the answered buffers, %d failure(s)\n",
-			    o_.scenario_name.c_str(), seen_.size(), diffs, failures_);
+			    o_.scenario_name.c_str(), seen_.size(), diffs,
+			    failures_);
 	}
 
 	const Options &o_;
@@ -425,20 +444,24 @@ public:
 		a.sin_port = htons(MRC_UDP_PORT);
 		if (inet_pton(AF_INET, o.addr.c_str(), &a.sin_addr) != 1)
 			fail("--bind needs an IPv4 address");
-		if (::bind(sock_.get(), reinterpret_cast<sockaddr *>(&a), sizeof(a)))
-			fail_errno("bind " + o.addr + ":" + std::to_string(MRC_UDP_PORT));
+		if (::bind(sock_.get(), reinterpret_cast<sockaddr *>(&a),
+			   sizeof(a)))
+			fail_errno("bind " + o.addr + ":" +
+				   std::to_string(MRC_UDP_PORT));
 		deadline_ = Clock::now() + std::chrono::seconds(o.timeout);
 	}
 
 	int run()
 	{
-		std::printf("mrc_rogue_peer: peer: %s: listening on %s:%u\n", o_.scenario_name.c_str(),
-			    o_.addr.c_str(), MRC_UDP_PORT);
+		std::printf("mrc_rogue_peer: peer: %s: listening on %s:%u\n",
+			    o_.scenario_name.c_str(), o_.addr.c_str(),
+			    MRC_UDP_PORT);
 		std::fflush(stdout);
 		// Until the victim's last READ is answered and it went quiet.
 		while (!done_ || heard_within(std::chrono::milliseconds(1500))) {
 			if (Clock::now() > deadline_) {
-				std::printf("mrc_rogue_peer: peer: FAIL: timeout\n");
+				std::printf(
+					"mrc_rogue_peer: peer: FAIL: timeout\n");
 				failures_++;
 				break;
 			}
@@ -448,8 +471,8 @@ public:
 		}
 		std::printf("mrc_rogue_peer: peer: %s: crafted %u, refused %u, accepted %u, "
 			    "requests %u, %d failure(s)\n",
-			    o_.scenario_name.c_str(), crafted_, refused_, crafted_ - refused_,
-			    requests_, failures_);
+			    o_.scenario_name.c_str(), crafted_, refused_,
+			    crafted_ - refused_, requests_, failures_);
 		return failures_ ? 1 : 0;
 	}
 
@@ -462,7 +485,7 @@ private:
 	struct Sent {
 		uint32_t psn;
 		bool crafted;
-		int verdict = -1;	// -1 unknown, 0 refused, 1 accepted
+		int verdict = -1; // -1 unknown, 0 refused, 1 accepted
 	};
 
 	bool heard_within(std::chrono::milliseconds d)
@@ -485,7 +508,8 @@ private:
 			return std::nullopt;
 		sockaddr_in from{};
 		socklen_t fl = sizeof(from);
-		ssize_t n = ::recvfrom(sock_.get(), rxbuf_.data(), rxbuf_.size(), 0,
+		ssize_t n = ::recvfrom(sock_.get(), rxbuf_.data(),
+				       rxbuf_.size(), 0,
 				       reinterpret_cast<sockaddr *>(&from), &fl);
 		if (n <= 0)
 			return std::nullopt;
@@ -509,22 +533,14 @@ private:
 				bad("the victim's first PSN is not its sq_psn");
 		}
 		if (!victim_known_)
-			return std::nullopt;	// nothing to answer yet
+			return std::nullopt; // nothing to answer yet
 		switch (pkt.hdr.opcode) {
-		case MRC_OP_ACK:
-			on_ack(pkt.u.ack);
-			return std::nullopt;
-		case MRC_OP_NACK:
-			on_nack(pkt.u.nack);
-			return std::nullopt;
-		case MRC_OP_PROBE_REQ:
-			answer_probe(pkt);
-			return std::nullopt;
+		case MRC_OP_ACK: on_ack(pkt.u.ack); return std::nullopt;
+		case MRC_OP_NACK: on_nack(pkt.u.nack); return std::nullopt;
+		case MRC_OP_PROBE_REQ: answer_probe(pkt); return std::nullopt;
 		case MRC_OP_PROBE_RESP:
-		case MRC_OP_PORT_STATUS:
-			return std::nullopt;
-		default:
-			return pkt;
+		case MRC_OP_PORT_STATUS: return std::nullopt;
+		default: return pkt;
 		}
 	}
 
@@ -544,10 +560,10 @@ private:
 			psn_known_ = true;
 		}
 		if (p->hdr.psn != req_cum_) {
-			send_ack(*p);	// a retransmission of something ACKed
+			send_ack(*p); // a retransmission of something ACKed
 			return std::nullopt;
 		}
-		req_cum_++;	// every request here is a single packet
+		req_cum_++; // every request here is a single packet
 		return Req{*p};
 	}
 
@@ -558,7 +574,8 @@ private:
 			if (s.verdict >= 0)
 				continue;
 			uint32_t off = s.psn - a.sack_base;
-			bool sacked = off < MRC_SACK_BITS && ((a.sack[off / 64] >> (off % 64)) & 1);
+			bool sacked = off < MRC_SACK_BITS &&
+				      ((a.sack[off / 64] >> (off % 64)) & 1);
 			if (static_cast<int32_t>(a.cum_psn - s.psn) > 0 || sacked)
 				s.verdict = 1;
 		}
@@ -580,14 +597,18 @@ private:
 		p.hdr.dqpn = victim_qpn_;
 		p.hdr.sqpn = kPeerQpn;
 		p.hdr.plane = 1;
-		p.hdr.ts = static_cast<uint32_t>(Clock::now().time_since_epoch().count());
+		p.hdr.ts = static_cast<uint32_t>(
+			Clock::now().time_since_epoch().count());
 		Bytes b(2048);
-		int n = mrc_pkt_encode(&p, b.data(), static_cast<uint32_t>(b.size()));
+		int n = mrc_pkt_encode(&p, b.data(),
+				       static_cast<uint32_t>(b.size()));
 		if (n < 0)
-			fail(std::string("encode ") + mrc_opcode_name(p.hdr.opcode) + ": " +
+			fail(std::string("encode ") +
+			     mrc_opcode_name(p.hdr.opcode) + ": " +
 			     mrc_wire_strerror(n));
 		if (::sendto(sock_.get(), b.data(), static_cast<size_t>(n), 0,
-			     reinterpret_cast<const sockaddr *>(&victim_), sizeof(victim_)) != n)
+			     reinterpret_cast<const sockaddr *>(&victim_),
+			     sizeof(victim_)) != n)
 			fail_errno("sendto");
 	}
 
@@ -618,8 +639,8 @@ private:
 	}
 
 	// A READ_RESP of @len bytes for @rsn (copy @copy of its data) at @psn.
-	void read_resp(const mrc_pkt &req, uint32_t psn, uint32_t rsn, uint32_t len, int copy,
-		       bool crafted)
+	void read_resp(const mrc_pkt &req, uint32_t psn, uint32_t rsn,
+		       uint32_t len, int copy, bool crafted)
 	{
 		mrc_pkt p;
 		mrc_pkt_init(&p, MRC_OP_READ_RESP);
@@ -639,7 +660,8 @@ private:
 		crafted_ += crafted;
 	}
 
-	void atomic_resp(const mrc_pkt &req, uint32_t psn, uint32_t rsn, int copy, bool crafted)
+	void atomic_resp(const mrc_pkt &req, uint32_t psn, uint32_t rsn,
+			 int copy, bool crafted)
 	{
 		mrc_pkt p;
 		mrc_pkt_init(&p, MRC_OP_ATOMIC_RESP);
@@ -680,7 +702,8 @@ private:
 			if (s.crafted && s.verdict == 0)
 				refused_++;
 			if (!s.crafted && s.verdict == 0)
-				bad("a correct response (psn " + std::to_string(s.psn) + ") was refused");
+				bad("a correct response (psn " +
+				    std::to_string(s.psn) + ") was refused");
 		}
 		verdicts_.insert(verdicts_.end(), sent_.begin(), sent_.end());
 		sent_.clear();
@@ -690,8 +713,10 @@ private:
 	void answer(const mrc_pkt &r)
 	{
 		if (r.hdr.opcode == MRC_OP_READ_REQ)
-			read_resp(r, vcum_, r.u.read_req.msn, r.u.read_req.len, 0, false);
-		else if (r.hdr.opcode == MRC_OP_ATOMIC_FA || r.hdr.opcode == MRC_OP_ATOMIC_CS)
+			read_resp(r, vcum_, r.u.read_req.msn, r.u.read_req.len,
+				  0, false);
+		else if (r.hdr.opcode == MRC_OP_ATOMIC_FA ||
+			 r.hdr.opcode == MRC_OP_ATOMIC_CS)
 			atomic_resp(r, vcum_, r.u.atomic.msn, 0, false);
 		settle();
 	}
@@ -700,7 +725,8 @@ private:
 	{
 		for (const Sent &s : verdicts_)
 			if (s.crafted && s.verdict != 0)
-				bad(std::string(what) + ": a crafted response (psn " +
+				bad(std::string(what) +
+				    ": a crafted response (psn " +
 				    std::to_string(s.psn) + ") was accepted");
 	}
 
@@ -715,10 +741,12 @@ private:
 			if (i == 0 && op == MRC_OP_ATOMIC_FA) {
 				// Two answers before the ACK: the second must not count.
 				atomic_resp(r, vcum_, r.u.atomic.msn, 0, false);
-				atomic_resp(r, vcum_ + 1, r.u.atomic.msn, 1, true);
+				atomic_resp(r, vcum_ + 1, r.u.atomic.msn, 1,
+					    true);
 				settle();
 				fa_rsn_ = r.u.atomic.msn;
-			} else if (op == MRC_OP_WRITE && o_.scenario == Scenario::SlotReuse) {
+			} else if (op == MRC_OP_WRITE &&
+				   o_.scenario == Scenario::SlotReuse) {
 				// While the WRITE is unacknowledged (its WQE posted).
 				atomic_resp(r, vcum_, fa_rsn_, kEvilCopy, true);
 				settle();
@@ -731,18 +759,20 @@ private:
 		case Scenario::DupReorder:
 			if (i == 0) {
 				first_ = r;
-				return;	// answered with the second READ; ACKed then
+				return; // answered with the second READ; ACKed then
 			}
 			if (i == 1) {
-				const uint32_t q = vcum_, rsn0 = first_.u.read_req.msn;
+				const uint32_t q = vcum_,
+					       rsn0 = first_.u.read_req.msn;
 				read_resp(first_, q + 1, rsn0, kReadLen, 1, true);
 				read_resp(first_, q, rsn0, kReadLen, 0, true);
 				settle();
 				const Sent &b = verdicts_[verdicts_.size() - 2];
 				const Sent &a = verdicts_.back();
 				if (a.verdict + b.verdict != 1)
-					bad("of two responses for rsn " + std::to_string(rsn0) +
-					    ", " + std::to_string(a.verdict + b.verdict) +
+					bad("of two responses for rsn " +
+					    std::to_string(rsn0) + ", " +
+					    std::to_string(a.verdict + b.verdict) +
 					    " were accepted, not exactly one");
 				answer(r);
 				send_ack(first_);
@@ -757,18 +787,25 @@ private:
 				return;
 			}
 			if (i == 1) {
-				const uint32_t rsn0 = first_.u.read_req.msn, rsn1 = r.u.atomic.msn;
-				atomic_resp(r, vcum_, rsn0, 0, true);		// FA's opcode for the READ
+				const uint32_t rsn0 = first_.u.read_req.msn,
+					       rsn1 = r.u.atomic.msn;
+				atomic_resp(r, vcum_, rsn0, 0,
+					    true); // FA's opcode for the READ
 				settle();
-				read_resp(r, vcum_, rsn1, 8, 0, true);		// READ's for the FA
+				read_resp(r, vcum_, rsn1, 8, 0,
+					  true); // READ's for the FA
 				settle();
-				read_resp(r, vcum_, rsn0, 2 * kReadLen, 0, true);	// too long
+				read_resp(r, vcum_, rsn0, 2 * kReadLen, 0,
+					  true); // too long
 				settle();
-				read_resp(r, vcum_, rsn0 + 5, kReadLen, 0, true);	// not outstanding
+				read_resp(r, vcum_, rsn0 + 5, kReadLen, 0,
+					  true); // not outstanding
 				settle();
-				atomic_resp(r, vcum_, rsn1 + 16, 0, true);	// same slot, other rsn
+				atomic_resp(r, vcum_, rsn1 + 16, 0,
+					    true); // same slot, other rsn
 				settle();
-				atomic_resp(r, vcum_, rsn0 - 1, 0, true);	// before the first
+				atomic_resp(r, vcum_, rsn0 - 1, 0,
+					    true); // before the first
 				settle();
 				must_refuse_all("mismatch");
 				answer(first_);
@@ -789,8 +826,8 @@ private:
 	sockaddr_in victim_{};
 	bool victim_known_ = false, psn_known_ = false, done_ = false;
 	uint32_t victim_qpn_ = 0;
-	uint32_t req_cum_ = 0;		// next request PSN of the victim
-	uint32_t vcum_ = 0;		// the victim's rcv_nxt, then from its ACKs
+	uint32_t req_cum_ = 0; // next request PSN of the victim
+	uint32_t vcum_ = 0;    // the victim's rcv_nxt, then from its ACKs
 	uint32_t fa_rsn_ = 0;
 	uint32_t requests_ = 0, crafted_ = 0, refused_ = 0;
 	std::deque<Req> queued_;

@@ -50,7 +50,8 @@ void watchdog_loop(std::stop_token st, int limit_s)
 		std::this_thread::sleep_for(std::chrono::milliseconds(250));
 		const char *op = g_op.load();
 		if (op && now_ms() - g_op_start.load() > limit_s * 1000LL) {
-			std::fprintf(stderr, "mrc_verbsfuzz: %s has not returned for %d s: hang\n",
+			std::fprintf(stderr,
+				     "mrc_verbsfuzz: %s has not returned for %d s: hang\n",
 				     op, limit_s);
 			std::fflush(stdout);
 			std::_Exit(3);
@@ -60,7 +61,7 @@ void watchdog_loop(std::stop_token st, int limit_s)
 
 // --- accounting ---------------------------------------------------------
 uint64_t g_ops, g_errnos, g_completions, g_dup, g_unknown, g_missing;
-uint64_t g_bugs;	// calls that succeeded where they must not
+uint64_t g_bugs; // calls that succeeded where they must not
 std::map<std::string, std::map<int, uint64_t>> g_err_by_verb;
 std::map<int, uint64_t> g_status;
 
@@ -80,7 +81,7 @@ int account(const char *verb, int rc)
 struct Wr {
 	uint32_t qpn;
 	int dev;
-	bool required;	// a completion must come (signaled, or a receive)
+	bool required; // a completion must come (signaled, or a receive)
 	bool done;
 	bool recv;
 };
@@ -90,7 +91,7 @@ uint64_t g_next_id = 0x1000;
 // --- the objects ----------------------------------------------------------
 struct MrObj {
 	ibv_mr *mr = nullptr;
-	uint8_t *map = nullptr;	// the mapping (buffer and guard page)
+	uint8_t *map = nullptr; // the mapping (buffer and guard page)
 	size_t map_len = 0;
 	size_t len = 0;
 	int pd = 0;
@@ -101,7 +102,7 @@ struct CqObj {
 	ibv_cq *cq = nullptr;
 	int users = 0;
 	bool overrun = false;
-	bool dead = false;	// destroyed while in use (a bug): never touched again
+	bool dead = false; // destroyed while in use (a bug): never touched again
 };
 
 struct QpObj {
@@ -109,20 +110,20 @@ struct QpObj {
 	int pd = 0;
 	CqObj *scq = nullptr, *rcq = nullptr;
 	ibv_qp_cap cap{};
-	std::vector<uint64_t> out;	// posted, not yet completed
-	unsigned unretired_sends = 0;	// ring slots possibly in use
+	std::vector<uint64_t> out;    // posted, not yet completed
+	unsigned unretired_sends = 0; // ring slots possibly in use
 	std::optional<RawSq> ring;
 	struct QpObj *peer = nullptr;
 	bool connected = false;
 	bool sig_all = false;
-	ibv_qp_state state = IBV_QPS_RESET;	// as of our last successful modify
+	ibv_qp_state state = IBV_QPS_RESET; // as of our last successful modify
 };
 
 struct Dev {
 	int idx;
 	Context ctx;
 	ibv_gid gid{};
-	std::vector<ibv_pd *> pds;		// [0] is never freed
+	std::vector<ibv_pd *> pds; // [0] is never freed
 	std::vector<std::unique_ptr<MrObj>> mrs;
 	std::vector<std::unique_ptr<CqObj>> cqs;
 	std::vector<std::unique_ptr<QpObj>> qps;
@@ -205,13 +206,16 @@ public:
 				a.qp_state = IBV_QPS_ERR;
 				OpGuard g("ibv_modify_qp(ERR) at the end");
 				if (int rc = account("modify_qp_end",
-						     ibv_modify_qp(q->qp, &a, IBV_QP_STATE))) {
+						     ibv_modify_qp(q->qp, &a,
+								   IBV_QP_STATE))) {
 					// IBA 10.3.1: every state may go to ERR.
 					ibv_qp_attr qa{};
 					ibv_qp_init_attr ia{};
-					int qrc = ibv_query_qp(q->qp, &qa, IBV_QP_STATE, &ia);
+					int qrc = ibv_query_qp(q->qp, &qa,
+							       IBV_QP_STATE, &ia);
 					std::printf("mrc_verbsfuzz: QP %u in state %d (query %d, ours %d): moving to ERR failed: %s\n",
-						    q->qp->qp_num, qa.qp_state, qrc, q->state,
+						    q->qp->qp_num, qa.qp_state,
+						    qrc, q->state,
 						    std::strerror(rc));
 					g_bugs++;
 				}
@@ -235,7 +239,9 @@ public:
 					g_missing++;
 					if (g_missing <= 10)
 						std::printf("mrc_verbsfuzz: missing: wr_id %#llx (%s) of QP %u on dev %d\n",
-							    (unsigned long long)id, w.recv ? "recv" : "send",
+							    (unsigned long long)id,
+							    w.recv ? "recv" :
+								     "send",
 							    w.qpn, w.dev);
 				}
 	}
@@ -269,16 +275,27 @@ public:
 	}
 
 private:
-	unsigned pick(size_t n) { return n ? static_cast<unsigned>(rng_() % n) : 0; }
+	unsigned pick(size_t n)
+	{
+		return n ? static_cast<unsigned>(rng_() % n) : 0;
+	}
 	bool chance(unsigned pct) { return pick(100) < pct; }
-	uint64_t rnd64() { return (static_cast<uint64_t>(rng_()) << 32) ^ rng_(); }
+	uint64_t rnd64()
+	{
+		return (static_cast<uint64_t>(rng_()) << 32) ^ rng_();
+	}
 
 	// An edge value or a small one or anything.
 	uint32_t edgy32()
 	{
-		static const uint32_t edges[] = {0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 255,
-						 256, 1023, 1024, 4096, 65535, 65536, 1u << 20,
-						 0x7fffffff, 0x80000000u, 0xfffffffeu, 0xffffffffu};
+		static const uint32_t edges[] =
+			{0,	     1,		 2,	      3,
+			 4,	     7,		 8,	      15,
+			 16,	     31,	 32,	      63,
+			 64,	     255,	 256,	      1023,
+			 1024,	     4096,	 65535,	      65536,
+			 1u << 20,   0x7fffffff, 0x80000000u, 0xfffffffeu,
+			 0xffffffffu};
 		switch (pick(3)) {
 		case 0: return edges[pick(std::size(edges))];
 		case 1: return pick(64);
@@ -293,7 +310,8 @@ private:
 			for (auto &q : d->qps)
 				for (uint64_t id : q->out) {
 					const Wr &w = g_wrs.at(id);
-					if (w.required && !w.done && !(w.recv ? q->rcq : q->scq)->overrun)
+					if (w.required && !w.done &&
+					    !(w.recv ? q->rcq : q->scq)->overrun)
 						n++;
 				}
 		return n;
@@ -339,30 +357,37 @@ private:
 	{
 		if (d.mrs.size() >= 24)
 			return;
-		static const size_t sizes[] = {1, 7, 64, 4096, 4097, 65536, 1 << 20};
-		size_t len = chance(50) ? sizes[pick(std::size(sizes))] : 1 + pick(256 * 1024);
+		static const size_t sizes[] = {1,    7,	    64,	    4096,
+					       4097, 65536, 1 << 20};
+		size_t len = chance(50) ? sizes[pick(std::size(sizes))] :
+					  1 + pick(256 * 1024);
 		// A guard page after the buffer: a length past it cannot pin.
 		size_t map_len = ((len + 4095) & ~size_t{4095}) + 4096;
 		void *p = ::mmap(nullptr, map_len, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			fail_errno("mmap");
-		::mprotect(static_cast<uint8_t *>(p) + map_len - 4096, 4096, PROT_NONE);
+		::mprotect(static_cast<uint8_t *>(p) + map_len - 4096, 4096,
+			   PROT_NONE);
 		auto m = std::make_unique<MrObj>();
 		m->map = static_cast<uint8_t *>(p);
 		m->map_len = map_len;
 		// Mostly the first PD, the connected pairs' one.
 		m->pd = chance(60) ? 0 : static_cast<int>(pick(d.pds.size()));
-		int access = chance(70) ? kAllAccess : static_cast<int>(rng_() & 0x1ffff);
+		int access = chance(70) ? kAllAccess :
+					  static_cast<int>(rng_() & 0x1ffff);
 		if (chance(20))
 			access = static_cast<int>(rng_());
 		uint8_t *addr = m->map;
 		size_t rlen = len;
 		switch (pick(12)) {
 		case 0: rlen = 0; break;
-		case 1: rlen = map_len; break;				// into the guard page
-		case 2: rlen = ~size_t{0} - pick(4096); break;		// wraps
-		case 3: addr += 1 + pick(64); rlen = len > 64 ? len - 64 : len; break;
+		case 1: rlen = map_len; break; // into the guard page
+		case 2: rlen = ~size_t{0} - pick(4096); break; // wraps
+		case 3:
+			addr += 1 + pick(64);
+			rlen = len > 64 ? len - 64 : len;
+			break;
 		default: break;
 		}
 		ibv_mr *mr;
@@ -449,7 +474,8 @@ private:
 		if (rc)
 			return;
 		if (c.users) {
-			std::printf("mrc_verbsfuzz: destroy_cq succeeded with %d QPs on it\n", c.users);
+			std::printf("mrc_verbsfuzz: destroy_cq succeeded with %d QPs on it\n",
+				    c.users);
 			g_bugs++;
 			c.dead = true;
 			return;
@@ -464,7 +490,8 @@ private:
 		CqObj &c = *d.cqs[pick(d.cqs.size())];
 		if (c.dead)
 			return;
-		int cqe = chance(50) ? static_cast<int>(edgy32()) : 1 + static_cast<int>(pick(512));
+		int cqe = chance(50) ? static_cast<int>(edgy32()) :
+				       1 + static_cast<int>(pick(512));
 		OpGuard g("ibv_resize_cq");
 		account("resize_cq", ibv_resize_cq(c.cq, cqe));
 	}
@@ -481,9 +508,12 @@ private:
 			return;
 		a.send_cq = scq->cq;
 		a.recv_cq = rcq->cq;
-		a.qp_type = chance(90) ? IBV_QPT_RC : static_cast<ibv_qp_type>(pick(12));
+		a.qp_type = chance(90) ? IBV_QPT_RC :
+					 static_cast<ibv_qp_type>(pick(12));
 		a.sq_sig_all = chance(10);
-		auto cap = [this](uint32_t sane) { return chance(70) ? sane : edgy32(); };
+		auto cap = [this](uint32_t sane) {
+			return chance(70) ? sane : edgy32();
+		};
 		a.cap.max_send_wr = cap(1 + pick(64));
 		a.cap.max_recv_wr = cap(1 + pick(64));
 		a.cap.max_send_sge = cap(1 + pick(4));
@@ -549,7 +579,8 @@ private:
 	{
 		ah.is_global = chance(90);
 		ah.port_num = chance(90) ? 1 : static_cast<uint8_t>(rng_());
-		ah.grh.sgid_index = chance(80) ? 1 : static_cast<uint8_t>(pick(4));
+		ah.grh.sgid_index = chance(80) ? 1 :
+						 static_cast<uint8_t>(pick(4));
 		ah.grh.hop_limit = static_cast<uint8_t>(rng_());
 		ah.grh.traffic_class = static_cast<uint8_t>(rng_());
 		ah.grh.flow_label = static_cast<uint32_t>(rng_());
@@ -570,7 +601,8 @@ private:
 		if (d.qps.empty())
 			return;
 		QpObj &q = *d.qps[pick(d.qps.size())];
-		if (q.connected && chance(75))	// let connected pairs carry data a while
+		if (q.connected &&
+		    chance(75)) // let connected pairs carry data a while
 			return;
 		ibv_qp_attr a{};
 		a.qp_state = static_cast<ibv_qp_state>(pick(8));
@@ -580,17 +612,22 @@ private:
 		a.qkey = static_cast<uint32_t>(rng_());
 		a.rq_psn = static_cast<uint32_t>(rng_());
 		a.sq_psn = static_cast<uint32_t>(rng_());
-		a.dest_qp_num = chance(50) && !devs_[0]->qps.empty()
-					? devs_[0]->qps[pick(devs_[0]->qps.size())]->qp->qp_num
-					: edgy32();
-		a.qp_access_flags = chance(50) ? kAllAccess : static_cast<unsigned>(rng_());
+		a.dest_qp_num = chance(50) && !devs_[0]->qps.empty() ?
+					devs_[0]->qps[pick(devs_[0]->qps.size())]
+						->qp->qp_num :
+					edgy32();
+		a.qp_access_flags = chance(50) ? kAllAccess :
+						 static_cast<unsigned>(rng_());
 		a.pkey_index = chance(80) ? 0 : static_cast<uint16_t>(rng_());
 		a.en_sqd_async_notify = static_cast<uint8_t>(pick(2));
-		a.max_rd_atomic = static_cast<uint8_t>(chance(70) ? pick(17) : rng_());
-		a.max_dest_rd_atomic = static_cast<uint8_t>(chance(70) ? pick(17) : rng_());
+		a.max_rd_atomic = static_cast<uint8_t>(chance(70) ? pick(17) :
+								    rng_());
+		a.max_dest_rd_atomic = static_cast<uint8_t>(
+			chance(70) ? pick(17) : rng_());
 		a.min_rnr_timer = static_cast<uint8_t>(pick(32));
 		a.port_num = chance(85) ? 1 : static_cast<uint8_t>(rng_());
-		a.timeout = static_cast<uint8_t>(chance(70) ? 8 + pick(4) : rng_());
+		a.timeout = static_cast<uint8_t>(chance(70) ? 8 + pick(4) :
+							      rng_());
 		a.retry_cnt = static_cast<uint8_t>(pick(8));
 		a.rnr_retry = static_cast<uint8_t>(pick(8));
 		a.cap.max_send_wr = edgy32();
@@ -601,7 +638,8 @@ private:
 		if (chance(70))
 			mask |= IBV_QP_STATE;
 		if (chance(30))
-			mask &= ~(IBV_QP_CAP | IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE);
+			mask &= ~(IBV_QP_CAP | IBV_QP_ALT_PATH |
+				  IBV_QP_PATH_MIG_STATE);
 		int rc;
 		{
 			OpGuard g("ibv_modify_qp");
@@ -641,7 +679,8 @@ private:
 			ibv_qp_attr a{};
 			a.qp_state = IBV_QPS_RESET;
 			OpGuard g("ibv_modify_qp(RESET)");
-			if (account("modify_qp_connect", ibv_modify_qp(q[i]->qp, &a, IBV_QP_STATE)))
+			if (account("modify_qp_connect",
+				    ibv_modify_qp(q[i]->qp, &a, IBV_QP_STATE)))
 				return;
 			reset_done(*q[i]);
 			q[i]->state = IBV_QPS_RESET;
@@ -666,14 +705,16 @@ private:
 				account("modify_qp_connect", 0);
 			} catch (const std::exception &e) {
 				account("modify_qp_connect", EINVAL);
-				std::printf("mrc_verbsfuzz: connect failed: %s\n", e.what());
+				std::printf("mrc_verbsfuzz: connect failed: %s\n",
+					    e.what());
 				return;
 			}
 		}
 		for (auto *x : q)
 			for (auto &dd : devs_)
 				for (auto &o : dd->qps)
-					if (o->peer == x && o.get() != q[0] && o.get() != q[1]) {
+					if (o->peer == x && o.get() != q[0] &&
+					    o.get() != q[1]) {
 						o->peer = nullptr;
 						o->connected = false;
 					}
@@ -692,7 +733,8 @@ private:
 			for (auto &o : d.qps)
 				if (o->connected)
 					c.push_back(o.get());
-		return c.empty() ? *d.qps[pick(d.qps.size())] : *c[pick(c.size())];
+		return c.empty() ? *d.qps[pick(d.qps.size())] :
+				   *c[pick(c.size())];
 	}
 
 	MrObj *mr_of(Dev &d, int pd)
@@ -735,8 +777,16 @@ private:
 		switch (pick(10)) {
 		case 0: s.lkey = static_cast<uint32_t>(rng_()); break;
 		case 1: s.lkey ^= 1u << pick(32); break;
-		case 2: s.length = edgy32(); if (safe_len) *safe_len = 0; break;
-		case 3: s.addr = ~uint64_t{0} - pick(64); if (safe_len) *safe_len = 0; break;
+		case 2:
+			s.length = edgy32();
+			if (safe_len)
+				*safe_len = 0;
+			break;
+		case 3:
+			s.addr = ~uint64_t{0} - pick(64);
+			if (safe_len)
+				*safe_len = 0;
+			break;
 		default: break;
 		}
 		return s;
@@ -746,13 +796,15 @@ private:
 	// past 2^64, or anything.
 	void random_remote(QpObj &q, uint64_t &addr, uint32_t &rkey)
 	{
-		Dev *pd = q.peer ? &dev_of(*q.peer) : devs_[pick(devs_.size())].get();
+		Dev *pd = q.peer ? &dev_of(*q.peer) :
+				   devs_[pick(devs_.size())].get();
 		MrObj *m = mr_of(*pd, q.peer ? q.peer->pd : -1);
 		if (m && chance(80)) {
-			addr = reinterpret_cast<uintptr_t>(m->mr->addr) + pick(m->len + 1);
+			addr = reinterpret_cast<uintptr_t>(m->mr->addr) +
+			       pick(m->len + 1);
 			rkey = m->mr->rkey;
 			if (chance(10))
-				addr = ~uint64_t{0} - pick(4096);	// the range wraps
+				addr = ~uint64_t{0} - pick(4096); // the range wraps
 		} else {
 			addr = rnd64();
 			rkey = static_cast<uint32_t>(rng_());
@@ -765,9 +817,11 @@ private:
 	{
 		MrObj *l = mr_of(d, q.pd);
 		MrObj *r = mr_of(dev_of(*q.peer), q.peer->pd);
-		if (!l || !r || l->len < 8 || r->len < 8 || l->len > (1u << 30) || r->len > (1u << 30))
+		if (!l || !r || l->len < 8 || r->len < 8 ||
+		    l->len > (1u << 30) || r->len > (1u << 30))
 			return;
-		static const ibv_wr_opcode ops[] = {IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM,
+		static const ibv_wr_opcode ops[] = {IBV_WR_RDMA_WRITE,
+						    IBV_WR_RDMA_WRITE_WITH_IMM,
 						    IBV_WR_SEND, IBV_WR_RDMA_READ,
 						    IBV_WR_ATOMIC_FETCH_AND_ADD};
 		w.opcode = ops[pick(std::size(ops))];
@@ -777,7 +831,8 @@ private:
 			len = 8;
 		auto la = reinterpret_cast<uintptr_t>(l->mr->addr);
 		auto ra = reinterpret_cast<uintptr_t>(r->mr->addr);
-		sge[0] = {la + ((pick(l->len - len + 1)) & ~uint64_t{7}), len, l->mr->lkey};
+		sge[0] = {la + ((pick(l->len - len + 1)) & ~uint64_t{7}), len,
+			  l->mr->lkey};
 		w.num_sge = 1;
 		w.sg_list = sge;
 		uint64_t raddr = ra + ((pick(r->len - len + 1)) & ~uint64_t{7});
@@ -795,7 +850,8 @@ private:
 		// A SEND needs a receive at the peer: post one there.
 		if (w.opcode == IBV_WR_SEND) {
 			ibv_recv_wr rw{};
-			ibv_sge rs{ra, static_cast<uint32_t>(r->len), r->mr->lkey};
+			ibv_sge rs{ra, static_cast<uint32_t>(r->len),
+				   r->mr->lkey};
 			rw.wr_id = new_wr(*q.peer, dev_of(*q.peer), true);
 			rw.sg_list = &rs;
 			rw.num_sge = 1;
@@ -803,10 +859,12 @@ private:
 			int rc;
 			{
 				OpGuard g("ibv_post_recv");
-				rc = account("post_recv", ibv_post_recv(q.peer->qp, &rw, &bad));
+				rc = account("post_recv",
+					     ibv_post_recv(q.peer->qp, &rw, &bad));
 			}
 			if (!rc)
-				posted(*q.peer, rw.wr_id, q.peer->state != IBV_QPS_RESET);
+				posted(*q.peer, rw.wr_id,
+				       q.peer->state != IBV_QPS_RESET);
 		}
 	}
 
@@ -845,24 +903,32 @@ private:
 		ibv_send_wr wr[3]{};
 		ibv_sge sge[3][4]{};
 		bool sig[3];
-		static const ibv_wr_opcode ops[] = {
-			IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_SEND,
-			IBV_WR_SEND_WITH_IMM, IBV_WR_RDMA_READ, IBV_WR_ATOMIC_CMP_AND_SWP,
-			IBV_WR_ATOMIC_FETCH_AND_ADD, IBV_WR_LOCAL_INV, IBV_WR_SEND_WITH_INV};
+		static const ibv_wr_opcode ops[] = {IBV_WR_RDMA_WRITE,
+						    IBV_WR_RDMA_WRITE_WITH_IMM,
+						    IBV_WR_SEND,
+						    IBV_WR_SEND_WITH_IMM,
+						    IBV_WR_RDMA_READ,
+						    IBV_WR_ATOMIC_CMP_AND_SWP,
+						    IBV_WR_ATOMIC_FETCH_AND_ADD,
+						    IBV_WR_LOCAL_INV,
+						    IBV_WR_SEND_WITH_INV};
 		for (int i = 0; i < n; i++) {
 			ibv_send_wr &w = wr[i];
 			w.wr_id = new_wr(q, d, false);
 			w.next = i + 1 < n ? &wr[i + 1] : nullptr;
-			w.opcode = chance(95) ? ops[pick(std::size(ops))]
-					      : static_cast<ibv_wr_opcode>(pick(16));
-			if (w.opcode == IBV_WR_BIND_MW)	// the provider dereferences the MW
+			w.opcode = chance(95) ?
+					   ops[pick(std::size(ops))] :
+					   static_cast<ibv_wr_opcode>(pick(16));
+			if (w.opcode ==
+			    IBV_WR_BIND_MW) // the provider dereferences the MW
 				w.opcode = IBV_WR_SEND;
 			w.send_flags = chance(90) ? IBV_SEND_SIGNALED : 0;
 			if (chance(10))
 				w.send_flags |= IBV_SEND_FENCE;
 			if (chance(10))
 				w.send_flags |= IBV_SEND_SOLICITED;
-			w.num_sge = static_cast<int>(chance(90) ? pick(3) : pick(5));
+			w.num_sge = static_cast<int>(chance(90) ? pick(3) :
+								  pick(5));
 			bool inl_ok = true;
 			for (int s = 0; s < w.num_sge; s++) {
 				uint32_t safe = 0;
@@ -878,8 +944,10 @@ private:
 			uint64_t ra;
 			uint32_t rk;
 			random_remote(q, ra, rk);
-			if (w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP || w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
-				w.wr.atomic.remote_addr = chance(80) ? ra & ~uint64_t{7} : ra;
+			if (w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
+			    w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+				w.wr.atomic.remote_addr =
+					chance(80) ? ra & ~uint64_t{7} : ra;
 				w.wr.atomic.rkey = rk;
 				w.wr.atomic.compare_add = rnd64();
 				w.wr.atomic.swap = rnd64();
@@ -957,30 +1025,36 @@ private:
 		uint32_t rk;
 		random_remote(q, ra, rk);
 		switch (pick(6)) {
-		case 0:	// a misaligned atomic
-			w->wr.opcode = chance(50) ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+		case 0: // a misaligned atomic
+			w->wr.opcode = chance(50) ? IBV_WR_ATOMIC_CMP_AND_SWP :
+						    IBV_WR_ATOMIC_FETCH_AND_ADD;
 			w->wr.wr.atomic.remote_addr = ra | (1 + pick(7));
 			w->wr.wr.atomic.rkey = rk;
 			break;
-		case 1:	// a range wrapping past 2^64
-			w->wr.opcode = chance(50) ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ;
+		case 1: // a range wrapping past 2^64
+			w->wr.opcode = chance(50) ? IBV_WR_RDMA_WRITE :
+						    IBV_WR_RDMA_READ;
 			w->wr.wr.rdma.remote_addr = ~uint64_t{0} - pick(4096);
 			w->wr.wr.rdma.rkey = rk;
 			w->dma.length = 4096 + pick(65536);
 			break;
-		case 2:	// bad num_sge
+		case 2: // bad num_sge
 			w->wr.opcode = pick(5);
-			w->dma.num_sge = chance(50) ? edgy32() : sq.slot_room() / sizeof(rxe_sge) + pick(4);
+			w->dma.num_sge = chance(50) ?
+						 edgy32() :
+						 sq.slot_room() / sizeof(rxe_sge) +
+							 pick(4);
 			break;
-		case 3:	// bad inline length
+		case 3: // bad inline length
 			w->wr.opcode = pick(4);
 			w->wr.send_flags |= IBV_SEND_INLINE;
-			w->dma.length = chance(50) ? edgy32() : sq.slot_room() + pick(64);
+			w->dma.length = chance(50) ? edgy32() :
+						     sq.slot_room() + pick(64);
 			break;
-		case 4:	// opcode anything
+		case 4: // opcode anything
 			w->wr.opcode = static_cast<uint32_t>(rng_());
 			break;
-		default:	// keep the garbage (or zeros)
+		default: // keep the garbage (or zeros)
 			break;
 		}
 		if (chance(50))
@@ -1000,7 +1074,8 @@ private:
 		int rc;
 		{
 			OpGuard g("ibv_post_send (raw WQE doorbell)");
-			rc = account("post_send_raw", ibv_post_send(q.qp, &dw, &bad));
+			rc = account("post_send_raw",
+				     ibv_post_send(q.qp, &dw, &bad));
 		}
 		// Refused at post time: the kernel discards the ring's WQEs.
 		q.unretired_sends += 2;
@@ -1018,7 +1093,8 @@ private:
 			g_unknown++;
 			if (g_unknown <= 10)
 				std::printf("mrc_verbsfuzz: unknown completion wr_id %#llx qp %u status %s\n",
-					    (unsigned long long)wc.wr_id, wc.qp_num,
+					    (unsigned long long)wc.wr_id,
+					    wc.qp_num,
 					    ibv_wc_status_str(wc.status));
 			return;
 		}
@@ -1027,7 +1103,8 @@ private:
 			g_dup++;
 			if (g_dup <= 10)
 				std::printf("mrc_verbsfuzz: duplicate completion wr_id %#llx qp %u status %s\n",
-					    (unsigned long long)wc.wr_id, wc.qp_num,
+					    (unsigned long long)wc.wr_id,
+					    wc.qp_num,
 					    ibv_wc_status_str(wc.status));
 			return;
 		}
@@ -1035,9 +1112,11 @@ private:
 		(void)c;
 		for (auto &d : devs_)
 			for (auto &q : d->qps)
-				if (q->qp->qp_num == wc.qp_num && d->idx == w.dev) {
+				if (q->qp->qp_num == wc.qp_num &&
+				    d->idx == w.dev) {
 					auto &o = q->out;
-					auto f = std::find(o.begin(), o.end(), wc.wr_id);
+					auto f = std::find(o.begin(), o.end(),
+							   wc.wr_id);
 					if (f != o.end()) {
 						o.erase(f);
 						if (!w.recv && q->unretired_sends)
@@ -1098,7 +1177,8 @@ private:
 		if (c.dead)
 			return;
 		OpGuard g("ibv_req_notify_cq");
-		account("req_notify_cq", ibv_req_notify_cq(c.cq, static_cast<int>(pick(2))));
+		account("req_notify_cq",
+			ibv_req_notify_cq(c.cq, static_cast<int>(pick(2))));
 	}
 
 	void query(Dev &d)
@@ -1106,14 +1186,19 @@ private:
 		if (d.qps.empty() || chance(30)) {
 			ibv_port_attr pa{};
 			OpGuard g("ibv_query_port");
-			account("query_port", ibv_query_port(d.ctx.get(), static_cast<uint8_t>(pick(3)), &pa));
+			account("query_port",
+				ibv_query_port(d.ctx.get(),
+					       static_cast<uint8_t>(pick(3)),
+					       &pa));
 			return;
 		}
 		QpObj &q = *d.qps[pick(d.qps.size())];
 		ibv_qp_attr a{};
 		ibv_qp_init_attr ia{};
 		OpGuard g("ibv_query_qp");
-		account("query_qp", ibv_query_qp(q.qp, &a, static_cast<int>(rng_() & 0x3fffff), &ia));
+		account("query_qp",
+			ibv_query_qp(q.qp, &a,
+				     static_cast<int>(rng_() & 0x3fffff), &ia));
 	}
 
 	// Async events: a CQ overrun loses completions by definition, so the
@@ -1165,9 +1250,10 @@ const char *errname(int e)
 
 void usage()
 {
-	std::printf("usage: mrc_verbsfuzz [-d DEV]... [--seed S] [--ops N] [--time SECONDS]\n"
-		    "  two devices (default mrc1 and mrc2) of the same host or two hosts\n"
-		    "  whose GID 1 reach each other; a seeded random run of verbs calls.\n");
+	std::printf(
+		"usage: mrc_verbsfuzz [-d DEV]... [--seed S] [--ops N] [--time SECONDS]\n"
+		"  two devices (default mrc1 and mrc2) of the same host or two hosts\n"
+		"  whose GID 1 reach each other; a seeded random run of verbs calls.\n");
 }
 
 } // namespace
@@ -1177,13 +1263,17 @@ int main(int argc, char **argv)
 	std::vector<std::string> devs;
 	uint64_t seed = 1, ops = 20000;
 	int time_s = 50;
-	static const option longopts[] = {
-		{"ib-dev", required_argument, nullptr, 'd'}, {"seed", required_argument, nullptr, 's'},
-		{"ops", required_argument, nullptr, 'n'}, {"time", required_argument, nullptr, 't'},
-		{"help", no_argument, nullptr, 'h'}, {nullptr, 0, nullptr, 0}};
+	static const option longopts[] =
+		{{"ib-dev", required_argument, nullptr, 'd'},
+		 {"seed", required_argument, nullptr, 's'},
+		 {"ops", required_argument, nullptr, 'n'},
+		 {"time", required_argument, nullptr, 't'},
+		 {"help", no_argument, nullptr, 'h'},
+		 {nullptr, 0, nullptr, 0}};
 	try {
 		int c;
-		while ((c = getopt_long(argc, argv, "d:s:n:t:h", longopts, nullptr)) != -1) {
+		while ((c = getopt_long(argc, argv, "d:s:n:t:h", longopts,
+					nullptr)) != -1) {
 			switch (c) {
 			case 'd': devs.push_back(optarg); break;
 			case 's': seed = std::stoull(optarg); break;
@@ -1207,32 +1297,40 @@ int main(int argc, char **argv)
 		f.teardown();
 		std::printf("mrc_verbsfuzz: seed %llu, %llu steps, %llu connects, %llu posts, %llu raw WQEs\n",
 			    (unsigned long long)seed, (unsigned long long)steps,
-			    (unsigned long long)f.connects_, (unsigned long long)f.posts_,
+			    (unsigned long long)f.connects_,
+			    (unsigned long long)f.posts_,
 			    (unsigned long long)f.raws_);
 		for (auto &[verb, m] : g_err_by_verb) {
 			std::string line = "  " + verb + ":";
 			for (auto &[e, n] : m) {
 				const char *nm = errname(e);
-				line += " " + (nm ? std::string(nm) : "errno " + std::to_string(e)) + " " +
-					std::to_string(n);
+				line += " " +
+					(nm ? std::string(nm) :
+					      "errno " + std::to_string(e)) +
+					" " + std::to_string(n);
 			}
 			std::printf("%s\n", line.c_str());
 		}
 		std::string st = "  completions by status:";
 		for (auto &[s, n] : g_status)
-			st += std::string(" ") + ibv_wc_status_str(static_cast<ibv_wc_status>(s)) + " " +
-			      std::to_string(n);
+			st += std::string(" ") +
+			      ibv_wc_status_str(static_cast<ibv_wc_status>(s)) +
+			      " " + std::to_string(n);
 		std::printf("%s\n", st.c_str());
 		std::string ae = "  async events:";
 		for (auto &[e, n] : f.async_)
-			ae += std::string(" ") + ibv_event_type_str(static_cast<ibv_event_type>(e)) + " " +
-			      std::to_string(n);
+			ae += std::string(" ") +
+			      ibv_event_type_str(static_cast<ibv_event_type>(e)) +
+			      " " + std::to_string(n);
 		std::printf("%s\n", ae.c_str());
 		std::printf("mrc_verbsfuzz: %llu ops, %llu errnos, %llu completions, %llu duplicate, "
 			    "%llu unknown, %llu missing\n",
-			    (unsigned long long)g_ops, (unsigned long long)g_errnos,
-			    (unsigned long long)g_completions, (unsigned long long)g_dup,
-			    (unsigned long long)g_unknown, (unsigned long long)g_missing);
+			    (unsigned long long)g_ops,
+			    (unsigned long long)g_errnos,
+			    (unsigned long long)g_completions,
+			    (unsigned long long)g_dup,
+			    (unsigned long long)g_unknown,
+			    (unsigned long long)g_missing);
 		std::fflush(stdout);
 		if (g_bugs)
 			std::printf("mrc_verbsfuzz: %llu calls succeeded that must fail\n",

@@ -59,13 +59,14 @@ using namespace verbs;
 namespace {
 
 enum Op : uint8_t { SEND, SEND_IMM, WRITE, WRITE_IMM, READ, CAS, FAA, NUM_OPS };
-constexpr const char *kOpName[NUM_OPS] = {"send", "send_imm", "write", "write_imm",
-					  "read", "cas", "faa"};
+constexpr const char *kOpName[NUM_OPS] = {"send",      "send_imm", "write",
+					  "write_imm", "read",	   "cas",
+					  "faa"};
 
-constexpr uint64_t kSlotPad = 320;	// SGE gaps (3 x 64) + guard (64), rounded
-constexpr uint64_t kGap = 64;		// between the pieces of a scattered message
-constexpr uint64_t kGuard = 64;		// poisoned bytes after a target region
-constexpr int kCounters = 8;		// atomic counters in the responder's buffer
+constexpr uint64_t kSlotPad = 320; // SGE gaps (3 x 64) + guard (64), rounded
+constexpr uint64_t kGap = 64;	   // between the pieces of a scattered message
+constexpr uint64_t kGuard = 64;	   // poisoned bytes after a target region
+constexpr int kCounters = 8;	   // atomic counters in the responder's buffer
 constexpr uint8_t kPoison = 0xa5;
 
 struct Options : ConnOptions {
@@ -77,9 +78,9 @@ struct Options : ConnOptions {
 	uint64_t seed = 0;
 	bool seed_set = false;
 	uint32_t depth = 16;
-	int mtu = 0;		// 0: the port's active MTU
-	bool inject = false;	// corrupt one message on purpose (tests the tester)
-	bool until_stopped = false;	// repeat the plan until SIGINT/SIGTERM
+	int mtu = 0;	     // 0: the port's active MTU
+	bool inject = false; // corrupt one message on purpose (tests the tester)
+	bool until_stopped = false; // repeat the plan until SIGINT/SIGTERM
 };
 
 // Set by SIGINT/SIGTERM with --until-stopped: end after the current batch.
@@ -97,8 +98,8 @@ void print_summary()
 {
 	std::printf("mrc_verify: %" PRIu64 " messages, %" PRIu64 " bytes, %" PRIu64
 		    " corrupted bytes, %" PRIu64 " failed completions\n",
-		    g_stats.messages.load(), g_stats.bytes.load(), g_stats.corrupted.load(),
-		    g_stats.failed.load());
+		    g_stats.messages.load(), g_stats.bytes.load(),
+		    g_stats.corrupted.load(), g_stats.failed.load());
 	std::fflush(stdout);
 }
 
@@ -130,7 +131,10 @@ public:
 	explicit Rng(uint64_t seed) : s_(seed) {}
 	uint64_t next() { return mix64(s_++ * 0x2545f4914f6cdd1dull); }
 	uint64_t below(uint64_t n) { return next() % n; }
-	double unit() { return static_cast<double>(next() >> 11) / 9007199254740992.0; }
+	double unit()
+	{
+		return static_cast<double>(next() >> 11) / 9007199254740992.0;
+	}
 
 private:
 	uint64_t s_;
@@ -184,20 +188,20 @@ uint64_t round64(uint64_t x) { return (x + 63) & ~uint64_t{63}; }
 struct Msg {
 	Op op;
 	uint64_t size;
-	uint64_t off;		// slot offset, the same in both buffers
-	uint64_t key;		// data pattern
+	uint64_t off; // slot offset, the same in both buffers
+	uint64_t key; // data pattern
 	uint32_t imm;
-	bool inline_hint;	// use IBV_SEND_INLINE if the size allows
-	std::array<uint64_t, 3> cut;	// piece boundaries (inner), for 2-3 SGEs
-	unsigned sge_hint;	// 1..3 pieces on the requester
-	unsigned rsge_hint;	// 1..2 pieces of a receive buffer
-	int counter;		// atomics
+	bool inline_hint;	     // use IBV_SEND_INLINE if the size allows
+	std::array<uint64_t, 3> cut; // piece boundaries (inner), for 2-3 SGEs
+	unsigned sge_hint;	     // 1..3 pieces on the requester
+	unsigned rsge_hint;	     // 1..2 pieces of a receive buffer
+	int counter;		     // atomics
 	uint64_t compare_add, swap;
-	uint64_t expect_orig;	// value the atomic returns
+	uint64_t expect_orig; // value the atomic returns
 };
 
 struct Batch {
-	size_t first, end;	// message indices
+	size_t first, end; // message indices
 };
 
 struct Plan {
@@ -206,19 +210,22 @@ struct Plan {
 	std::array<uint64_t, kCounters> counter_init{};
 	// Counter values after each batch (for the responder's checks).
 	std::vector<std::array<uint64_t, kCounters>> counter_after;
-	uint64_t region = 0;	// data slots; the counters follow
+	uint64_t region = 0; // data slots; the counters follow
 	uint64_t buf_size = 0;
 };
 
 uint64_t pick_size(Rng &r, uint64_t lo, uint64_t hi)
 {
-	double l = std::log(static_cast<double>(lo)), h = std::log(static_cast<double>(hi));
-	auto s = static_cast<uint64_t>(std::llround(std::exp(l + (h - l) * r.unit())));
+	double l = std::log(static_cast<double>(lo)),
+	       h = std::log(static_cast<double>(hi));
+	auto s = static_cast<uint64_t>(
+		std::llround(std::exp(l + (h - l) * r.unit())));
 	return std::clamp(s, lo, hi);
 }
 
-Msg make_msg(Rng &r, const Options &o, size_t idx, std::array<uint64_t, kCounters> &model,
-	     std::vector<Op> const &ops, int &forced)
+Msg make_msg(Rng &r, const Options &o, size_t idx,
+	     std::array<uint64_t, kCounters> &model, std::vector<Op> const &ops,
+	     int &forced)
 {
 	Msg m{};
 	m.op = ops[r.below(ops.size())];
@@ -369,21 +376,27 @@ Endpoint open_endpoint(const Options &o, uint64_t buf_size)
 	e.mr = reg_mr(e.pd.get(), e.buf.get(), buf_size, kAllAccess);
 	e.waiter.emplace(e.ctx.get());
 	int cqe = static_cast<int>(2 * o.depth + 8);
-	e.scq.reset(ibv_create_cq(e.ctx.get(), cqe, nullptr, e.waiter->channel(), 0));
-	e.rcq.reset(ibv_create_cq(e.ctx.get(), cqe, nullptr, e.waiter->channel(), 0));
+	e.scq.reset(ibv_create_cq(e.ctx.get(), cqe, nullptr,
+				  e.waiter->channel(), 0));
+	e.rcq.reset(ibv_create_cq(e.ctx.get(), cqe, nullptr,
+				  e.waiter->channel(), 0));
 	if (!e.scq || !e.rcq)
 		fail_errno("ibv_create_cq");
 	uint32_t sge = static_cast<uint32_t>(std::min(3, da.max_sge));
 	// Ask for inline data; a device without it gets a second try.
 	try {
-		e.qp = create_rc_qp(e.pd.get(), e.scq.get(), e.rcq.get(), {o.depth, sge, 64}, &e.cap);
+		e.qp = create_rc_qp(e.pd.get(), e.scq.get(), e.rcq.get(),
+				    {o.depth, sge, 64}, &e.cap);
 	} catch (const std::runtime_error &) {
-		e.qp = create_rc_qp(e.pd.get(), e.scq.get(), e.rcq.get(), {o.depth, sge, 0}, &e.cap);
+		e.qp = create_rc_qp(e.pd.get(), e.scq.get(), e.rcq.get(),
+				    {o.depth, sge, 0}, &e.cap);
 	}
 	qp_to_init(e.qp.get(), 1, kAllAccess);
-	e.psn = static_cast<uint32_t>(mix64(static_cast<uint64_t>(getpid()) ^
-					    static_cast<uint64_t>(Clock::now().time_since_epoch().count())) &
-				      0xffffff);
+	e.psn = static_cast<uint32_t>(
+		mix64(static_cast<uint64_t>(getpid()) ^
+		      static_cast<uint64_t>(
+			      Clock::now().time_since_epoch().count())) &
+		0xffffff);
 	return e;
 }
 
@@ -400,7 +413,8 @@ ConnInfo local_info(const Endpoint &e, const Options &o, uint64_t buf_size)
 	ci.param[0] = o.count;
 	ci.param[1] = o.min_size;
 	ci.param[2] = o.max_size;
-	ci.param[3] = o.ops | (uint64_t{o.depth} << 32) | (uint64_t{o.until_stopped} << 63);
+	ci.param[3] = o.ops | (uint64_t{o.depth} << 32) |
+		      (uint64_t{o.until_stopped} << 63);
 	ci.param[4] = static_cast<uint64_t>(e.mtu_bytes);
 	ci.param[5] = static_cast<uint64_t>(e.rd_atom);
 	return ci;
@@ -411,8 +425,10 @@ ConnInfo local_info(const Endpoint &e, const Options &o, uint64_t buf_size)
 void connect_qp(Endpoint &e, const Options &o, const ConnInfo &remote)
 {
 	e.pp.gid_index = o.gid;
-	e.pp.mtu = mtu_from_bytes(std::min<int>(e.mtu_bytes, static_cast<int>(remote.param[4])));
-	int atom = std::max(1, std::min<int>(e.rd_atom, static_cast<int>(remote.param[5])));
+	e.pp.mtu = mtu_from_bytes(
+		std::min<int>(e.mtu_bytes, static_cast<int>(remote.param[4])));
+	int atom = std::max(1, std::min<int>(e.rd_atom,
+					     static_cast<int>(remote.param[5])));
 	e.pp.max_rd_atomic = e.pp.max_dest_rd_atomic = static_cast<uint8_t>(atom);
 	e.pp.timeout = static_cast<uint8_t>(o.qp_timeout);
 	e.pp.retry = static_cast<uint8_t>(o.retry);
@@ -433,7 +449,10 @@ std::vector<uint64_t> pieces(const Msg &m, unsigned n)
 
 bool has_imm(Op op) { return op == SEND_IMM || op == WRITE_IMM; }
 bool is_atomic(Op op) { return op == CAS || op == FAA; }
-bool uses_recv(Op op) { return op == SEND || op == SEND_IMM || op == WRITE_IMM; }
+bool uses_recv(Op op)
+{
+	return op == SEND || op == SEND_IMM || op == WRITE_IMM;
+}
 
 std::string msg_name(size_t i, const Msg &m)
 {
@@ -455,9 +474,10 @@ void add_corrupted(uint64_t bad, const std::string &what)
 
 class Client {
 public:
-	Client(const Options &o, const Plan &p, Endpoint &e, Tcp &tcp, const ConnInfo &remote,
-	       Clock::time_point deadline)
-		: o_(o), p_(p), e_(e), tcp_(tcp), remote_(remote), deadline_(deadline)
+	Client(const Options &o, const Plan &p, Endpoint &e, Tcp &tcp,
+	       const ConnInfo &remote, Clock::time_point deadline)
+		: o_(o), p_(p), e_(e), tcp_(tcp), remote_(remote),
+		  deadline_(deadline)
 	{
 	}
 
@@ -472,13 +492,17 @@ public:
 			if (!c)
 				return false;
 			if (c->type == ABORT) {
-				report("the server aborted before batch " + std::to_string(k));
+				report("the server aborted before batch " +
+				       std::to_string(k));
 				return false;
 			}
-			if (c->type != READY || c->batch != static_cast<uint32_t>(k))
-				fail("protocol: expected READY " + std::to_string(k));
+			if (c->type != READY ||
+			    c->batch != static_cast<uint32_t>(k))
+				fail("protocol: expected READY " +
+				     std::to_string(k));
 			bool ok = run_batch(p_.batches[k % nb]);
-			bool last = o_.until_stopped ? g_stop.load() : k + 1 == nb;
+			bool last = o_.until_stopped ? g_stop.load() :
+						       k + 1 == nb;
 			tcp_.send(Ctl{DONE, static_cast<uint32_t>(k), ok, last});
 			if (!ok)
 				return false;
@@ -491,8 +515,9 @@ public:
 		if (c->type != FINAL)
 			fail("protocol: expected FINAL");
 		if (c->a || c->b) {
-			report("the server found " + std::to_string(c->a) + " corrupted bytes and " +
-			       std::to_string(c->b) + " failed completions");
+			report("the server found " + std::to_string(c->a) +
+			       " corrupted bytes and " + std::to_string(c->b) +
+			       " failed completions");
 			return false;
 		}
 		return true;
@@ -508,7 +533,10 @@ private:
 	std::optional<Ctl> wait_ctl()
 	{
 		for (;;) {
-			if (tcp_.readable(std::min(deadline_, Clock::now() + std::chrono::seconds(1))))
+			if (tcp_.readable(
+				    std::min(deadline_,
+					     Clock::now() +
+						     std::chrono::seconds(1))))
 				return tcp_.recv<Ctl>(deadline_);
 			if (Clock::now() >= deadline_)
 				fail("timeout waiting for the server on TCP");
@@ -519,7 +547,8 @@ private:
 
 	bool probe()
 	{
-		ibv_sge sg{reinterpret_cast<uintptr_t>(e_.buf.get() + p_.region), 8, e_.mr->lkey};
+		ibv_sge sg{reinterpret_cast<uintptr_t>(e_.buf.get() + p_.region),
+			   8, e_.mr->lkey};
 		ibv_send_wr wr{}, *bad = nullptr;
 		wr.wr_id = kProbeId;
 		wr.sg_list = &sg;
@@ -533,10 +562,12 @@ private:
 		ibv_wc wc{};
 		if (e_.waiter->poll(e_.scq.get(), &wc, 1, deadline_) == 0)
 			fail("liveness probe: no completion before the deadline");
-		if (wc.status == IBV_WC_SUCCESS && wc.wr_id == kProbeId && wc.opcode == IBV_WC_RDMA_READ)
+		if (wc.status == IBV_WC_SUCCESS && wc.wr_id == kProbeId &&
+		    wc.opcode == IBV_WC_RDMA_READ)
 			return true;
 		g_stats.failed++;
-		report(std::string("liveness probe (RDMA READ) while waiting for the server: status ") +
+		report(std::string(
+			       "liveness probe (RDMA READ) while waiting for the server: status ") +
 		       ibv_wc_status_str(wc.status));
 		return false;
 	}
@@ -548,16 +579,19 @@ private:
 	void prepare(const Msg &m, const std::vector<uint64_t> &b)
 	{
 		uint8_t *s = slot(m);
-		std::memset(s, kPoison, is_atomic(m.op) ? 8 : round64(m.size) + kSlotPad);
+		std::memset(s, kPoison,
+			    is_atomic(m.op) ? 8 : round64(m.size) + kSlotPad);
 		if (m.op == READ || is_atomic(m.op))
 			return;
 		for (size_t j = 0; j + 1 < b.size(); j++)
-			fill_pattern(s + b[j] + j * kGap, m.key, b[j], b[j + 1] - b[j]);
+			fill_pattern(s + b[j] + j * kGap, m.key, b[j],
+				     b[j + 1] - b[j]);
 		if (o_.inject && !injected_) {
 			// --inject-corruption: the responder must find this byte.
 			s[0] ^= 0x01;
 			injected_ = true;
-			report(std::string("injected a corrupted byte into ") + kOpName[m.op] + " data");
+			report(std::string("injected a corrupted byte into ") +
+			       kOpName[m.op] + " data");
 		}
 	}
 
@@ -568,7 +602,8 @@ private:
 		uint8_t *s = slot(m);
 		for (size_t j = 0; j + 1 < b.size(); j++)
 			sg[j] = {reinterpret_cast<uintptr_t>(s + b[j] + j * kGap),
-				 static_cast<uint32_t>(b[j + 1] - b[j]), e_.mr->lkey};
+				 static_cast<uint32_t>(b[j + 1] - b[j]),
+				 e_.mr->lkey};
 		wr.wr_id = idx;
 		wr.sg_list = sg.data();
 		wr.num_sge = static_cast<int>(b.size() - 1);
@@ -589,7 +624,8 @@ private:
 		if (is_atomic(m.op)) {
 			sg[0] = {reinterpret_cast<uintptr_t>(s), 8, e_.mr->lkey};
 			wr.num_sge = 1;
-			wr.wr.atomic.remote_addr = remote_.addr + p_.region + m.counter * 8;
+			wr.wr.atomic.remote_addr = remote_.addr + p_.region +
+						   m.counter * 8;
 			wr.wr.atomic.rkey = remote_.rkey;
 			wr.wr.atomic.compare_add = m.compare_add;
 			wr.wr.atomic.swap = m.swap;
@@ -597,7 +633,8 @@ private:
 			wr.wr.rdma.remote_addr = raddr;
 			wr.wr.rdma.rkey = remote_.rkey;
 		}
-		if (m.op != READ && !is_atomic(m.op) && m.inline_hint && m.size <= e_.cap.max_inline_data)
+		if (m.op != READ && !is_atomic(m.op) && m.inline_hint &&
+		    m.size <= e_.cap.max_inline_data)
 			wr.send_flags |= IBV_SEND_INLINE;
 		if (int rc = ibv_post_send(e_.qp.get(), &wr, &bad))
 			fail_errno("ibv_post_send of " + msg_name(idx, m), rc);
@@ -621,9 +658,11 @@ private:
 	{
 		std::string what;
 		if (wc.status != IBV_WC_SUCCESS)
-			what = std::string("status ") + ibv_wc_status_str(wc.status);
+			what = std::string("status ") +
+			       ibv_wc_status_str(wc.status);
 		else if (wc.wr_id != idx)
-			what = "wr_id " + std::to_string(wc.wr_id) + " out of order";
+			what = "wr_id " + std::to_string(wc.wr_id) +
+			       " out of order";
 		else if (wc.opcode != expected_opcode(m.op))
 			what = "opcode " + std::to_string(wc.opcode);
 		else if ((m.op == READ && wc.byte_len != m.size) ||
@@ -644,10 +683,12 @@ private:
 			std::memcpy(&got, s, 8);
 			uint64_t bad = 0;
 			for (int k = 0; k < 8; k++)
-				bad += ((got ^ m.expect_orig) >> (8 * k) & 0xff) != 0;
+				bad += ((got ^ m.expect_orig) >> (8 * k) &
+					0xff) != 0;
 			if (bad)
-				report(msg_name(idx, m) + ": returned " + std::to_string(got) +
-				       ", expected " + std::to_string(m.expect_orig));
+				report(msg_name(idx, m) + ": returned " +
+				       std::to_string(got) + ", expected " +
+				       std::to_string(m.expect_orig));
 			add_corrupted(bad, msg_name(idx, m) + " return value");
 			return;
 		}
@@ -655,8 +696,10 @@ private:
 			return;
 		uint64_t bad = 0;
 		for (size_t j = 0; j + 1 < b.size(); j++) {
-			bad += check_pattern(s + b[j] + j * kGap, m.key, b[j], b[j + 1] - b[j]);
-			bad += check_poison(s + b[j + 1] + j * kGap, kGap);	// gap / guard
+			bad += check_pattern(s + b[j] + j * kGap, m.key, b[j],
+					     b[j + 1] - b[j]);
+			bad += check_poison(s + b[j + 1] + j * kGap,
+					    kGap); // gap / guard
 		}
 		add_corrupted(bad, msg_name(idx, m) + " read data");
 	}
@@ -666,7 +709,10 @@ private:
 		std::vector<std::vector<uint64_t>> layout;
 		for (size_t i = bt.first; i < bt.end; i++) {
 			const Msg &m = p_.msgs[i];
-			layout.push_back(pieces(m, std::min<unsigned>(m.sge_hint, e_.cap.max_send_sge)));
+			layout.push_back(
+				pieces(m,
+				       std::min<unsigned>(m.sge_hint,
+							  e_.cap.max_send_sge)));
 			prepare(m, layout.back());
 		}
 		for (size_t i = bt.first; i < bt.end; i++)
@@ -675,9 +721,12 @@ private:
 		size_t next = bt.first;
 		std::array<ibv_wc, 16> wc;
 		while (next < bt.end) {
-			int n = e_.waiter->poll(e_.scq.get(), wc.data(), static_cast<int>(wc.size()), deadline_);
+			int n = e_.waiter->poll(e_.scq.get(), wc.data(),
+						static_cast<int>(wc.size()),
+						deadline_);
 			if (n == 0) {
-				report(std::to_string(bt.end - next) + " send completions missing at the deadline");
+				report(std::to_string(bt.end - next) +
+				       " send completions missing at the deadline");
 				return false;
 			}
 			for (int k = 0; k < n; k++, next++) {
@@ -730,13 +779,17 @@ public:
 				return false;
 			check_after(k % nb, bt);
 		}
-		tcp_.send(Ctl{FINAL, 0, g_stats.corrupted.load(), g_stats.failed.load()});
+		tcp_.send(Ctl{FINAL, 0, g_stats.corrupted.load(),
+			      g_stats.failed.load()});
 		return true;
 	}
 
 private:
 	uint8_t *slot(const Msg &m) { return e_.buf.get() + m.off; }
-	uint64_t *counters() { return reinterpret_cast<uint64_t *>(e_.buf.get() + p_.region); }
+	uint64_t *counters()
+	{
+		return reinterpret_cast<uint64_t *>(e_.buf.get() + p_.region);
+	}
 
 	void reset_counters()
 	{
@@ -747,7 +800,10 @@ private:
 
 	std::vector<uint64_t> recv_layout(const Msg &m)
 	{
-		return pieces(m, std::min<unsigned>(m.rsge_hint, std::min(2u, e_.cap.max_recv_sge)));
+		return pieces(m,
+			      std::min<unsigned>(m.rsge_hint,
+						 std::min(2u,
+							  e_.cap.max_recv_sge)));
 	}
 
 	void post_recv(size_t idx, const Msg &m)
@@ -761,8 +817,10 @@ private:
 			// touch; a longer SEND would show as a wrong byte_len.
 			auto b = recv_layout(m);
 			for (size_t j = 0; j + 1 < b.size(); j++)
-				sg[j] = {reinterpret_cast<uintptr_t>(slot(m) + b[j] + j * kGap),
-					 static_cast<uint32_t>(b[j + 1] - b[j]), e_.mr->lkey};
+				sg[j] = {reinterpret_cast<uintptr_t>(
+						 slot(m) + b[j] + j * kGap),
+					 static_cast<uint32_t>(b[j + 1] - b[j]),
+					 e_.mr->lkey};
 			wr.num_sge = static_cast<int>(b.size() - 1);
 			sg[wr.num_sge - 1].length += kGuard;
 		}
@@ -788,11 +846,13 @@ private:
 	// poisoned gaps and guard around it.
 	void check_target(size_t idx, const Msg &m)
 	{
-		std::vector<uint64_t> b = (m.op == SEND || m.op == SEND_IMM) ? recv_layout(m)
-									      : pieces(m, 1);
+		std::vector<uint64_t> b = (m.op == SEND || m.op == SEND_IMM) ?
+						  recv_layout(m) :
+						  pieces(m, 1);
 		uint64_t bad = 0;
 		for (size_t j = 0; j + 1 < b.size(); j++) {
-			bad += check_pattern(slot(m) + b[j] + j * kGap, m.key, b[j], b[j + 1] - b[j]);
+			bad += check_pattern(slot(m) + b[j] + j * kGap, m.key,
+					     b[j], b[j + 1] - b[j]);
 			bad += check_poison(slot(m) + b[j + 1] + j * kGap, kGap);
 		}
 		add_corrupted(bad, msg_name(idx, m) + " data at the responder");
@@ -801,17 +861,22 @@ private:
 	bool recv_completion_ok(const ibv_wc &wc, size_t idx, const Msg &m)
 	{
 		std::string what;
-		ibv_wc_opcode want = m.op == WRITE_IMM ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV;
+		ibv_wc_opcode want = m.op == WRITE_IMM ?
+					     IBV_WC_RECV_RDMA_WITH_IMM :
+					     IBV_WC_RECV;
 		bool imm = wc.wc_flags & IBV_WC_WITH_IMM;
 		if (wc.status != IBV_WC_SUCCESS)
-			what = std::string("status ") + ibv_wc_status_str(wc.status);
+			what = std::string("status ") +
+			       ibv_wc_status_str(wc.status);
 		else if (wc.wr_id != idx)
-			what = "wr_id " + std::to_string(wc.wr_id) + " out of order";
+			what = "wr_id " + std::to_string(wc.wr_id) +
+			       " out of order";
 		else if (wc.opcode != want)
 			what = "opcode " + std::to_string(wc.opcode);
 		else if (wc.byte_len != m.size)
 			what = "byte_len " + std::to_string(wc.byte_len);
-		else if (imm != has_imm(m.op) || (imm && wc.imm_data != htobe32(m.imm)))
+		else if (imm != has_imm(m.op) ||
+			 (imm && wc.imm_data != htobe32(m.imm)))
 			what = "immediate data missing, unexpected or wrong";
 		if (what.empty())
 			return true;
@@ -836,12 +901,13 @@ private:
 				done = take_done(ok);
 				continue;
 			}
-			int n = e_.waiter->poll(e_.rcq.get(), wc.data(), static_cast<int>(wc.size()),
+			int n = e_.waiter->poll(e_.rcq.get(), wc.data(),
+						static_cast<int>(wc.size()),
 						deadline_, done ? -1 : tcp_.fd());
 			if (n < 0) {
 				done = take_done(ok);
 				if (!ok)
-					return false;	// the client failed: stop
+					return false; // the client failed: stop
 				continue;
 			}
 			if (n == 0) {
@@ -874,7 +940,8 @@ private:
 			fail("protocol: expected DONE");
 		last_ = c.b != 0;
 		if (!c.a) {
-			report("the client failed in batch " + std::to_string(c.batch));
+			report("the client failed in batch " +
+			       std::to_string(c.batch));
 			ok = false;
 		}
 		return true;
@@ -900,7 +967,8 @@ private:
 			uint64_t bad = 0;
 			for (int b = 0; b < 8; b++)
 				bad += ((want ^ got) >> (8 * b) & 0xff) != 0;
-			add_corrupted(bad, "atomic counter " + std::to_string(j) + " after batch " +
+			add_corrupted(bad, "atomic counter " + std::to_string(j) +
+						   " after batch " +
 						   std::to_string(k));
 		}
 	}
@@ -909,7 +977,7 @@ private:
 	Endpoint &e_;
 	Tcp &tcp_;
 	Clock::time_point deadline_;
-	bool last_ = false;	// the client's DONE said: that was the last batch
+	bool last_ = false; // the client's DONE said: that was the last batch
 };
 
 // ----------------------------------------------------------------------
@@ -947,7 +1015,8 @@ unsigned parse_ops(const std::string &s)
 		auto it = std::find_if(std::begin(kOpName), std::end(kOpName),
 				       [&](const char *n) { return tok == n; });
 		if (it == std::end(kOpName))
-			fail("unknown operation " + tok + " (send,send_imm,write,write_imm,read,cas,faa)");
+			fail("unknown operation " + tok +
+			     " (send,send_imm,write,write_imm,read,cas,faa)");
 		mask |= 1u << (it - std::begin(kOpName));
 	}
 	if (!mask)
@@ -970,25 +1039,35 @@ void usage()
 
 Options parse(int argc, char **argv)
 {
-	static const std::vector<option> longopts = conn_longopts({
-		{"ops", required_argument, nullptr, 'o'},
-		{"min-size", required_argument, nullptr, 'm'}, {"max-size", required_argument, nullptr, 'M'},
-		{"count", required_argument, nullptr, 'n'}, {"seed", required_argument, nullptr, 's'},
-		{"depth", required_argument, nullptr, 'D'}, {"mtu", required_argument, nullptr, 'u'},
-		{"inject-corruption", no_argument, nullptr, 'I'},
-		{"until-stopped", no_argument, nullptr, 'U'}});
+	static const std::vector<option> longopts = conn_longopts(
+		{{"ops", required_argument, nullptr, 'o'},
+		 {"min-size", required_argument, nullptr, 'm'},
+		 {"max-size", required_argument, nullptr, 'M'},
+		 {"count", required_argument, nullptr, 'n'},
+		 {"seed", required_argument, nullptr, 's'},
+		 {"depth", required_argument, nullptr, 'D'},
+		 {"mtu", required_argument, nullptr, 'u'},
+		 {"inject-corruption", no_argument, nullptr, 'I'},
+		 {"until-stopped", no_argument, nullptr, 'U'}});
 	Options o;
 	int c;
-	while ((c = getopt_long(argc, argv, "d:g:p:n:s:h", longopts.data(), nullptr)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:g:p:n:s:h", longopts.data(),
+				nullptr)) != -1) {
 		std::string a = optarg ? optarg : "";
 		switch (c) {
 		case 'o': o.ops = parse_ops(a); break;
 		case 'm': o.min_size = parse_size(a); break;
 		case 'M': o.max_size = parse_size(a); break;
 		case 'n': o.count = std::stoull(a); break;
-		case 's': o.seed = std::stoull(a, nullptr, 0); o.seed_set = true; break;
+		case 's':
+			o.seed = std::stoull(a, nullptr, 0);
+			o.seed_set = true;
+			break;
 		case 'D': o.depth = static_cast<uint32_t>(std::stoul(a)); break;
-		case 'u': o.mtu = std::stoi(a); (void)mtu_from_bytes(o.mtu); break;
+		case 'u':
+			o.mtu = std::stoi(a);
+			(void)mtu_from_bytes(o.mtu);
+			break;
 		case 'I': o.inject = true; break;
 		case 'U': o.until_stopped = true; break;
 		default:
@@ -1007,7 +1086,9 @@ Options parse(int argc, char **argv)
 	if (o.qp_timeout < 0 || o.qp_timeout > 31 || o.retry < 0 || o.retry > 7)
 		fail("need --qp-timeout in 0..31 and --retry in 0..7");
 	if (!o.seed_set)
-		o.seed = static_cast<uint64_t>(Clock::now().time_since_epoch().count()) & 0xffffffff;
+		o.seed = static_cast<uint64_t>(
+				 Clock::now().time_since_epoch().count()) &
+			 0xffffffff;
 	return o;
 }
 
@@ -1029,11 +1110,12 @@ void print_config(const Options &o, const Endpoint &e)
 	for (int i = 0; i < NUM_OPS; i++)
 		if (o.ops & (1u << i))
 			ops += std::string(ops.empty() ? "" : ",") + kOpName[i];
-	std::printf("mrc_verify: %s on %s gid %d: ops %s, sizes %" PRIu64 "..%" PRIu64
-		    ", count %" PRIu64 ", seed %" PRIu64 ", depth %u, mtu %d, inline %u, sge %u\n",
-		    o.server.empty() ? "server" : "client", o.dev.c_str(), o.gid, ops.c_str(),
-		    o.min_size, o.max_size, o.count, o.seed, o.depth, 128 << e.pp.mtu,
-		    e.cap.max_inline_data, e.cap.max_send_sge);
+	std::printf("mrc_verify: %s on %s gid %d: ops %s, sizes %" PRIu64
+		    "..%" PRIu64 ", count %" PRIu64 ", seed %" PRIu64
+		    ", depth %u, mtu %d, inline %u, sge %u\n",
+		    o.server.empty() ? "server" : "client", o.dev.c_str(), o.gid,
+		    ops.c_str(), o.min_size, o.max_size, o.count, o.seed, o.depth,
+		    128 << e.pp.mtu, e.cap.max_inline_data, e.cap.max_send_sge);
 	std::fflush(stdout);
 }
 
@@ -1074,7 +1156,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (o.until_stopped) {
-		struct sigaction sa{};
+		struct sigaction sa {};
 		sa.sa_handler = on_stop_signal;
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, &sa, nullptr);
@@ -1092,10 +1174,12 @@ int main(int argc, char **argv)
 	}
 	// --until-stopped ends after any batch: every message it started
 	// must have checked out, but their number is the signal's choice.
-	bool all_done = o.until_stopped ? g_stats.messages > 0 : g_stats.messages == o.count;
+	bool all_done = o.until_stopped ? g_stats.messages > 0 :
+					  g_stats.messages == o.count;
 	ok = ok && all_done && g_stats.corrupted == 0 && g_stats.failed == 0;
 	if (!all_done && g_stats.corrupted == 0 && g_stats.failed == 0 && !ok)
-		std::printf("mrc_verify: only %" PRIu64 " of %" PRIu64 " messages completed\n",
+		std::printf("mrc_verify: only %" PRIu64 " of %" PRIu64
+			    " messages completed\n",
 			    g_stats.messages.load(), o.count);
 	auto secs = std::chrono::duration<double>(Clock::now() - start).count();
 	std::printf("mrc_verify: %s in %.1f s\n", ok ? "PASS" : "FAIL", secs);

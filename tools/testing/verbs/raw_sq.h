@@ -36,14 +36,19 @@ public:
 			std::istringstream ls(line);
 			std::string range, perms, off, dev, inode, path;
 			ls >> range >> perms >> off >> dev >> inode >> path;
-			if (path.find("/dev/infiniband/uverbs") == std::string::npos ||
-			    perms.size() < 2 || perms[0] != 'r' || perms[1] != 'w')
+			if (path.find("/dev/infiniband/uverbs") ==
+				    std::string::npos ||
+			    perms.size() < 2 || perms[0] != 'r' ||
+			    perms[1] != 'w')
 				continue;
 			auto dash = range.find('-');
-			uintptr_t start = std::stoull(range.substr(0, dash), nullptr, 16);
-			uintptr_t end = std::stoull(range.substr(dash + 1), nullptr, 16);
+			uintptr_t start = std::stoull(range.substr(0, dash),
+						      nullptr, 16);
+			uintptr_t end = std::stoull(range.substr(dash + 1),
+						    nullptr, 16);
 			RawSq sq(reinterpret_cast<rxe_queue_buf *>(start));
-			if (sq.plausible(end - start) && sq.newest()->wr.wr_id == id)
+			if (sq.plausible(end - start) &&
+			    sq.newest()->wr.wr_id == id)
 				return sq;
 		}
 		return std::nullopt;
@@ -56,18 +61,26 @@ public:
 	// __DECLARE_FLEX_ARRAY wraps each in a struct with an empty member,
 	// one byte in C++, none in C).
 	static constexpr size_t kHdr = offsetof(rxe_send_wqe, dma) +
-				       offsetof(rxe_dma_info, reserved) + sizeof(__u32);
+				       offsetof(rxe_dma_info, reserved) +
+				       sizeof(__u32);
 	static_assert(kHdr == 208, "struct rxe_send_wqe is 208 bytes in C");
 
 	static rxe_sge *sges(rxe_send_wqe &w)
 	{
-		return reinterpret_cast<rxe_sge *>(reinterpret_cast<uint8_t *>(&w) + kHdr);
+		return reinterpret_cast<rxe_sge *>(
+			reinterpret_cast<uint8_t *>(&w) + kHdr);
 	}
-	static uint8_t *inline_data(rxe_send_wqe &w) { return reinterpret_cast<uint8_t *>(&w) + kHdr; }
+	static uint8_t *inline_data(rxe_send_wqe &w)
+	{
+		return reinterpret_cast<uint8_t *>(&w) + kHdr;
+	}
 
 	uint32_t slot_bytes() const { return 1u << q_->log2_elem_size; }
 	// Bytes of a slot after the WQE header: the room for SGEs or inline.
-	uint32_t slot_room() const { return slot_bytes() - static_cast<uint32_t>(kHdr); }
+	uint32_t slot_room() const
+	{
+		return slot_bytes() - static_cast<uint32_t>(kHdr);
+	}
 
 	// The zeroed slot at the producer index, to fill and then publish().
 	rxe_send_wqe *next()
@@ -80,7 +93,8 @@ public:
 	void publish()
 	{
 		uint32_t p = producer().load(std::memory_order_relaxed);
-		producer().store((p + 1) & q_->index_mask, std::memory_order_release);
+		producer().store((p + 1) & q_->index_mask,
+				 std::memory_order_release);
 	}
 
 private:
@@ -93,8 +107,8 @@ private:
 
 	rxe_send_wqe *slot(uint32_t idx) const
 	{
-		return reinterpret_cast<rxe_send_wqe *>(q_->data +
-							((idx & q_->index_mask) << q_->log2_elem_size));
+		return reinterpret_cast<rxe_send_wqe *>(
+			q_->data + ((idx & q_->index_mask) << q_->log2_elem_size));
 	}
 
 	rxe_send_wqe *newest() const
@@ -106,10 +120,12 @@ private:
 	bool plausible(size_t len) const
 	{
 		uint32_t lg = q_->log2_elem_size, mask = q_->index_mask;
-		if (len < sizeof(rxe_queue_buf) || lg < 8 || lg > 16 || mask == 0 ||
-		    (mask & (mask + 1)) || mask > (1u << 20))
+		if (len < sizeof(rxe_queue_buf) || lg < 8 || lg > 16 ||
+		    mask == 0 || (mask & (mask + 1)) || mask > (1u << 20))
 			return false;
-		if (offsetof(rxe_queue_buf, data) + (static_cast<size_t>(mask) + 1) * (1u << lg) > len)
+		if (offsetof(rxe_queue_buf, data) +
+			    (static_cast<size_t>(mask) + 1) * (1u << lg) >
+		    len)
 			return false;
 		return q_->producer_index <= mask;
 	}

@@ -65,7 +65,8 @@ using Pd = std::unique_ptr<ibv_pd, Deleter<ibv_dealloc_pd>>;
 using Mr = std::unique_ptr<ibv_mr, Deleter<ibv_dereg_mr>>;
 using Cq = std::unique_ptr<ibv_cq, Deleter<ibv_destroy_cq>>;
 using Qp = std::unique_ptr<ibv_qp, Deleter<ibv_destroy_qp>>;
-using Channel = std::unique_ptr<ibv_comp_channel, Deleter<ibv_destroy_comp_channel>>;
+using Channel =
+	std::unique_ptr<ibv_comp_channel, Deleter<ibv_destroy_comp_channel>>;
 using Ah = std::unique_ptr<ibv_ah, Deleter<ibv_destroy_ah>>;
 
 // Page-aligned zeroed memory for MRs (free() is the matching release).
@@ -125,7 +126,7 @@ struct ConnOptions {
 	std::string dev = "mrc0";
 	int gid = 1;
 	uint16_t port;
-	std::string server;	// empty: this is the server
+	std::string server; // empty: this is the server
 	int timeout = 300;
 	int qp_timeout;
 	int retry;
@@ -135,11 +136,13 @@ struct ConnOptions {
 // the terminating entry.
 inline std::vector<option> conn_longopts(std::initializer_list<option> own)
 {
-	std::vector<option> v = {
-		{"ib-dev", required_argument, nullptr, 'd'}, {"gid-idx", required_argument, nullptr, 'g'},
-		{"port", required_argument, nullptr, 'p'}, {"timeout", required_argument, nullptr, 't'},
-		{"qp-timeout", required_argument, nullptr, 'T'}, {"retry", required_argument, nullptr, 'r'},
-		{"help", no_argument, nullptr, 'h'}};
+	std::vector<option> v = {{"ib-dev", required_argument, nullptr, 'd'},
+				 {"gid-idx", required_argument, nullptr, 'g'},
+				 {"port", required_argument, nullptr, 'p'},
+				 {"timeout", required_argument, nullptr, 't'},
+				 {"qp-timeout", required_argument, nullptr, 'T'},
+				 {"retry", required_argument, nullptr, 'r'},
+				 {"help", no_argument, nullptr, 'h'}};
 	v.insert(v.end(), own);
 	v.push_back({nullptr, 0, nullptr, 0});
 	return v;
@@ -171,7 +174,8 @@ public:
 			  std::mutex m;
 			  std::condition_variable_any cv;
 			  std::unique_lock l(m);
-			  cv.wait_for(l, st, std::chrono::seconds(seconds), [] { return false; });
+			  cv.wait_for(l, st, std::chrono::seconds(seconds),
+				      [] { return false; });
 			  if (st.stop_requested())
 				  return;
 			  report(seconds);
@@ -186,8 +190,12 @@ private:
 
 inline int ms_until(Clock::time_point deadline)
 {
-	auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-	return left.count() < 0 ? 0 : static_cast<int>(std::min<long long>(left.count(), 1 << 30));
+	auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+		deadline - Clock::now());
+	return left.count() < 0 ?
+		       0 :
+		       static_cast<int>(
+			       std::min<long long>(left.count(), 1 << 30));
 }
 
 // The TCP side channel.  The server accepts one connection; the client
@@ -203,7 +211,8 @@ public:
 		int one = 1, zero = 0;
 		setsockopt(ls.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		// Dual stack: IPv4 clients connect too.
-		setsockopt(ls.get(), IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		setsockopt(ls.get(), IPPROTO_IPV6, IPV6_V6ONLY, &zero,
+			   sizeof(zero));
 		sockaddr_in6 a{};
 		a.sin6_family = AF_INET6;
 		a.sin6_addr = in6addr_any;
@@ -222,23 +231,30 @@ public:
 		return Tcp(std::move(c));
 	}
 
-	static Tcp connect(const std::string &host, uint16_t port, Clock::time_point deadline)
+	static Tcp connect(const std::string &host, uint16_t port,
+			   Clock::time_point deadline)
 	{
 		addrinfo hints{}, *res = nullptr;
 		hints.ai_socktype = SOCK_STREAM;
 		std::string svc = std::to_string(port);
 		if (int rc = getaddrinfo(host.c_str(), svc.c_str(), &hints, &res))
 			fail("cannot resolve " + host + ": " + gai_strerror(rc));
-		std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owner(res, freeaddrinfo);
+		std::unique_ptr<addrinfo, decltype(&freeaddrinfo)>
+			owner(res, freeaddrinfo);
 		for (;;) {
 			for (addrinfo *ai = res; ai; ai = ai->ai_next) {
-				Fd s(::socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol));
-				if (s.get() >= 0 && ::connect(s.get(), ai->ai_addr, ai->ai_addrlen) == 0)
+				Fd s(::socket(ai->ai_family, ai->ai_socktype,
+					      ai->ai_protocol));
+				if (s.get() >= 0 &&
+				    ::connect(s.get(), ai->ai_addr,
+					      ai->ai_addrlen) == 0)
 					return Tcp(std::move(s));
 			}
 			if (Clock::now() >= deadline)
-				fail_errno("cannot connect to " + host + " port " + svc);
-			std::this_thread::sleep_for(std::chrono::milliseconds(200));
+				fail_errno("cannot connect to " + host +
+					   " port " + svc);
+			std::this_thread::sleep_for(
+				std::chrono::milliseconds(200));
 		}
 	}
 
@@ -275,7 +291,10 @@ public:
 		}
 	}
 
-	template <typename T> void send(const T &v) { send_bytes(&v, sizeof(v)); }
+	template <typename T> void send(const T &v)
+	{
+		send_bytes(&v, sizeof(v));
+	}
 	template <typename T> T recv(Clock::time_point deadline)
 	{
 		T v;
@@ -299,7 +318,8 @@ private:
 	explicit Tcp(Fd fd) : fd_(std::move(fd))
 	{
 		int one = 1;
-		setsockopt(fd_.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		setsockopt(fd_.get(), IPPROTO_TCP, TCP_NODELAY, &one,
+			   sizeof(one));
 	}
 	Fd fd_;
 };
@@ -310,14 +330,14 @@ struct ConnInfo {
 	uint32_t qpn;
 	uint32_t psn;
 	uint8_t gid[16];
-	uint64_t addr;		// main buffer
+	uint64_t addr; // main buffer
 	uint64_t len;
 	uint32_t rkey;
-	uint32_t rkey2;		// a second MR (mrc_negative: no REMOTE_WRITE)
+	uint32_t rkey2; // a second MR (mrc_negative: no REMOTE_WRITE)
 	uint64_t addr2;
 	uint64_t len2;
 	uint64_t seed;
-	uint64_t param[6];	// program specific
+	uint64_t param[6]; // program specific
 };
 
 inline Context open_device(const std::string &name)
@@ -345,8 +365,10 @@ inline Mr reg_mr(ibv_pd *pd, void *addr, size_t len, int access)
 	return mr;
 }
 
-inline constexpr int kAllAccess = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-				  IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+inline constexpr int kAllAccess = IBV_ACCESS_LOCAL_WRITE |
+				  IBV_ACCESS_REMOTE_WRITE |
+				  IBV_ACCESS_REMOTE_READ |
+				  IBV_ACCESS_REMOTE_ATOMIC;
 
 inline ibv_mtu mtu_from_bytes(int bytes)
 {
@@ -357,7 +379,8 @@ inline ibv_mtu mtu_from_bytes(int bytes)
 	case 2048: return IBV_MTU_2048;
 	case 4096: return IBV_MTU_4096;
 	}
-	fail("bad MTU " + std::to_string(bytes) + " (256, 512, 1024, 2048 or 4096)");
+	fail("bad MTU " + std::to_string(bytes) +
+	     " (256, 512, 1024, 2048 or 4096)");
 }
 
 inline ibv_port_attr query_port(ibv_context *ctx, uint8_t port)
@@ -385,7 +408,8 @@ struct QpCaps {
 	uint32_t inline_data;
 };
 
-inline Qp create_rc_qp(ibv_pd *pd, ibv_cq *scq, ibv_cq *rcq, const QpCaps &want, ibv_qp_cap *got)
+inline Qp create_rc_qp(ibv_pd *pd, ibv_cq *scq, ibv_cq *rcq, const QpCaps &want,
+		       ibv_qp_cap *got)
 {
 	ibv_qp_init_attr a{};
 	a.send_cq = scq;
@@ -418,7 +442,9 @@ inline void qp_to_init(ibv_qp *qp, uint8_t port, int access)
 	a.pkey_index = 0;
 	a.port_num = port;
 	a.qp_access_flags = access;
-	modify_qp(qp, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS,
+	modify_qp(qp, a,
+		  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			  IBV_QP_ACCESS_FLAGS,
 		  "INIT");
 }
 
@@ -430,7 +456,7 @@ struct PathParams {
 	uint8_t max_rd_atomic = 1;
 	uint8_t timeout = 14;
 	uint8_t retry = 7;
-	uint8_t rnr_retry = 7;	// 7: retry forever on RNR NAK
+	uint8_t rnr_retry = 7; // 7: retry forever on RNR NAK
 };
 
 inline void qp_to_rtr(ibv_qp *qp, const PathParams &pp, const ConnInfo &remote)
@@ -449,8 +475,9 @@ inline void qp_to_rtr(ibv_qp *qp, const PathParams &pp, const ConnInfo &remote)
 	a.ah_attr.sl = 0;
 	a.ah_attr.port_num = pp.port;
 	modify_qp(qp, a,
-		  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+		  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+			  IBV_QP_MIN_RNR_TIMER,
 		  "RTR");
 }
 
@@ -464,8 +491,9 @@ inline void qp_to_rts(ibv_qp *qp, const PathParams &pp, uint32_t psn)
 	a.sq_psn = psn;
 	a.max_rd_atomic = pp.max_rd_atomic;
 	modify_qp(qp, a,
-		  IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+		  IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			  IBV_QP_MAX_QP_RD_ATOMIC,
 		  "RTS");
 }
 
@@ -499,7 +527,8 @@ public:
 
 	// Poll cq for up to max completions; wait until at least one arrives
 	// or the deadline passes (returns 0), or extra_fd is readable (-1).
-	int poll(ibv_cq *cq, ibv_wc *wc, int max, Clock::time_point deadline, int extra_fd = -1)
+	int poll(ibv_cq *cq, ibv_wc *wc, int max, Clock::time_point deadline,
+		 int extra_fd = -1)
 	{
 		for (;;) {
 			int n = ibv_poll_cq(cq, max, wc);
@@ -510,8 +539,9 @@ public:
 			// With the errno: a device taken away (EIO) is an outcome
 			// the tests tell from a bug.
 			if (int rc = ibv_req_notify_cq(cq, 0))
-				fail_errno("ibv_req_notify_cq", rc < 0 ? -rc : rc);
-			n = ibv_poll_cq(cq, max, wc);	// closes the arm race
+				fail_errno("ibv_req_notify_cq",
+					   rc < 0 ? -rc : rc);
+			n = ibv_poll_cq(cq, max, wc); // closes the arm race
 			if (n < 0)
 				fail("ibv_poll_cq failed");
 			if (n > 0)
@@ -519,8 +549,10 @@ public:
 			int left = ms_until(deadline);
 			if (left == 0)
 				return 0;
-			pollfd p[2] = {{ch_->fd, POLLIN, 0}, {extra_fd, POLLIN, 0}};
-			int r = ::poll(p, extra_fd >= 0 ? 2 : 1, std::min(left, 100));
+			pollfd p[2] = {{ch_->fd, POLLIN, 0},
+				       {extra_fd, POLLIN, 0}};
+			int r = ::poll(p, extra_fd >= 0 ? 2 : 1,
+				       std::min(left, 100));
 			if (r > 0 && (p[0].revents & POLLIN))
 				drain_events();
 			if (r > 0 && extra_fd >= 0 && p[1].revents)

@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const std::string dir = argv[1];
-	const std::vector<u8> pl = { 0xde, 0xad, 0x01 };
+	const std::vector<u8> pl = {0xde, 0xad, 0x01};
 	for (u8 op : mrc_test::all_opcodes()) {
 		mrc_pkt p = mrc_test::sample_pkt(op, pl);
 		int err;

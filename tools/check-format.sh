@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Whether the userspace C++ follows the top-level .clang-format: one test
-# per tracked .cpp/.hpp/.cc/.h under tools/ (or per FILE given), failed
+# per tracked .cpp/.hpp/.cc/.h under tools/ and lib/ (or per FILE given), failed
 # when clang-format would change a line of it.  Ends with
 # "format: N passed, N failed".
 #
@@ -29,7 +29,7 @@ fi
 if [ $# -gt 0 ]; then
 	files=("$@")
 else
-	mapfile -t files < <(git ls-files -- 'tools/*.cpp' 'tools/*.hpp' 'tools/*.cc' 'tools/*.h' | LC_ALL=C sort)
+	mapfile -t files < <(git ls-files -- 'tools/*.cpp' 'tools/*.hpp' 'tools/*.cc' 'tools/*.h' 'lib/*.cpp' 'lib/*.hpp' 'lib/*.h' | LC_ALL=C sort)
 fi
 
 if [ $fix = 1 ]; then

@@ -4,8 +4,10 @@
 spec, Documentation/netlink/specs/mrc.yaml (the source of truth):
 
   include/uapi/linux/mrc.h   the part between the "generated" markers:
-                             the family version, enum mrc_cmd and one
-                             attribute enum per attribute set
+                             the family name and version, the value
+                             definitions (constants, flags, enums),
+                             enum mrc_cmd and one attribute enum per
+                             attribute set
   net/mrc/nl_policy.h, .c    the kernel policies: one per operation (its
                              request attributes only) and one per set
                              nested in a request
@@ -157,8 +159,54 @@ def c_comment(text, indent, width=72):
         ['%s */' % indent]
 
 
+def entry_list(d):
+    """The entries of an enum or flags definition as (name, value, doc)."""
+    out = []
+    val = -1
+    for e in d['entries']:
+        if isinstance(e, str):
+            e = {'name': e}
+        val = e.get('value', val + 1)
+        out.append((e['name'], val, e.get('doc')))
+    return out
+
+
+def gen_definitions(spec):
+    out = ['#define MRC_GENL_NAME\t\t"%s"' % spec.y['name']]
+    for g in spec.y.get('mcast-groups', {}).get('list', []):
+        out.append('#define MRC_GENL_MCGRP_%s\t"%s"' %
+                   (cname(g['name']), g['name']))
+    for d in spec.y.get('definitions', []):
+        out.append('')
+        if d.get('doc'):
+            out += c_comment(d['doc'], '')
+        if d['type'] == 'const':
+            v = d['value']
+            v = '"%s"' % v if isinstance(v, str) else str(v)
+            out.append(align('#define MRC_%s' % cname(d['name']), 32) + v)
+            continue
+        prefix = cname(d.get('name-prefix', 'mrc-%s-' % d['name']))
+        out.append('enum mrc_%s {' % d['name'].replace('-', '_'))
+        # Every value is written out: the UAPI never depends on order.
+        for name, val, doc in entry_list(d):
+            if doc:
+                out += c_comment(doc, '\t')
+            n = prefix + cname(name)
+            if d['type'] == 'flags':
+                out.append('\t%s = 1 << %d,' % (n, val))
+            else:
+                out.append('\t%s = %d,' % (n, val))
+        if d.get('render-max'):
+            out += ['', '\t__%sMAX,' % prefix,
+                    '\t%sMAX = __%sMAX - 1' % (prefix, prefix)]
+        out.append('};')
+    return out
+
+
 def gen_uapi(spec):
     out = [BEGIN, '']
+    out += gen_definitions(spec)
+    out.append('')
     out.append('#define MRC_GENL_VERSION\t%d' % spec.y.get('version', 1))
     out.append('')
     out.append('enum mrc_cmd {')

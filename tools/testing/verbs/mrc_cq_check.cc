@@ -13,6 +13,7 @@
 // Prints TAP lines ("ok N - ..." / "not ok N - ...") and the plan; exits 1
 // if a check failed, 2 if the device cannot be opened.
 
+#include "tap.h"
 #include "verbs_common.h"
 
 #include <cerrno>
@@ -46,33 +47,7 @@ int destroy_cq(ibv_cq *cq)
 
 using Cq = std::unique_ptr<ibv_cq, verbs::Deleter<destroy_cq>>;
 
-class Tap {
-public:
-	bool check(bool cond, const std::string &desc)
-	{
-		++n_;
-		if (!cond)
-			++failed_;
-		std::printf("%sok %d - %s\n", cond ? "" : "not ", n_,
-			    desc.c_str());
-		std::fflush(stdout);
-		return cond;
-	}
-	void diag(const std::string &msg)
-	{
-		std::printf("# %s\n", msg.c_str());
-	}
-	int finish()
-	{
-		std::printf("1..%d\n# %d passed, %d failed\n", n_, n_ - failed_,
-			    failed_);
-		return failed_ ? 1 : 0;
-	}
-
-private:
-	int n_ = 0;
-	int failed_ = 0;
-};
+using verbs::Tap;
 
 Context open_device(const std::string &name)
 {

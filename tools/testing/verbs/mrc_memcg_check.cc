@@ -24,6 +24,7 @@
 //   mrc_memcg_check: limit: created I of K CQs|QPs, then ENOMEM|<errno>|none
 #include <fstream>
 
+#include "cli.h"
 #include "verbs_common.h"
 
 namespace {
@@ -52,25 +53,21 @@ struct Options {
 Options parse(int argc, char **argv)
 {
 	Options o;
-	for (int i = 1; i < argc; i++) {
-		std::string a = argv[i];
-		auto value = [&]() -> std::string {
-			if (i + 1 >= argc)
-				usage((a + " needs a value").c_str());
-			return argv[++i];
-		};
+	ArgWalker args(argc, argv, 1, usage);
+	while (args.next()) {
+		const std::string &a = args.word();
 		if (a == "-d")
-			o.dev = value();
+			o.dev = args.value();
 		else if (a == "--cqe")
-			o.cqe = static_cast<uint32_t>(std::stoul(value()));
+			o.cqe = static_cast<uint32_t>(std::stoul(args.value()));
 		else if (a == "--count")
-			o.count = static_cast<uint32_t>(std::stoul(value()));
+			o.count = static_cast<uint32_t>(std::stoul(args.value()));
 		else if (a == "--qp")
 			o.qp = true;
 		else if ((a == "grow" || a == "limit") && o.mode.empty())
 			o.mode = a;
 		else
-			usage(("unknown argument " + a).c_str());
+			args.unknown();
 	}
 	if (o.mode.empty())
 		usage("grow or limit?");

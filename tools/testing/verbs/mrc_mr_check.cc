@@ -15,6 +15,7 @@
 // waits to be killed (at most 60 s): the kernel must then release them
 // (rdma res show mr, selftests/mrc/test_51_mr.sh).
 
+#include "tap.h"
 #include "verbs_common.h"
 
 #include <arpa/inet.h>
@@ -50,35 +51,7 @@ using Mapping = std::unique_ptr<void, MunmapDeleter>;
 constexpr int kRemoteAccess = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
 			      IBV_ACCESS_REMOTE_ATOMIC;
 
-class Tap {
-public:
-	bool check(bool cond, const std::string &desc)
-	{
-		++n_;
-		if (!cond)
-			++failed_;
-		std::printf("%s %d - %s\n", cond ? "ok" : "not ok", n_,
-			    desc.c_str());
-		std::fflush(stdout);
-		return cond;
-	}
-
-	void diag(const std::string &msg) const
-	{
-		std::printf("# %s\n", msg.c_str());
-	}
-
-	int finish() const
-	{
-		std::printf("1..%d\n", n_);
-		std::printf("# %d of %d checks failed\n", failed_, n_);
-		return failed_ ? 1 : 0;
-	}
-
-private:
-	int n_ = 0;
-	int failed_ = 0;
-};
+using verbs::Tap;
 
 Mr reg(ibv_pd *pd, void *addr, size_t length, int access)
 {

@@ -53,6 +53,7 @@
 #include <map>
 #include <optional>
 
+#include "cli.h"
 #include "verbs_common.h"
 
 extern "C" {
@@ -126,25 +127,21 @@ Options parse(int argc, char **argv)
 	o.role = argv[1];
 	if (o.role != "victim" && o.role != "peer")
 		usage("the role is victim or peer");
-	for (int i = 2; i < argc; i++) {
-		std::string a = argv[i];
-		auto value = [&]() -> std::string {
-			if (i + 1 >= argc)
-				usage((a + " needs a value").c_str());
-			return argv[++i];
-		};
+	ArgWalker args(argc, argv, 2, usage);
+	while (args.next()) {
+		const std::string &a = args.word();
 		if (a == "-d")
-			o.dev = value();
+			o.dev = args.value();
 		else if (a == "-g")
-			o.gid = std::stoi(value());
+			o.gid = std::stoi(args.value());
 		else if (a == "--peer" || a == "--bind")
-			o.addr = value();
+			o.addr = args.value();
 		else if (a == "--scenario")
-			o.scenario_name = value();
+			o.scenario_name = args.value();
 		else if (a == "-t")
-			o.timeout = std::stoi(value());
+			o.timeout = std::stoi(args.value());
 		else
-			usage(("unknown argument " + a).c_str());
+			args.unknown();
 	}
 	if (o.addr.empty() || o.scenario_name.empty())
 		usage("an address and a scenario are needed");

@@ -388,6 +388,35 @@ inline struct mrc_conn_config test_config()
 	return cfg;
 }
 
+// The kernel's settings (qp.c) for IB timeout 14 (exp 16, 67 ms) and
+// retry_cnt 7, with the 1024-byte MTU of the tests.
+inline struct mrc_conn_config kernel_config()
+{
+	struct mrc_conn_config cfg;
+
+	mrc_conn_config_default(&cfg);
+	cfg.mtu = 1024;
+	cfg.ack_timeout_exp = 16;
+	cfg.retry_cnt = 7;
+	cfg.backoff_cnt = 7;
+	cfg.reo_min = 500000;
+	return cfg;
+}
+
+// NSCC for a millisecond-RTT fabric with its window held to @pkts packets
+// of 1024 bytes: a connection whose sending the test controls.
+inline void hold_cwnd(struct mrc_conn_config *cfg, uint32_t pkts)
+{
+	constexpr uint64_t ms = 1000000ull;
+
+	cfg->cc.base_rtt = 2 * ms;
+	cfg->cc.target_delay = 1 * ms;
+	cfg->cc.qa_threshold = 8 * ms;
+	cfg->cc.adjust_period = 2 * ms;
+	cfg->cc.init_cwnd = pkts * 1024;
+	cfg->cc.max_cwnd = pkts * 1024;
+}
+
 // One connection alone: the test plays the peer by hand.
 struct Solo {
 	std::vector<uint64_t> mem;

@@ -34,20 +34,9 @@ struct Scenario {
 
 struct mrc_conn_config cfg_cut(const Scenario &sc)
 {
-	struct mrc_conn_config cfg;
+	struct mrc_conn_config cfg = kernel_config();
 
-	mrc_conn_config_default(&cfg);
-	cfg.mtu = 1024;
-	cfg.ack_timeout_exp = 16;
-	cfg.retry_cnt = 7;
-	cfg.backoff_cnt = 7;
-	cfg.reo_min = 500000;
-	cfg.cc.base_rtt = 2 * kMs;
-	cfg.cc.target_delay = 1 * kMs;
-	cfg.cc.qa_threshold = 8 * kMs;
-	cfg.cc.adjust_period = 2 * kMs;
-	cfg.cc.init_cwnd = sc.cwnd_pkts * 1024;
-	cfg.cc.max_cwnd = sc.cwnd_pkts * 1024;
+	hold_cwnd(&cfg, sc.cwnd_pkts);
 	cfg.ack_every = sc.ack_every;
 	cfg.ack_delay = sc.ack_delay;
 	return cfg;

@@ -13,20 +13,6 @@ namespace {
 
 constexpr uint64_t kSec = 1000000000ull;
 
-// The kernel's defaults for IB timeout 14 (exp 16, 67 ms), retry_cnt 7.
-struct mrc_conn_config cfg_kernel()
-{
-	struct mrc_conn_config cfg;
-
-	mrc_conn_config_default(&cfg);
-	cfg.mtu = 1024;
-	cfg.ack_timeout_exp = 16;
-	cfg.retry_cnt = 7;
-	cfg.backoff_cnt = 7;
-	cfg.reo_min = 500000;
-	return cfg;
-}
-
 // Sum of every wait before the failing expiry: retry_cnt + 1 waits of the
 // base timeout, then base x 2, x 4, ... x 2^backoff_cnt.
 uint64_t budget(const struct mrc_conn_config &cfg)
@@ -59,7 +45,7 @@ void warm_up(Solo &s, uint32_t n_evs)
 // the budget after the first unacknowledged packet was sent.
 TEST(EngineRetryBudget, NewWorkDoesNotPostponeFailure)
 {
-	const auto cfg = cfg_kernel();
+	const auto cfg = kernel_config();
 
 	for (uint32_t n_evs : {1u, 4u, 16u}) {
 		Solo s(cfg, n_evs);
@@ -108,7 +94,7 @@ TEST(EngineRetryBudget, NewWorkDoesNotPostponeFailure)
 // packet, and the failure says no path was left.
 TEST(EngineRetryBudget, AllEvsBadWithOnlyProbesFailsNoPathInBudget)
 {
-	auto cfg = cfg_kernel();
+	auto cfg = kernel_config();
 
 	cfg.ev_min_active = 0;
 	Solo s(cfg, 4);
@@ -144,7 +130,7 @@ TEST(EngineRetryBudget, AllEvsBadWithOnlyProbesFailsNoPathInBudget)
 // acknowledged: probe answers are no progress and reset nothing.
 TEST(EngineRetryBudget, AnsweredProbesDoNotResetTheBudget)
 {
-	auto cfg = cfg_kernel();
+	auto cfg = kernel_config();
 
 	cfg.ev_min_active = 0;
 	Solo s(cfg, 4);
@@ -198,7 +184,7 @@ TEST(EngineRetryBudget, AnsweredProbesDoNotResetTheBudget)
 // as the previous completed.  It fails one budget after the silence.
 TEST(EngineRetryBudget, SilentPeerEndToEndBetweenBatchesAndMidTransfer)
 {
-	auto cfg = cfg_kernel();
+	auto cfg = kernel_config();
 
 	for (bool mid : {false, true}) {
 		Harness h(3, &cfg, std::vector<PathModel>(4));
@@ -270,7 +256,7 @@ struct mrc_pkt resp_pkt(uint32_t psn, uint32_t rsn, uint32_t i, uint32_t n)
 // cover it; without this the work request would wait forever).
 TEST(EngineRetryBudget, ReadAckedButNeverAnsweredFailsInBudget)
 {
-	const auto cfg = cfg_kernel();
+	const auto cfg = kernel_config();
 
 	for (uint8_t op : {MRC_OP_READ_REQ, MRC_OP_ATOMIC_FA}) {
 		Solo s(cfg, 4);
@@ -303,7 +289,7 @@ TEST(EngineRetryBudget, ReadAckedButNeverAnsweredFailsInBudget)
 // completed nothing is owed and no timer is left.
 TEST(EngineRetryBudget, ResponsePacketsAreProgressUntilTheResponseCompletes)
 {
-	const auto cfg = cfg_kernel();
+	const auto cfg = kernel_config();
 	const uint64_t base = mrc_ack_timeout_ns(cfg.ack_timeout_exp);
 	const uint32_t n = 400;
 	Solo s(cfg, 4);
@@ -333,7 +319,7 @@ TEST(EngineRetryBudget, ResponsePacketsAreProgressUntilTheResponseCompletes)
 // are no progress for them: their budget runs out as usual.
 TEST(EngineRetryBudget, ResponsesDoNotExtendTheBudgetOfOurUnackedPackets)
 {
-	const auto cfg = cfg_kernel();
+	const auto cfg = kernel_config();
 	Solo s(cfg, 4);
 
 	warm_up(s, 4);

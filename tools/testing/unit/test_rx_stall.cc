@@ -25,18 +25,9 @@ constexpr int kStalls = 5;
 // The kernel's settings (qp.c) with NSCC held to two packets.
 struct mrc_conn_config cfg_stall()
 {
-	struct mrc_conn_config cfg;
+	struct mrc_conn_config cfg = kernel_config();
 
-	mrc_conn_config_default(&cfg);
-	cfg.mtu = 1024;
-	cfg.ack_timeout_exp = 16;
-	cfg.reo_min = 500000;
-	cfg.cc.base_rtt = 2 * kMs;
-	cfg.cc.target_delay = 1 * kMs;
-	cfg.cc.qa_threshold = 8 * kMs;
-	cfg.cc.adjust_period = 2 * kMs;
-	cfg.cc.init_cwnd = kCwndPkts * 1024;
-	cfg.cc.max_cwnd = kCwndPkts * 1024;
+	hold_cwnd(&cfg, kCwndPkts);
 	return cfg;
 }
 

@@ -75,21 +75,6 @@ const struct nla_policy mrc_route_del_nl_policy[MRC_A_ROUTE_MAX + 1] = {
 	[MRC_A_ROUTE_PEER] = { .type = NLA_BINARY, .len = 16 },
 };
 
-const struct nla_policy mrc_route_set_nl_policy[MRC_A_ROUTE_MAX + 1] = {
-	[MRC_A_ROUTE_DEV_INDEX] = { .type = NLA_U32 },
-	[MRC_A_ROUTE_DEV_NAME] = { .type = NLA_STRING, .len = 63 },
-	[MRC_A_ROUTE_PEER] = { .type = NLA_BINARY, .len = 16 },
-	[MRC_A_ROUTE_HOPS] = { .type = NLA_NESTED },
-	[MRC_A_ROUTE_EV_PROFILE] = { .type = NLA_U32 },
-	[MRC_A_ROUTE_CC_PROFILE] = { .type = NLA_U32 },
-};
-
-const struct nla_policy mrc_route_get_nl_policy[MRC_A_ROUTE_MAX + 1] = {
-	[MRC_A_ROUTE_DEV_INDEX] = { .type = NLA_U32 },
-	[MRC_A_ROUTE_DEV_NAME] = { .type = NLA_STRING, .len = 63 },
-	[MRC_A_ROUTE_PEER] = { .type = NLA_BINARY, .len = 16 },
-};
-
 const struct nla_policy mrc_ev_profile_add_nl_policy[MRC_A_EV_PROFILE_MAX + 1] = {
 	[MRC_A_EV_PROFILE_DEV_INDEX] = { .type = NLA_U32 },
 	[MRC_A_EV_PROFILE_DEV_NAME] = { .type = NLA_STRING, .len = 63 },
@@ -127,12 +112,6 @@ const struct nla_policy mrc_ev_profile_set_nl_policy[MRC_A_EV_PROFILE_MAX + 1] =
 	[MRC_A_EV_PROFILE_QPN] = { .type = NLA_U32 },
 };
 
-const struct nla_policy mrc_ev_profile_get_nl_policy[MRC_A_EV_PROFILE_MAX + 1] = {
-	[MRC_A_EV_PROFILE_DEV_INDEX] = { .type = NLA_U32 },
-	[MRC_A_EV_PROFILE_DEV_NAME] = { .type = NLA_STRING, .len = 63 },
-	[MRC_A_EV_PROFILE_ID] = { .type = NLA_U32 },
-};
-
 const struct nla_policy mrc_cc_profile_add_nl_policy[MRC_A_CC_PROFILE_MAX + 1] = {
 	[MRC_A_CC_DEV_INDEX] = { .type = NLA_U32 },
 	[MRC_A_CC_DEV_NAME] = { .type = NLA_STRING, .len = 63 },
@@ -156,34 +135,6 @@ const struct nla_policy mrc_cc_profile_add_nl_policy[MRC_A_CC_PROFILE_MAX + 1] =
 };
 
 const struct nla_policy mrc_cc_profile_del_nl_policy[MRC_A_CC_PROFILE_MAX + 1] = {
-	[MRC_A_CC_DEV_INDEX] = { .type = NLA_U32 },
-	[MRC_A_CC_DEV_NAME] = { .type = NLA_STRING, .len = 63 },
-	[MRC_A_CC_PROFILE_ID] = { .type = NLA_U32 },
-};
-
-const struct nla_policy mrc_cc_profile_set_nl_policy[MRC_A_CC_PROFILE_MAX + 1] = {
-	[MRC_A_CC_DEV_INDEX] = { .type = NLA_U32 },
-	[MRC_A_CC_DEV_NAME] = { .type = NLA_STRING, .len = 63 },
-	[MRC_A_CC_PROFILE_ID] = { .type = NLA_U32 },
-	[MRC_A_CC_ALGO] = { .type = NLA_NUL_STRING, .len = 31 },
-	[MRC_A_CC_BASE_RTT] = { .type = NLA_U32 },
-	[MRC_A_CC_TARGET_DELAY] = { .type = NLA_U32 },
-	[MRC_A_CC_QA_THRESHOLD] = { .type = NLA_U32 },
-	[MRC_A_CC_ADJUST_BYTES] = { .type = NLA_U32 },
-	[MRC_A_CC_ADJUST_PERIOD] = { .type = NLA_U32 },
-	[MRC_A_CC_ETA] = { .type = NLA_U32 },
-	[MRC_A_CC_FI] = { .type = NLA_U32 },
-	[MRC_A_CC_FI_SCALE] = { .type = NLA_U32 },
-	[MRC_A_CC_GAMMA] = { .type = NLA_U32 },
-	[MRC_A_CC_MAX_MD_JUMP] = { .type = NLA_U32 },
-	[MRC_A_CC_MAX_CWND] = { .type = NLA_U32 },
-	[MRC_A_CC_MIN_CWND] = { .type = NLA_U32 },
-	[MRC_A_CC_INIT_CWND] = { .type = NLA_U32 },
-	[MRC_A_CC_QA_GATE] = { .type = NLA_U8 },
-	[MRC_A_CC_DISABLE_QA] = { .type = NLA_U8 },
-};
-
-const struct nla_policy mrc_cc_profile_get_nl_policy[MRC_A_CC_PROFILE_MAX + 1] = {
 	[MRC_A_CC_DEV_INDEX] = { .type = NLA_U32 },
 	[MRC_A_CC_DEV_NAME] = { .type = NLA_STRING, .len = 63 },
 	[MRC_A_CC_PROFILE_ID] = { .type = NLA_U32 },

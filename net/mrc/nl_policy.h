@@ -16,24 +16,21 @@ extern const struct nla_policy mrc_plane_set_nl_policy[MRC_A_PLANE_MAX + 1];
 extern const struct nla_policy mrc_plane_get_nl_policy[MRC_A_PLANE_MAX + 1];
 extern const struct nla_policy mrc_route_add_nl_policy[MRC_A_ROUTE_MAX + 1];
 extern const struct nla_policy mrc_route_del_nl_policy[MRC_A_ROUTE_MAX + 1];
-extern const struct nla_policy mrc_route_set_nl_policy[MRC_A_ROUTE_MAX + 1];
-extern const struct nla_policy mrc_route_get_nl_policy[MRC_A_ROUTE_MAX + 1];
+#define mrc_route_set_nl_policy mrc_route_add_nl_policy
+#define mrc_route_get_nl_policy mrc_route_del_nl_policy
 extern const struct nla_policy
 mrc_ev_profile_add_nl_policy[MRC_A_EV_PROFILE_MAX + 1];
 extern const struct nla_policy
 mrc_ev_profile_del_nl_policy[MRC_A_EV_PROFILE_MAX + 1];
 extern const struct nla_policy
 mrc_ev_profile_set_nl_policy[MRC_A_EV_PROFILE_MAX + 1];
-extern const struct nla_policy
-mrc_ev_profile_get_nl_policy[MRC_A_EV_PROFILE_MAX + 1];
+#define mrc_ev_profile_get_nl_policy mrc_ev_profile_del_nl_policy
 extern const struct nla_policy
 mrc_cc_profile_add_nl_policy[MRC_A_CC_PROFILE_MAX + 1];
 extern const struct nla_policy
 mrc_cc_profile_del_nl_policy[MRC_A_CC_PROFILE_MAX + 1];
-extern const struct nla_policy
-mrc_cc_profile_set_nl_policy[MRC_A_CC_PROFILE_MAX + 1];
-extern const struct nla_policy
-mrc_cc_profile_get_nl_policy[MRC_A_CC_PROFILE_MAX + 1];
+#define mrc_cc_profile_set_nl_policy mrc_cc_profile_add_nl_policy
+#define mrc_cc_profile_get_nl_policy mrc_cc_profile_del_nl_policy
 extern const struct nla_policy mrc_conn_get_nl_policy[MRC_A_CONN_MAX + 1];
 extern const struct nla_policy mrc_probe_nl_policy[MRC_A_PROBE_MAX + 1];
 

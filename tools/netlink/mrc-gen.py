@@ -327,11 +327,19 @@ def gen_kernel(spec):
                  s['attributes'][0]['_cname'])
         c.append('\t      (int)%s == (int)MRC_A_DEV_NAME);' %
                  s['attributes'][1]['_cname'])
+    # Operations with the same request attributes (add and set, del and
+    # get) share one table: the later ones are aliases of the first.
+    first = {}
     for op in spec.ops:
         req = spec.op_request(op)
         if not req:
             continue
         s = spec.sets[op['attribute-set']]
+        key = (s['name'], tuple(req))
+        if key in first:
+            h.append('#define %s %s' % (op_policy_name(op), first[key]))
+            continue
+        first[key] = op_policy_name(op)
         h.append(extern(op_policy_name(op), spec.max_name(s)))
         c.append('')
         c += policy_lines(spec, s, [spec.attr(s['name'], a) for a in req],

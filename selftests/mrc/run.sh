@@ -124,8 +124,9 @@ clean_state() {
 	return 0
 }
 
-# Kernel messages that mean a bug, whatever the test thought of itself.
-oops_re='(BUG:|Oops|WARNING:|general protection fault|Kernel panic|UBSAN:|KASAN:|kernel BUG|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|rcu: INFO|stack-protector|unreferenced object)'
+# Kernel messages that mean a bug, whatever the test thought of itself
+# (a netdev that cannot be freed: a reference mrc.ko or a test leaked).
+oops_re='(BUG:|Oops|WARNING:|general protection fault|Kernel panic|UBSAN:|KASAN:|kernel BUG|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|rcu: INFO|stack-protector|unreferenced object|unregister_netdevice: waiting)'
 
 # kmemleak (the sanitizer kernel, tools/vm/mkdebugkernel): scanned once
 # after the last test and the module's unload (MRC_KMEMLEAK_SCAN=end, the

@@ -470,7 +470,8 @@ fab_loss_off() {
 # fab_sniff NS DEV SECONDS: the MRC packets (UDP destination port 4791,
 # IPv4 or IPv6, after any extension headers such as an SRH) arriving on
 # DEV in NS during SECONDS, counted per UDP source port: lines "SPORT
-# PACKETS".  A sample (the packet socket may drop under load), good for
+# PACKETS OPS", OPS the MRC opcodes seen on the port (hex, comma
+# separated: 03 WRITE, 10 ACK, 20 PROBE_REQ, ...).  A sample (the packet socket may drop under load), good for
 # which EVs exist and their relative weight.
 FAB_SNIFF_PY='
 import ctypes, os, socket, struct, sys, time
@@ -484,6 +485,7 @@ s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
 s.bind((dev, 0x0003))
 s.settimeout(0.2)
 count = {}
+ops = {}
 end = time.monotonic() + secs
 while time.monotonic() < end:
     try:
@@ -506,8 +508,10 @@ while time.monotonic() < end:
     sport, dport = struct.unpack_from("!HH", pkt, off)
     if dport == 4791:
         count[sport] = count.get(sport, 0) + 1
+        if off + 10 <= len(pkt):
+            ops.setdefault(sport, set()).add(pkt[off + 9])
 for p in sorted(count):
-    print(p, count[p])
+    print(p, count[p], ",".join("%02x" % o for o in sorted(ops.get(p, ()))) or "-")
 '
 fab_sniff() {
 	"$FAB_PY" -S -c "$FAB_SNIFF_PY" "$@"

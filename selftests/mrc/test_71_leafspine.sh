@@ -79,14 +79,14 @@ for p in $(seq $PLANES); do
 	# show up: counted apart, see the diagnostic).
 	n=$(awk '$1 >= 49152 && $1 <= 65535 && $2 >= 10' "$tmp/sniff.$p" | wc -l)
 	stray=$(awk '$1 >= 49152 && $1 <= 65535 && $2 < 10' "$tmp/sniff.$p" | wc -l)
-	[ "$stray" -eq 0 ] || diag "plane $p: $stray source ports with fewer than 10 sampled packets"
+	[ "$stray" -eq 0 ] || diag "plane $p: $stray source ports with fewer than 10 sampled packets (port count opcodes): $(awk '$1 >= 49152 && $2 < 10 { printf "%s %s %s; ", $1, $2, $3 }' "$tmp/sniff.$p")"
 	check "plane $p carries 16 EVs (distinct source ports in 0xc000..0xffff with >= 10 packets: $n)" \
 		test "$n" -eq 16
 	# Expected share of each spine: the sampled packets of the source
 	# ports the leaf hashes to it.
 	declare -A w=()
 	total=0
-	while read -r sport cnt; do
+	while read -r sport cnt _; do
 		[[ $sport =~ ^[0-9]+$ ]] || continue
 		s=$(fab_ecmp_spine "$p" 2 "$(fab_addr 1 "$p")" "$sport")
 		w[$s]=$((${w[$s]:-0} + cnt))

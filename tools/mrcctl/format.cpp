@@ -171,10 +171,7 @@ std::string event_name(std::uint32_t type)
 void print_plane(Printer &p, const Plane &pl)
 {
 	p.open_object();
-	p.str(Out::Any, "dev", "dev", pl.dev);
-	p.num(Out::Json, "dev_index", "", pl.dev_index);
-	plane_fields(p, pl);
-	p.newline();
+	print_instance_object(p, pl, [&] { plane_fields(p, pl); });
 	if (pl.stats)
 		print_stats(p, *pl.stats, "    ");
 	p.close_object();
@@ -246,10 +243,7 @@ void route_fields(Printer &p, const Route &r)
 void print_route(Printer &p, const Route &r)
 {
 	p.open_object();
-	p.str(Out::Any, "dev", "dev", r.dev);
-	p.num(Out::Json, "dev_index", "", r.dev_index);
-	route_fields(p, r);
-	p.newline();
+	print_instance_object(p, r, [&] { route_fields(p, r); });
 	p.close_object();
 }
 

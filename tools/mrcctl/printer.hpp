@@ -89,4 +89,16 @@ private:
 	char last_ = '\n'; // text: the last character written
 };
 
+// An object of one instance as every listing prints it: the instance
+// (name in both forms, index in JSON), then `fields`, then the end of its
+// text line; the caller opens and closes the object.
+template <class Obj, class Fields>
+void print_instance_object(Printer &p, const Obj &o, Fields &&fields)
+{
+	p.str(Out::Any, "dev", "dev", o.dev);
+	p.num(Out::Json, "dev_index", "", o.dev_index);
+	fields();
+	p.newline();
+}
+
 } // namespace mrcctl

@@ -158,10 +158,7 @@ void print_cc_profile_fields(Printer &p, const CcProfile &c)
 void print_cc_profile(Printer &p, const CcProfile &c)
 {
 	p.open_object();
-	p.str(Out::Any, "dev", "dev", c.dev);
-	p.num(Out::Json, "dev_index", "", c.dev_index);
-	print_cc_profile_fields(p, c);
-	p.newline();
+	print_instance_object(p, c, [&] { print_cc_profile_fields(p, c); });
 	p.close_object();
 }
 

@@ -234,19 +234,35 @@ static struct mrc_plane *mrc_nl_find_plane(struct mrc_dev *mdev,
 	return plane;
 }
 
+/* The start of a get's reply: a message for it and the instance the
+ * request names, with mrc_cfg_lock held.  On an error (extack set by
+ * mrc_nl_lock_dev()) nothing is held and *msgp is NULL.
+ */
+static struct mrc_dev *mrc_nl_get_start(struct genl_info *info,
+					struct sk_buff **msgp)
+{
+	struct mrc_dev *mdev;
+
+	*msgp = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!*msgp)
+		return ERR_PTR(-ENOMEM);
+	mdev = mrc_nl_lock_dev(info);
+	if (IS_ERR(mdev)) {
+		nlmsg_free(*msgp);
+		*msgp = NULL;
+	}
+	return mdev;
+}
+
 static int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_dev *mdev;
 	struct sk_buff *msg;
 	int err;
 
-	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-
-	mdev = mrc_nl_lock_dev(info);
+	mdev = mrc_nl_get_start(info, &msg);
 	if (IS_ERR(mdev))
-		return mrc_nl_reply(info, msg, PTR_ERR(mdev));
+		return PTR_ERR(mdev);
 	err = mrc_nl_fill_dev(msg, mdev, info->snd_portid, info->snd_seq, 0,
 			      nla_get_flag(info->attrs[MRC_A_DEV_WANT_STATS]));
 	mutex_unlock(&mrc_cfg_lock);
@@ -413,13 +429,9 @@ static int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-
-	mdev = mrc_nl_lock_dev(info);
+	mdev = mrc_nl_get_start(info, &msg);
 	if (IS_ERR(mdev))
-		return mrc_nl_reply(info, msg, PTR_ERR(mdev));
+		return PTR_ERR(mdev);
 	plane = mrc_nl_find_plane(mdev, info);
 	if (IS_ERR(plane))
 		err = PTR_ERR(plane);
@@ -761,13 +773,9 @@ static int mrc_nl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	err = mrc_nl_get_peer(info->attrs, &peer, info->extack);
 	if (err)
 		return err;
-	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-
-	mdev = mrc_nl_lock_dev(info);
+	mdev = mrc_nl_get_start(info, &msg);
 	if (IS_ERR(mdev))
-		return mrc_nl_reply(info, msg, PTR_ERR(mdev));
+		return PTR_ERR(mdev);
 	route = mrc_route_find(mdev, peer.family, peer.peer);
 	if (!route) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_ROUTE_PEER],

@@ -74,9 +74,10 @@ check "bytes per plane (leaf in front of h2) within $TOL% of an even share" \
 for p in $(seq $PLANES); do
 	diag "plane $p: sampled packets per UDP source port: $(tr '\n' ' ' <"$tmp/sniff.$p")"
 	# An EV of the spray carries hundreds of the sampled packets; a port
-	# seen once or twice is not one of them (since the random QPNs and
-	# window-checked control packets, a few such single packets from h2
-	# show up: counted apart, see the diagnostic).
+	# seen once or twice is not one of them.  Those single packets are
+	# ACKs (opcode 10): h2's QP acknowledging the few requests h1's QP
+	# sends it, each on another EV of that direction; counted apart, with
+	# their opcodes, in the diagnostic.
 	n=$(awk '$1 >= 49152 && $1 <= 65535 && $2 >= 10' "$tmp/sniff.$p" | wc -l)
 	stray=$(awk '$1 >= 49152 && $1 <= 65535 && $2 < 10' "$tmp/sniff.$p" | wc -l)
 	[ "$stray" -eq 0 ] || diag "plane $p: $stray source ports with fewer than 10 sampled packets (port count opcodes): $(awk '$1 >= 49152 && $2 < 10 { printf "%s %s %s; ", $1, $2, $3 }' "$tmp/sniff.$p")"

@@ -78,8 +78,15 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 		return -EOPNOTSUPP;
 	if (udata->outlen < sizeof(struct rxe_create_qp_resp))
 		return -EINVAL;
-	if (!cap->max_send_wr || cap->max_send_wr > MRC_MAX_QP_WR ||
-	    !cap->max_recv_wr || cap->max_recv_wr > MRC_MAX_QP_WR ||
+	/* A queue of depth 0 is allowed, as rxe allows it: a QP that only
+	 * sends (max_recv_wr 0) or only answers (max_send_wr 0), as
+	 * qperf's bandwidth tests create them.  Its ring has one slot and
+	 * is always full (mrc_queue_init()): the provider refuses every
+	 * post with ENOMEM, a SEND that arrives finds no receive WQE and
+	 * is NAKed RNR (mrc_resp_bind()).
+	 */
+	if (cap->max_send_wr > MRC_MAX_QP_WR ||
+	    cap->max_recv_wr > MRC_MAX_QP_WR ||
 	    cap->max_send_sge > MRC_MAX_SGE ||
 	    cap->max_recv_sge > MRC_MAX_SGE ||
 	    cap->max_inline_data > MRC_MAX_INLINE)

@@ -6,7 +6,8 @@
 //  - queues of depth 0: a QP with max_recv_wr 0 (a pure sender) or
 //    max_send_wr 0 (a pure responder), and max_*_sge 0, is created (qperf's
 //    bandwidth client and server make them); posting to the empty-by-design
-//    queue fails at once with ENOMEM, the provider's full-queue error; the
+//    queue fails at once with ENOMEM, the provider's full-queue error (the
+//    send queue in RTS: before, the doorbell's EINVAL comes first); the
 //    sender's WRITEs and SENDs reach a responder without send queue, which
 //    also answers READs; a SEND to a QP without receive queue is NAKed RNR
 //    (IBV_WC_RNR_RETRY_EXC_ERR at a requester with rnr_retry 1) and leaves
@@ -223,6 +224,11 @@ int serve(const Options &o, Clock::time_point deadline)
 			if (int rc = try_create_qp(b, s.cq.get(), s.spec, s.qp,
 						   nullptr))
 				fail_errno("ibv_create_qp", rc);
+			uint32_t psn = new_psn();
+			tcp.send(info_of(b, s.qp.get(), psn));
+			ConnInfo r = tcp.recv<ConnInfo>(deadline);
+			bring_up(b, s.qp.get(), o, r, psn, PathParams{});
+			// After RESET: the provider refuses receives there.
 			for (uint32_t k = 0; k < s.spec.nrecv; k++)
 				if (int rc = post_recv(s.qp.get(),
 						       reinterpret_cast<uintptr_t>(
@@ -232,10 +238,6 @@ int serve(const Options &o, Clock::time_point deadline)
 						       kChunk, b.mr->lkey,
 						       1000 + k))
 					fail_errno("ibv_post_recv", err_of(rc));
-			uint32_t psn = new_psn();
-			tcp.send(info_of(b, s.qp.get(), psn));
-			ConnInfo r = tcp.recv<ConnInfo>(deadline);
-			bring_up(b, s.qp.get(), o, r, psn, PathParams{});
 			sessions++;
 			break;
 		}
@@ -504,25 +506,23 @@ private:
 			tap(rc == 0 && got == 0,
 			    "ibv_query_qp of the QP with " + q + ": depth " +
 				    std::to_string(got));
-			qp_to_init(qp.get(), 1, kAllAccess);
-			// No SGE, so that only the queue can refuse it (rxe
-			// returns max_*_sge 0 for these queues).
+			// The receive queue in INIT (the provider refuses
+			// receives in RESET); the send queue in RTS
+			// (zero_queue_transfer(): before RTS the doorbell is
+			// refused with EINVAL whatever the queue).  No SGE, so
+			// that only the queue can refuse it (rxe returns
+			// max_*_sge 0 for these queues).
 			if (recv) {
+				qp_to_init(qp.get(), 1, kAllAccess);
 				rc = post_recv(qp.get(), 0, 0, 0, 7, false);
-			} else {
-				Conn tmp;
-				tmp.qp = std::move(qp);
-				rc = post(tmp, IBV_WR_RDMA_WRITE, 0, 0, 0, 7,
-					  false);
-				qp = std::move(tmp.qp);
+				tap(err_of(rc) == ENOMEM,
+				    "ibv_post_recv to the queue of depth 0: expected ENOMEM, got " +
+					    err_str(rc));
+				auto wcs = collect(c, 1, 0, 300);
+				tap(wcs.empty(),
+				    "no completion for the refused post:" +
+					    describe(wcs));
 			}
-			tap(err_of(rc) == ENOMEM,
-			    std::string(recv ? "ibv_post_recv" : "ibv_post_send") +
-				    " to the queue of depth 0: expected ENOMEM, got " +
-				    err_str(rc));
-			auto wcs = collect(c, 1, 0, 300);
-			tap(wcs.empty(), "no completion for the refused post:" +
-						 describe(wcs));
 			rc = ibv_destroy_qp(qp.release());
 			tap(rc == 0, "ibv_destroy_qp of the QP with " + q +
 					     ": " + err_str(rc));
@@ -577,6 +577,17 @@ private:
 		tap(wcs.empty(), "no completion for it:" + describe(wcs));
 		Cmd st = command(STATE, 0);
 		tap(st.arg == IBV_QPS_RTS, "the responder stays in RTS (state " +
+						   std::to_string(st.arg) + ")");
+		// And a connected requester without send queue.
+		Conn z = connect(1, Spec{0, 16}, Spec{16, 16}, c.cq.get());
+		rc = post(z, IBV_WR_RDMA_WRITE, 0, 0, 0, 40, false);
+		tap(err_of(rc) == ENOMEM,
+		    "ibv_post_send on the connected QP with max_send_wr 0: expected ENOMEM, got " +
+			    err_str(rc));
+		wcs = collect(c, 1, 0, 300);
+		tap(wcs.empty(), "no completion for it:" + describe(wcs));
+		st = command(STATE, 1);
+		tap(st.arg == IBV_QPS_RTS, "its peer stays in RTS (state " +
 						   std::to_string(st.arg) + ")");
 		command(END);
 	}

@@ -78,8 +78,15 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 		return -EOPNOTSUPP;
 	if (udata->outlen < sizeof(struct rxe_create_qp_resp))
 		return -EINVAL;
-	if (!cap->max_send_wr || cap->max_send_wr > MRC_MAX_QP_WR ||
-	    !cap->max_recv_wr || cap->max_recv_wr > MRC_MAX_QP_WR ||
+	/* A queue of depth 0 is allowed, as rxe allows it: a QP that only
+	 * sends (max_recv_wr 0) or only answers (max_send_wr 0), as
+	 * qperf's bandwidth tests create them.  Its ring has one slot and
+	 * is always full (mrc_queue_init()): the provider refuses every
+	 * post with ENOMEM, a SEND that arrives finds no receive WQE and
+	 * is NAKed RNR (mrc_resp_bind()).
+	 */
+	if (cap->max_send_wr > MRC_MAX_QP_WR ||
+	    cap->max_recv_wr > MRC_MAX_QP_WR ||
 	    cap->max_send_sge > MRC_MAX_SGE ||
 	    cap->max_recv_sge > MRC_MAX_SGE ||
 	    cap->max_inline_data > MRC_MAX_INLINE)
@@ -604,17 +611,19 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->released);
 
+	/* Destroying a QP completes nothing (as rxe, whose tasks drain a
+	 * destroyed QP's queues without completions, and hardware): work
+	 * still outstanding disappears with the QP.  Posting its flushes
+	 * into the CQ would hand the application completions of a QP it
+	 * no longer has, in a CQ it may share with other QPs.  Completions
+	 * already in the CQ stay there (the ring is the application's to
+	 * consume); modify_qp to ERR is how to get outstanding work back.
+	 */
 	spin_lock_bh(&qp->lock);
 	if (qp->conn_ready)
 		mrc_qp_debug_stats(qp);
 	qp->dying = true;
-	if (qp->state != IB_QPS_RESET && qp->state != IB_QPS_ERR) {
-		/* Work still outstanding completes as flushed. */
-		qp->state = IB_QPS_ERR;
-		mrc_qp_error(qp);
-	} else if (qp->state == IB_QPS_ERR) {
-		mrc_qp_error(qp);
-	}
+	qp->pending_error = false;
 	mrc_resp_release(qp);
 	mrc_qp_unlock_xmit(qp);
 	hrtimer_cancel(&qp->timer);

@@ -62,7 +62,12 @@ int mrc_queue_init(struct mrc_queue *q, u32 num_elem, u32 elem_size,
 {
 	unsigned long slots, elem, size;
 
-	if (!num_elem || !elem_size)
+	/* num_elem 0 (a QP's queue of depth 0) gives one slot, index_mask
+	 * 0: the ring is always full for its producer and always empty for
+	 * its consumer, as rxe's.  The callers refuse 0 where it makes no
+	 * sense (a CQ).
+	 */
+	if (!elem_size)
 		return -EINVAL;
 	/* Checked before rounding: roundup_pow_of_two() of values above
 	 * 2^31 is undefined for 32-bit longs and pointless here.

@@ -63,8 +63,13 @@ static int mrc_resp_bind(struct mrc_qp *qp, u32 ssn, struct mrc_rwqe **out)
 	u32 d = ssn - qp->rq_ssn, idx;
 	struct mrc_rwqe *rw;
 
-	if (d >= mask)
-		return MRC_NACK_INVALID_REQUEST;
+	/* Not posted (yet): RNR NAK, the requester tries again later.  That
+	 * is also the answer for a message further ahead than the ring
+	 * holds (the messages before it complete and the user posts more)
+	 * and for every SEND to a QP created with max_recv_wr 0, whose
+	 * ring never holds one.  rxe's responder too NAKs RNR whenever it
+	 * finds no receive WQE.
+	 */
 	if (d >= avail)
 		return MRC_NACK_RNR;
 	idx = (cons + d) & mask;

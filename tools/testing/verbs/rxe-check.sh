@@ -9,7 +9,8 @@
 #   make && tools/vm/run --timeout 1200 -- tools/testing/verbs/rxe-check.sh [STAGE...]
 #
 # STAGEs (default: all): verify (clean runs), selfcheck (the checks can
-# fail), loss (netem), negative, apps (test_60's programs), peerloss
+# fail), loss (netem), negative, compat (mrc_qp_compat, test_69: every
+# check must pass on rxe too), apps (test_60's programs), peerloss
 # (test_62's lost peer);
 # smoke (one short run) is not part of all.
 # 6.1's rxe only works in the initial network namespace, so both devices
@@ -20,7 +21,7 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 . "$REPO/selftests/mrc/lib.sh"
 
-stages=${*:-verify selfcheck loss negative apps peerloss}
+stages=${*:-verify selfcheck loss negative compat apps peerloss}
 has_stage() { [[ " $stages " == *" $1 "* ]]; }
 
 if [ -d /sys/module/mrc ]; then
@@ -206,6 +207,14 @@ if has_stage negative; then
 		_mrc_explain "output:" "$VERBS_BIN/mrc_negative" -d rxe1 -g 1 10.0.0.1
 	fi
 	rm -f "$nlog" "$slog"
+fi
+
+# The zero-depth queues and destroy/flush semantics that mrc copies from
+# rxe (test_69_qp_compat.sh): every check holds on rxe.
+if has_stage compat; then
+	verbs_pair "mrc_qp_compat on rxe" \
+		'^# mrc_qp_compat: ([1-9][0-9]* passed, 0 failed|server: [1-9][0-9]* sessions, 0 errors)$' \
+		- rxe0 - rxe1 10.0.0.1 mrc_qp_compat
 fi
 
 if has_stage peerloss; then

@@ -270,8 +270,10 @@ struct Endpoint {
 };
 
 // Open the device, the context, a PD, a buffer of @buf_size bytes as an
-// MR, two CQs and an MRC QP with room for @depth requests each way.
-inline void open_endpoint(Endpoint &e, size_t buf_size, uint32_t depth)
+// MR, two CQs and an MRC QP with room for @depth requests each way, in
+// INIT (in RESET without @init).
+inline void open_endpoint(Endpoint &e, size_t buf_size, uint32_t depth,
+			  bool init = true)
 {
 	int n = 0;
 	e.list.reset(ibv_get_device_list(&n));
@@ -324,12 +326,10 @@ inline void open_endpoint(Endpoint &e, size_t buf_size, uint32_t depth)
 	e.qp.reset(mrc_create_qp(e.ctx.get(), &qa));
 	if (!e.qp)
 		fail_errno("mrc_create_qp");
-}
+	if (!init)
+		return;
 
-// RESET -> INIT with the profiles, then the exchange, then INIT -> RTR
-// and RTR -> RTS, each with the MRC attributes the state table puts there.
-inline void connect_endpoint(Endpoint &e)
-{
+	// RESET -> INIT with the profiles: receives may be posted from here on.
 	ibv_qp_attr v{};
 	mrc_qp_attr m{};
 	v.qp_state = IBV_QPS_INIT;
@@ -345,7 +345,15 @@ inline void connect_endpoint(Endpoint &e)
 	int rc = mrc_modify_qp(e.qp.get(), &v, IBV_QP_STATE, &m, mmask);
 	if (rc)
 		fail_errno("mrc_modify_qp INIT", rc);
+}
 
+// The exchange, then INIT -> RTR and RTR -> RTS, each with the MRC
+// attributes the state table puts there.
+inline void connect_endpoint(Endpoint &e)
+{
+	ibv_qp_attr v{};
+	mrc_qp_attr m{};
+	int rc;
 	union ibv_gid gid;
 	if (ibv_query_gid(e.vctx.get(), 1, e.opt.gid, &gid))
 		fail_errno("ibv_query_gid " + std::to_string(e.opt.gid));

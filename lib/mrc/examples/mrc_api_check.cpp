@@ -288,7 +288,7 @@ int main(int argc, char **argv)
 		objects(e);
 		if (mrc) {
 			e.ctx.reset();
-			open_endpoint(e, 4096, 4);
+			open_endpoint(e, 4096, 4, false);
 			qps(e);
 		}
 		std::printf("mrc_api_check: %d failed\n", failures);

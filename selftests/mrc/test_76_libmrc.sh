@@ -14,7 +14,9 @@
 #     mrc_imm (4 x max_wimm WRITE_WITH_IMM posted at once complete in
 #     order; too few receives fail the QP, there is no RNR);
 #   - over four planes (a route over planes 1-4) pingpong and bw again,
-#     with h2's plane counters showing MRC bytes sent on every plane.
+#     with h2's plane counters showing MRC bytes sent on every plane;
+#   - a long bw over four planes with one plane taken down mid-run: it
+#     completes, every byte verified, the dead plane left.
 # Everything past the first mrc_api_check needs the mrc device's own
 # uverbs methods (include/uapi/rdma/mrc-abi.h): a device without them
 # fails the test (it does not skip).
@@ -70,6 +72,54 @@ for p in 1 2 3 4; do
 done
 app_pair "4 planes: mrc_pingpong 4 KiB x 200" "$PINGPONG_RE" \
 	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18605 "$BIN/mrc_pingpong" -p 18605 -s 4096 -n 200
+
+# --- a plane goes down mid-run -----------------------------------------------
+# A long verified mrc_bw; 2 s in, h2's plane 3 netdev goes down.  The run
+# completes with every byte verified, and plane 3 carries next to nothing
+# after the failure while the others carry on.
+ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18606 -s 64K -n 6000 --timeout=280 \
+	</dev/null >"$tmp/s.log" 2>&1
+spid=$BG_PID
+wait_listen h1 18606 60 >/dev/null
+ns_bg h2 timeout -k 5 300 "$BIN/mrc_bw" -d "$H2_DEV" -p 18606 -s 64K -n 6000 --timeout=280 "$S" \
+	</dev/null >"$tmp/c.log" 2>&1
+cpid=$BG_PID
+sleep 2
+fab_plane_stats h2 "$H2_DEV" >"$tmp/a"
+check "plane 3 of h2 goes down during mrc_bw" fab_plane_link 2 3 down
+sleep 1
+fab_plane_stats h2 "$H2_DEV" >"$tmp/b"
+still_running=0
+kill -0 "$cpid" 2>/dev/null && still_running=1
+wait "$cpid"
+crc=$?
+wait "$spid"
+src=$?
+fab_plane_stats h2 "$H2_DEV" >"$tmp/c"
+_mrc_out=$(cat "$tmp/c.log")
+if [ "$crc" = 0 ] && grep -Eq '^mrc_bw: 6000 messages of 65536 bytes .* MB/s' "$tmp/c.log"; then
+	ok "plane down: the mrc_bw client completes"
+else
+	not_ok "plane down: the mrc_bw client completes"
+	_mrc_explain "client exit status $crc; output:" mrc_bw client
+fi
+_mrc_out=$(cat "$tmp/s.log")
+if [ "$src" = 0 ] && grep -Eq '^mrc_bw: 6000 messages, [0-9]+ bytes, 0 corrupted bytes' "$tmp/s.log"; then
+	ok "plane down: the server verified every byte"
+else
+	not_ok "plane down: the server verified every byte"
+	_mrc_explain "server exit status $src; output:" mrc_bw server
+fi
+check "plane down: the transfer was still running when the plane went" test "$still_running" = 1
+delta() {
+	awk -v p="$1" 'FNR == NR && $1 == p { o = $2 } FNR != NR && $1 == p { print $2 - o }' "$2" "$3"
+}
+d3=$(delta 3 "$tmp/b" "$tmp/c")
+d1=$(delta 1 "$tmp/b" "$tmp/c")
+diag "plane down: h2 tx bytes after the failure: plane 1 +$d1, plane 3 +$d3"
+check "plane down: plane 3 carries < 1% of plane 1's bytes after the failure" \
+	test $((${d3:-0} * 100)) -lt "${d1:-0}"
+fab_plane_link 2 3 up
 rm -rf "$tmp"
 
 check "the namespaces go, then rmmod mrc works" mrc_unload_wait 20

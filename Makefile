@@ -4,7 +4,9 @@
 #   make            kernel module (net/mrc/mrc.ko) + userspace (build/bin/)
 #   make check      every test suite, ending with "N passed, N failed"
 #   make demo       the demo: VM, module, multi-plane fabric, failure
-#   make install    modules_install + depmod (real machine)
+#   make install    modules_install + depmod (real machine), mrcctl, lib_mrc
+#   make install-lib  lib_mrc.so, its headers and lib_mrc.pc only
+#                   (PREFIX=/usr/local, DESTDIR for a staging tree)
 #   make module-debug  mrc.ko for the sanitizer kernel (tools/vm/mkdebugkernel)
 #   make soak       the chaos soak (test_80_chaos.sh) for 10 minutes
 
@@ -14,8 +16,9 @@ KDIR ?= $(firstword $(wildcard /lib/modules/*-amd64/build))
 KVER ?= $(notdir $(patsubst %/build,%,$(KDIR)))
 BUILD ?= build
 JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
 
-.PHONY: all deps module module-debug userspace check demo soak install clean bench
+.PHONY: all deps module module-debug userspace check demo soak install install-lib clean bench
 
 all: module userspace
 
@@ -63,10 +66,17 @@ soak: deps
 bench: all
 	tools/bench/run-all.sh
 
-install: module
+install: module install-lib
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
-	install -D -m 0755 $(BUILD)/bin/mrcctl $(DESTDIR)/usr/local/sbin/mrcctl
+	install -D -m 0755 $(BUILD)/bin/mrcctl $(DESTDIR)$(PREFIX)/sbin/mrcctl
+
+# lib_mrc.so.1 (+ the lib_mrc.so link programs link with), include/mrc/
+# mrc.h and mrc_api_ver.h, lib/pkgconfig/lib_mrc.pc; ldconfig only for a
+# real install.
+install-lib: userspace
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --component lib_mrc --prefix $(PREFIX)
+	$(if $(DESTDIR),,-ldconfig)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

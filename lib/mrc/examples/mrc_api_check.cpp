@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// mrc_api_check: lib_mrc's documented refusals and object rules on a real
+// device, one "ok - ..." / "not ok - ..." line per check, exit status 1
+// if one failed.
+//
+//   mrc_api_check -d DEV          what needs no MRC device methods:
+//                                 versions, contexts, channels, CQs, hints
+//   mrc_api_check -d DEV --mrc    also what needs them (an MRC QP): the
+//                                 device query, the verbs attributes the
+//                                 API refuses, the state table, limits,
+//                                 masks, an unknown profile, non-WRITE
+//                                 posts, EBUSY of used CQs and hints
+#include "example_common.hpp"
+
+using namespace example;
+
+namespace {
+
+int failures = 0;
+
+void check(bool ok, const std::string &what)
+{
+	std::printf("%s - %s\n", ok ? "ok" : "not ok", what.c_str());
+	failures += !ok;
+}
+
+// @rc is the errno-style result (0 / errno value) or -1 with errno.
+bool refused(int rc, int err)
+{
+	return rc == err || (rc == -1 && errno == err);
+}
+
+void objects(Endpoint &e)
+{
+	uint32_t cur = 0, last = 1, vcur = 0, vlast = 1;
+	mrc_query_version(&cur, &last, &vcur, &vlast);
+	check(cur == MRC_API_CURRENT_VERSION &&
+		      last == MRC_API_LAST_SUPPORTED_VERSION &&
+		      vcur == MRC_VENDOR_API_CURRENT_VERSION &&
+		      vlast == MRC_VENDOR_API_LAST_SUPPORTED_VERSION,
+	      "mrc_query_version reports the header's versions");
+
+	mrc_context_attr future{MRC_API_VER(2, 0, 0), 0};
+	errno = 0;
+	check(!mrc_create_context(e.vctx.get(), &future) && errno == EINVAL,
+	      "a context for API 2.0.0 is refused with EINVAL");
+	Context other(mrc_create_context(e.vctx.get(), nullptr));
+	check(other != nullptr, "a context with default versions");
+
+	mrc_comp_channel *ch = nullptr;
+	check(mrc_create_comp_channel(e.ctx.get(), &ch) == 0 && ch,
+	      "a completion channel");
+	int fd = -1;
+	check(ch && mrc_get_comp_channel_fd(ch, &fd) == 0 && fd >= 0,
+	      "its file descriptor");
+	mrc_cq *cq = mrc_create_cq(e.ctx.get(), 16, &fd, ch, 0);
+	check(cq != nullptr, "a CQ on the channel");
+	errno = 0;
+	check(!mrc_create_cq(e.ctx.get(), 0, nullptr, nullptr, 0) &&
+		      errno == EINVAL,
+	      "a CQ of 0 entries is refused with EINVAL");
+	errno = 0;
+	check(!mrc_create_cq(other.get(), 4, nullptr, ch, 0) && errno == EINVAL,
+	      "a CQ on another context's channel is refused with EINVAL");
+	check(refused(mrc_destroy_comp_channel(ch), EBUSY),
+	      "a channel with a CQ: EBUSY");
+	check(refused(mrc_destroy_context(e.ctx.get()), EBUSY),
+	      "a context with children: EBUSY");
+	check(cq && mrc_req_notify_cq(cq, 0) == 0, "mrc_req_notify_cq");
+	ibv_wc wc;
+	check(cq && mrc_poll_cq(cq, 1, &wc) == 0, "an empty CQ polls 0");
+
+	mrc_qp_hint_init_attr hi{};
+	hi.attr.num_qps_per_peer = -1;
+	errno = 0;
+	check(!mrc_create_qp_hint(e.ctx.get(), &hi) && errno == EINVAL,
+	      "a hint with a negative count is refused with EINVAL");
+	hi.attr = {2, 8, 4, {}};
+	hi.attr.vendor_cfg[0] = 0x5a;
+	mrc_qp_hint *h = mrc_create_qp_hint(e.ctx.get(), &hi);
+	check(h != nullptr, "a QP hint");
+	mrc_qp_hint_attr ha{};
+	check(h &&
+		      mrc_query_qp_hint(h, &ha,
+					MRC_QP_HINT_NUM_QPS_PER_PEER |
+						MRC_QP_HINT_NUM_SEND_PEERS |
+						MRC_QP_HINT_NUM_REMOTE_RECV_PEERS |
+						MRC_QP_HINT_VENDOR_CFG) == 0 &&
+		      ha.num_qps_per_peer == 2 && ha.num_send_peers == 8 &&
+		      ha.num_remote_recv_peers == 4 && ha.vendor_cfg[0] == 0x5a,
+	      "the hint queries back");
+	ha.num_send_peers = 16;
+	check(h && mrc_modify_qp_hint(h, &ha, MRC_QP_HINT_NUM_SEND_PEERS) == 0,
+	      "modify the hint");
+	mrc_qp_hint_attr hb{};
+	check(h && mrc_query_qp_hint(h, &hb, MRC_QP_HINT_NUM_SEND_PEERS) == 0 &&
+		      hb.num_send_peers == 16 && hb.num_qps_per_peer == 0,
+	      "a query fills only the masked fields");
+	errno = 0;
+	check(h && mrc_modify_qp_hint(h, &ha, 1 << 5) == -1 && errno == EINVAL,
+	      "an unknown hint mask bit is refused with EINVAL");
+	errno = 0;
+	check(h && mrc_query_qp_hint(h, &ha, 1 << 3) == -1 && errno == EINVAL,
+	      "an unknown hint query mask bit is refused with EINVAL");
+	check(h && mrc_destroy_qp_hint(h) == 0, "destroy the hint");
+
+	check(cq && mrc_destroy_cq(cq) == 0, "destroy the CQ");
+	check(ch && mrc_destroy_comp_channel(ch) == 0,
+	      "destroy the channel, now unused");
+	check(mrc_destroy_context(other.release()) == 0,
+	      "destroy a context without children");
+}
+
+// Everything that needs an MRC QP (the device's own methods).
+void qps(Endpoint &e)
+{
+	int supported = 0;
+	mrc_device_attr d{};
+	check(mrc_query_device(e.vctx.get(), &d, &supported) == 0 && supported,
+	      "mrc_query_device: supported");
+	check(d.mrc_protocol_version & MRC_PROTOCOL_VERSION_1,
+	      "the device speaks protocol 1");
+	check(d.wimm_attr.max_wimm > 0 && d.wimm_attr.max_wimm_dest > 0 &&
+		      d.mpr_attr.max_mpr > 0,
+	      "max_wimm " + std::to_string(d.wimm_attr.max_wimm) +
+		      ", max_wimm_dest " +
+		      std::to_string(d.wimm_attr.max_wimm_dest) + ", max_mpr " +
+		      std::to_string(d.mpr_attr.max_mpr) + " are set");
+	mrc_qp *qp = e.qp.get();
+	check(refused(mrc_destroy_cq(e.scq.get()), EBUSY),
+	      "a CQ with a QP: EBUSY");
+
+	ibv_qp_attr v{};
+	mrc_qp_attr m{};
+	const std::pair<int, const char *> refused_bits[] =
+		{{IBV_QP_PORT, "IBV_QP_PORT"},
+		 {IBV_QP_TIMEOUT, "IBV_QP_TIMEOUT"},
+		 {IBV_QP_RETRY_CNT, "IBV_QP_RETRY_CNT"},
+		 {IBV_QP_RNR_RETRY, "IBV_QP_RNR_RETRY"},
+		 {IBV_QP_MIN_RNR_TIMER, "IBV_QP_MIN_RNR_TIMER"},
+		 {IBV_QP_MAX_QP_RD_ATOMIC, "IBV_QP_MAX_QP_RD_ATOMIC"},
+		 {IBV_QP_MAX_DEST_RD_ATOMIC, "IBV_QP_MAX_DEST_RD_ATOMIC"},
+		 {IBV_QP_ALT_PATH, "IBV_QP_ALT_PATH"},
+		 {IBV_QP_PATH_MIG_STATE, "IBV_QP_PATH_MIG_STATE"}};
+	v.qp_state = IBV_QPS_INIT;
+	v.port_num = 1;
+	for (auto [bit, name] : refused_bits)
+		check(refused(mrc_modify_qp(qp, &v, IBV_QP_STATE | bit, &m, 0),
+			      EINVAL),
+		      std::string("mrc_modify_qp with ") + name + ": EINVAL");
+	m.wimm.max_wimm = 1;
+	check(refused(mrc_modify_qp(qp, &v, 0, &m, MRC_QP_MAX_WIMM), EINVAL),
+	      "an MRC attribute without a transition: EINVAL");
+	check(refused(mrc_modify_qp(qp, &v, IBV_QP_STATE, &m, MRC_QP_MAX_WIMM),
+		      EINVAL),
+	      "MRC_QP_MAX_WIMM at RESET -> INIT (an RTS attribute): EINVAL");
+	check(refused(mrc_modify_qp(qp, &v, IBV_QP_STATE, &m, MRC_QP_MPR_DEST),
+		      EINVAL),
+	      "MRC_QP_MPR_DEST at RESET -> INIT (an RTR attribute): EINVAL");
+	check(refused(mrc_modify_qp(qp, &v, IBV_QP_STATE, &m, 1 << 12), EINVAL),
+	      "an unknown MRC mask bit: EINVAL");
+	m.profile.ev_profile_id = 0xdead0001;
+	int rc = mrc_modify_qp(qp, &v, IBV_QP_STATE, &m, MRC_QP_EV_PROFILE_ID);
+	check(rc != 0, "an unknown EV profile id is refused (" +
+			       std::string(std::strerror(rc)) + ")");
+
+	mrc_qp_hint_init_attr hi{};
+	hi.attr.num_qps_per_peer = 1;
+	mrc_qp_hint *h = mrc_create_qp_hint(e.ctx.get(), &hi);
+	m = {};
+	m.qp_hint = h;
+	std::memset(m.vendor_cfg, 0xa5, sizeof(m.vendor_cfg));
+	check(h && mrc_modify_qp(qp, &v, IBV_QP_STATE, &m,
+				 MRC_QP_HINT | MRC_QP_VENDOR_CFG) == 0,
+	      "RESET -> INIT with a hint and vendor data");
+	check(refused(mrc_destroy_qp_hint(h), EBUSY), "a hint a QP uses: EBUSY");
+	ibv_qp_attr qv{};
+	mrc_qp_attr qm{};
+	mrc_qp_init_attr qi{};
+	check(mrc_query_qp(qp, &qv, IBV_QP_STATE, &qm,
+			   MRC_QP_HINT | MRC_QP_VENDOR_CFG, &qi) == 0 &&
+		      qv.qp_state == IBV_QPS_INIT && qm.qp_hint == h &&
+		      qm.vendor_cfg[127] == 0xa5 && qi.send_cq == e.scq.get(),
+	      "mrc_query_qp: INIT, the hint, the vendor data, the init attributes");
+	check(refused(mrc_query_qp(qp, &qv, 0, &qm, 1 << 12, nullptr), EINVAL),
+	      "mrc_query_qp with an unknown MRC mask bit: EINVAL");
+	check(mrc_query_qp(qp, &qv, 0, &qm,
+			   MRC_QP_MAX_WIMM | MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT,
+			   nullptr) == 0,
+	      "mrc_query_qp of the kernel-kept attributes");
+
+	v = {};
+	v.qp_state = IBV_QPS_RTR;
+	m = {};
+	m.wimm.max_wimm_dest = static_cast<uint16_t>(d.wimm_attr.max_wimm_dest +
+						     1);
+	check(refused(mrc_modify_qp(qp, &v, IBV_QP_STATE, &m, MRC_QP_MAX_WIMM_DEST),
+		      EINVAL),
+	      "max_wimm_dest above the device's: EINVAL");
+	m = {};
+	m.mpr.mpr_dest = static_cast<uint8_t>(d.mpr_attr.max_mpr + 1);
+	if (d.mpr_attr.max_mpr < 255)
+		check(refused(mrc_modify_qp(qp, &v, IBV_QP_STATE, &m,
+					    MRC_QP_MPR_DEST),
+			      EINVAL),
+		      "mpr_dest above the device's: EINVAL");
+	m = {};
+	m.cap = 1 << 7;
+	check(refused(mrc_modify_qp(qp, &v, IBV_QP_STATE, &m, MRC_QP_CAP), EINVAL),
+	      "an unknown QP cap bit: EINVAL");
+	if (!(d.cap & MRC_DEVICE_CAP_DYNAMIC_MPR)) {
+		m.cap = MRC_QP_CAP_DYNAMIC_MPR;
+		check(refused(mrc_modify_qp(qp, &v, IBV_QP_STATE, &m, MRC_QP_CAP),
+			      EINVAL),
+		      "dynamic MPR on a device without it: EINVAL");
+	}
+	m = {};
+	m.timeout = 25;
+	check(refused(mrc_modify_qp(qp, &v, IBV_QP_STATE, &m, MRC_QP_TIMEOUT),
+		      EINVAL),
+	      "MRC_QP_TIMEOUT at INIT -> RTR (an RTS attribute): EINVAL");
+
+	// Posting: anything but WRITE / WRITE_WITH_IMM is refused before the
+	// device sees it.
+	const std::pair<ibv_wr_opcode, const char *> ops[] =
+		{{IBV_WR_SEND, "SEND"},
+		 {IBV_WR_SEND_WITH_IMM, "SEND_WITH_IMM"},
+		 {IBV_WR_RDMA_READ, "RDMA_READ"},
+		 {IBV_WR_ATOMIC_CMP_AND_SWP, "ATOMIC_CMP_AND_SWP"},
+		 {IBV_WR_ATOMIC_FETCH_AND_ADD, "ATOMIC_FETCH_AND_ADD"}};
+	for (auto [op, name] : ops) {
+		ibv_send_wr wr{}, *bad = nullptr;
+		wr.opcode = op;
+		errno = 0;
+		rc = mrc_post_send(qp, &wr, &bad);
+		check(rc == EINVAL && errno == EINVAL && bad == &wr,
+		      std::string("mrc_post_send of ") + name +
+			      ": EINVAL, *bad_wr set");
+	}
+	ibv_send_wr second{}, first{}, *bad = nullptr;
+	first.opcode = IBV_WR_RDMA_READ;
+	first.next = &second;
+	second.opcode = IBV_WR_RDMA_WRITE;
+	check(mrc_post_send(qp, &first, &bad) == EINVAL && bad == &first &&
+		      first.next == &second,
+	      "a list starting with a READ: EINVAL at it, the list intact");
+	ibv_wc wc;
+	check(mrc_poll_cq(e.scq.get(), 1, &wc) == 0,
+	      "nothing refused reached the send queue");
+
+	check(mrc_destroy_qp(e.qp.release()) == 0, "destroy the QP");
+	check(mrc_destroy_qp_hint(h) == 0, "the hint, now unused, goes");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	return run_main("mrc_api_check", [&] {
+		Options o;
+		bool mrc = false;
+		auto lo = longopts({{"mrc", no_argument, nullptr, 'M'}});
+		int c;
+		while ((c = getopt_long(argc, argv, shortopts, lo.data(),
+					nullptr)) != -1) {
+			if (parse_common(c, optarg, o))
+				continue;
+			if (c == 'M') {
+				mrc = true;
+				continue;
+			}
+			std::printf("usage: %s -d DEV [--mrc]\n", argv[0]);
+			std::exit(c == 'h' ? 0 : 2);
+		}
+		Endpoint e;
+		e.opt = o;
+		int n = 0;
+		e.list.reset(ibv_get_device_list(&n));
+		for (int i = 0; e.list && i < n; i++)
+			if (o.dev == ibv_get_device_name(e.list[i]))
+				e.vctx.reset(ibv_open_device(e.list[i]));
+		if (!e.vctx)
+			fail("cannot open " + o.dev);
+		e.ctx.reset(mrc_create_context(e.vctx.get(), nullptr));
+		if (!e.ctx)
+			fail_errno("mrc_create_context");
+		objects(e);
+		if (mrc) {
+			e.ctx.reset();
+			open_endpoint(e, 4096, 4, false);
+			qps(e);
+		}
+		std::printf("mrc_api_check: %d failed\n", failures);
+		if (failures)
+			std::exit(1);
+	});
+}

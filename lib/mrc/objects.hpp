@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// lib_mrc's objects behind the opaque handles of mrc.h.  A context owns
+// its children (registries of unique_ptrs under its lock); each child owns
+// its verbs object.  The counts of users (a CQ's QPs, a hint's QPs, a
+// channel's CQs) make the destroys refuse with EBUSY while they are used.
+#pragma once
+
+#include "kabi.hpp"
+
+#include <mrc.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+// A definition of a function of mrc.h: C linkage, exported (everything
+// else is hidden: -fvisibility=hidden, lib_mrc.map).
+#define MRC_API extern "C" __attribute__((visibility("default")))
+
+namespace mrc::lib {
+
+// unique_ptr deleter for a verbs object whose explicit destroy failed or
+// was never reached (creation failure paths): the best effort at exit.
+template <auto Fn> struct IbvDeleter {
+	template <typename T> void operator()(T *p) const
+	{
+		if (p)
+			(void)Fn(p);
+	}
+};
+
+template <typename T>
+using Registry = std::unordered_map<T *, std::unique_ptr<T>>;
+
+} // namespace mrc::lib
+
+struct mrc_comp_channel {
+	mrc_context *ctx;
+	std::unique_ptr<ibv_comp_channel, mrc::lib::IbvDeleter<ibv_destroy_comp_channel>>
+		ch;
+	unsigned int cq_users = 0; // under ctx->lock
+};
+
+struct mrc_cq {
+	mrc_context *ctx;
+	std::unique_ptr<ibv_cq, mrc::lib::IbvDeleter<ibv_destroy_cq>> cq;
+	void *user_context; // the program's; ibv_cq.cq_context is this object
+	mrc_comp_channel *channel;
+	unsigned int qp_users = 0; // under ctx->lock
+	bool dying = false;	   // under ctx->lock: a destroy is under way
+};
+
+struct mrc_qp_hint {
+	mrc_context *ctx;
+	mrc_qp_hint_attr attr;	   // under ctx->lock
+	unsigned int qp_users = 0; // under ctx->lock
+};
+
+struct mrc_qp {
+	mrc_context *ctx;
+	std::unique_ptr<ibv_qp, mrc::lib::IbvDeleter<ibv_destroy_qp>> qp;
+	mrc_qp_init_attr init; // as created (qp_context: the program's)
+	// Serialises mrc_modify_qp() calls on this QP: each reads the state,
+	// sets MRC attributes, then moves the verbs state.
+	std::mutex modify_lock;
+	mrc_qp_hint *hint = nullptr; // under ctx->lock
+	bool dying = false;	     // under ctx->lock: a destroy is under way
+	std::array<uint8_t, MRC_MAX_VENDOR_CFG_SIZE> vendor_cfg{}; // under ctx->lock
+};
+
+struct mrc_context {
+	ibv_context *vctx;
+	mrc_context_attr attr;
+	bool supported; // the device answered the MRC device query
+	mrc_ib_device_attr dev;
+
+	std::mutex lock; // protects the registries and the children's counts
+	mrc::lib::Registry<mrc_comp_channel> channels;
+	mrc::lib::Registry<mrc_cq> cqs;
+	mrc::lib::Registry<mrc_qp_hint> hints;
+	mrc::lib::Registry<mrc_qp> qps;
+};
+
+namespace mrc::lib {
+
+// QP hints are the library's own records; this bounds them per context.
+constexpr uint32_t max_qp_hints = 4096;
+
+// Error helpers: set errno and return the value a function's contract
+// names (-1, the errno value itself, or a null pointer).
+inline int fail(int err)
+{
+	errno = err;
+	return -1;
+}
+
+inline int fail_value(int err)
+{
+	errno = err;
+	return err;
+}
+
+template <typename T> T *fail_null(int err)
+{
+	errno = err;
+	return nullptr;
+}
+
+// Convert a negative errno of mrc::kabi into a positive one.
+inline int kabi_err(int rc) { return rc < 0 ? -rc : rc; }
+
+} // namespace mrc::lib

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# selftest-timeout: 900
+#
+# lib_mrc.so (lib/mrc, Documentation/networking/lib_mrc.rst) between two
+# hosts: the example programs written against our mrc.h over one plane
+# and over four direct planes (lib_fabric.sh fabric_direct 4).
+#   - mrc_api_check: objects and refusals that need no MRC QP (contexts,
+#     channels, CQs, hints, EBUSY), then with --mrc the ones that do: the
+#     device query, every verbs attribute the API refuses, the state
+#     table, limits, unknown mask bits and profile ids, non-WRITE posts;
+#   - mrc_pingpong (WRITE_WITH_IMM ping-pong, data checked both ways),
+#     mrc_bw (WRITE_WITH_IMM stream, every byte checked by the server),
+#     mrc_imm (4 x max_wimm WRITE_WITH_IMM posted at once complete in
+#     order; too few receives fail the QP, there is no RNR);
+#   - over four planes (a route over planes 1-4) pingpong and bw again,
+#     with h2's plane counters showing MRC bytes sent on every plane;
+#   - a long bw over four planes with one plane taken down mid-run: it
+#     completes, every byte verified, the dead plane left.
+# Everything past the first mrc_api_check needs the mrc device's own
+# uverbs methods (include/uapi/rdma/mrc-abi.h): a device without them
+# fails the test (it does not skip).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_fabric.sh"
+
+BIN=$VERBS_BIN
+APP_TIMEOUT=${APP_TIMEOUT:-240}
+require_cmd rdma ibv_devinfo "$MRCCTL" "$BIN/mrc_api_check" "$BIN/mrc_pingpong" \
+	"$BIN/mrc_bw" "$BIN/mrc_imm"
+mrc_load || done_testing
+if fabric_direct 4; then
+	ok "fabric: 4 direct planes h1 <-> h2, $H1_DEV/$H2_DEV with planes 1-4"
+else
+	not_ok "fabric: 4 direct planes h1 <-> h2, $H1_DEV/$H2_DEV with planes 1-4"
+	done_testing
+fi
+S=$(fab_addr4 1 1)	# the server (h1) on plane 1
+
+check "lib_mrc objects and argument refusals on $H1_DEV (no MRC QP needed)" \
+	ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV"
+if ! check "lib_mrc refusals with an MRC QP on $H1_DEV (the device's own methods)" \
+	ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --mrc; then
+	diag "the rest needs the mrc device's uverbs methods of include/uapi/rdma/mrc-abi.h"
+	done_testing
+fi
+
+# --- one plane (no route: plane 1 only) ------------------------------------
+app_pair "1 plane: mrc_pingpong 4 KiB x 200" "$PINGPONG_RE" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18600 "$BIN/mrc_pingpong" -p 18600 -s 4096 -n 200
+app_pair "1 plane: mrc_bw 64 KiB x 300, verified" "^mrc_bw: 300 messages of 65536 bytes .* MB/s" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18601 "$BIN/mrc_bw" -p 18601 -s 64K -n 300
+app_pair "mrc_imm: 32 WRITE_WITH_IMM at once, max_wimm 4" "^mrc_imm: 32 WRITE_WITH_IMM completed in order" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18602 "$BIN/mrc_imm" -p 18602 -W 4 --count=32
+app_pair "mrc_imm: 16 WRITE_WITH_IMM, 8 receives: the QP fails (no RNR)" \
+	"^mrc_imm: WRITE_WITH_IMM [0-9]+ failed" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18603 "$BIN/mrc_imm" -p 18603 -W 4 --count=16 --recv=8 \
+	--expect-fail --timeout=120
+
+# --- four planes ----------------------------------------------------------
+check "routes over planes 1-4 on both hosts" fabric_routes
+tmp=$(mktemp -d) || exit 1
+fab_plane_stats h2 "$H2_DEV" >"$tmp/a"
+app_pair "4 planes: mrc_bw 64 KiB x 400, verified" "^mrc_bw: 400 messages of 65536 bytes .* MB/s" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18604 "$BIN/mrc_bw" -p 18604 -s 64K -n 400
+fab_plane_stats h2 "$H2_DEV" >"$tmp/b"
+for p in 1 2 3 4; do
+	tx=$(awk -v p="$p" 'FNR == NR && $1 == p { o = $2 } FNR != NR && $1 == p { print $2 - o }' \
+		"$tmp/a" "$tmp/b")
+	# 400 x 64 KiB = 26 MB: an even share is 6.5 MB; any real share of
+	# the spraying is well above 1 MB.
+	check "4 planes: h2 sent MRC bytes on plane $p (+${tx:-none})" test "${tx:-0}" -gt 1000000
+done
+app_pair "4 planes: mrc_pingpong 4 KiB x 200" "$PINGPONG_RE" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18605 "$BIN/mrc_pingpong" -p 18605 -s 4096 -n 200
+
+# --- a plane goes down mid-run -----------------------------------------------
+# A long verified mrc_bw; 2 s in, h2's plane 3 netdev goes down.  The run
+# completes with every byte verified, and plane 3 carries next to nothing
+# after the failure while the others carry on.
+ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18606 -s 64K -n 6000 --timeout=280 \
+	</dev/null >"$tmp/s.log" 2>&1
+spid=$BG_PID
+wait_listen h1 18606 60 >/dev/null
+ns_bg h2 timeout -k 5 300 "$BIN/mrc_bw" -d "$H2_DEV" -p 18606 -s 64K -n 6000 --timeout=280 "$S" \
+	</dev/null >"$tmp/c.log" 2>&1
+cpid=$BG_PID
+sleep 2
+fab_plane_stats h2 "$H2_DEV" >"$tmp/a"
+check "plane 3 of h2 goes down during mrc_bw" fab_plane_link 2 3 down
+sleep 1
+fab_plane_stats h2 "$H2_DEV" >"$tmp/b"
+still_running=0
+kill -0 "$cpid" 2>/dev/null && still_running=1
+wait "$cpid"
+crc=$?
+wait "$spid"
+src=$?
+fab_plane_stats h2 "$H2_DEV" >"$tmp/c"
+_mrc_out=$(cat "$tmp/c.log")
+if [ "$crc" = 0 ] && grep -Eq '^mrc_bw: 6000 messages of 65536 bytes .* MB/s' "$tmp/c.log"; then
+	ok "plane down: the mrc_bw client completes"
+else
+	not_ok "plane down: the mrc_bw client completes"
+	_mrc_explain "client exit status $crc; output:" mrc_bw client
+fi
+_mrc_out=$(cat "$tmp/s.log")
+if [ "$src" = 0 ] && grep -Eq '^mrc_bw: 6000 messages, [0-9]+ bytes, 0 corrupted bytes' "$tmp/s.log"; then
+	ok "plane down: the server verified every byte"
+else
+	not_ok "plane down: the server verified every byte"
+	_mrc_explain "server exit status $src; output:" mrc_bw server
+fi
+check "plane down: the transfer was still running when the plane went" test "$still_running" = 1
+delta() {
+	awk -v p="$1" 'FNR == NR && $1 == p { o = $2 } FNR != NR && $1 == p { print $2 - o }' "$2" "$3"
+}
+d3=$(delta 3 "$tmp/b" "$tmp/c")
+d1=$(delta 1 "$tmp/b" "$tmp/c")
+diag "plane down: h2 tx bytes after the failure: plane 1 +$d1, plane 3 +$d3"
+check "plane down: plane 3 carries < 1% of plane 1's bytes after the failure" \
+	test $((${d3:-0} * 100)) -lt "${d1:-0}"
+fab_plane_link 2 3 up
+rm -rf "$tmp"
+
+check "the namespaces go, then rmmod mrc works" mrc_unload_wait 20
+done_testing

@@ -13,17 +13,22 @@ using namespace mrc::lib;
 
 namespace {
 
-// The verbs attributes the API does not let a program set: the port (the
-// QP's planes come from its EV profile), the timers and retry counts
+// The verbs attributes the API says an MRC QP does not support: the port
+// (the QP's planes come from its EV profile), the timers and retry counts
 // (MRC's own replace them), RNR (MRC has none), READ/atomic depths (MRC
-// carries neither) and path migration.
-constexpr int ibv_refused = IBV_QP_PORT | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			    IBV_QP_RNR_RETRY | IBV_QP_MIN_RNR_TIMER |
-			    IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC |
-			    IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE;
+// carries neither) and path migration.  Programs written for MRC NICs
+// still pass some of them (the OCP benchmark: the port at INIT, timeout
+// and retries at RTS), so they are accepted and their values ignored: the
+// library supplies what the verbs core needs (complete_verbs()).
+constexpr int ibv_replaced = IBV_QP_PORT | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			     IBV_QP_RNR_RETRY | IBV_QP_MIN_RNR_TIMER |
+			     IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC |
+			     IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE;
 
-// The state table of mrc.h.  The vendor blob has no state of its own: it
-// may come with any of the three set-up transitions.
+// The state table of mrc.h: the transition each MRC attribute is needed
+// by.  An attribute may also come with an earlier transition (OCP's own
+// walk-through sets MRC_QP_MAX_WIMM on the way to RTR), never a later one.
+// The vendor blob has no state of its own: any of the three.
 constexpr int at_init = MRC_QP_HINT | MRC_QP_EV_PROFILE_ID | MRC_QP_CC_PROFILE_ID;
 constexpr int at_rtr = MRC_QP_MAX_WIMM_DEST | MRC_QP_MPR_DEST | MRC_QP_CAP;
 constexpr int at_rts = MRC_QP_MAX_WIMM | MRC_QP_MPR | MRC_QP_RETRY_CNT |
@@ -43,9 +48,9 @@ constexpr uint8_t default_retry = 7;
 int allowed_mask(ibv_qp_state cur, ibv_qp_state next)
 {
 	if (next == IBV_QPS_INIT && (cur == IBV_QPS_RESET || cur == IBV_QPS_INIT))
-		return at_init | MRC_QP_VENDOR_CFG;
+		return at_init | at_rtr | at_rts | MRC_QP_VENDOR_CFG;
 	if (next == IBV_QPS_RTR && cur == IBV_QPS_INIT)
-		return at_rtr | MRC_QP_VENDOR_CFG;
+		return at_rtr | at_rts | MRC_QP_VENDOR_CFG;
 	if (next == IBV_QPS_RTS && cur == IBV_QPS_RTR)
 		return at_rts | MRC_QP_VENDOR_CFG;
 	return 0;
@@ -201,7 +206,7 @@ MRC_API int mrc_modify_qp(mrc_qp *qp, ibv_qp_attr *vattr, int vattr_mask,
 {
 	if (!qp || (vattr_mask && !vattr) || (mrc_attr_mask && !mrc_attr))
 		return fail_value(EINVAL);
-	if ((vattr_mask & ibv_refused) || (mrc_attr_mask & ~qp_mask_all))
+	if (mrc_attr_mask & ~qp_mask_all)
 		return fail_value(EINVAL);
 	// MRC attributes come with a transition (the state table).
 	if (mrc_attr_mask && !(vattr_mask & IBV_QP_STATE))
@@ -211,7 +216,7 @@ MRC_API int mrc_modify_qp(mrc_qp *qp, ibv_qp_attr *vattr, int vattr_mask,
 	ibv_qp_attr v{};
 	if (vattr)
 		v = *vattr;
-	int vmask = vattr_mask;
+	int vmask = vattr_mask & ~ibv_replaced;
 	ibv_qp_state cur = IBV_QPS_RESET;
 	if (vmask & IBV_QP_STATE) {
 		int rc = current_state(qp, v, vmask, &cur);

@@ -41,8 +41,9 @@ TEST(EngineSetters, BackoffSetsTheExponentialBudget)
 		s.drain();
 		ASSERT_EQ(mrc_conn_status(s.c), 0) << "expiry " << k;
 	}
-	EXPECT_EQ(mrc_conn_next_deadline(s.c) - s.now,
-		  mrc_ack_timeout_ns(4) << 2);
+	uint64_t wait = mrc_conn_next_deadline(s.c) - s.now;
+
+	EXPECT_EQ(wait, mrc_ack_timeout_ns(4) << 2);
 	s.timer_to(mrc_conn_next_deadline(s.c));
 	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RETRY_EXCEEDED);
 	EXPECT_EQ(s.stats().timeouts, 4u);

@@ -125,6 +125,28 @@ int post_send(ibv_qp *qp, Dev &d, ibv_wr_opcode op, uint64_t id, uint32_t len,
 	return ibv_post_send(qp, &wr, &bad);
 }
 
+// kWimms WRITE_WITH_IMM in one post (one doorbell): without the credits
+// all of them would be given to the transport at once.
+void post_wimms(ibv_qp *qp, Dev &d, const ConnInfo &peer)
+{
+	ibv_sge s{reinterpret_cast<uintptr_t>(d.buf.get()), 64, d.mr->lkey};
+	std::vector<ibv_send_wr> wr(kWimms);
+	for (int i = 0; i < kWimms; i++) {
+		wr[i].wr_id = 100 + i;
+		wr[i].opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		wr[i].send_flags = IBV_SEND_SIGNALED;
+		wr[i].sg_list = &s;
+		wr[i].num_sge = 1;
+		wr[i].imm_data = htonl(100 + i);
+		wr[i].wr.rdma.remote_addr = peer.addr;
+		wr[i].wr.rdma.rkey = peer.rkey;
+		wr[i].next = i + 1 < kWimms ? &wr[i + 1] : nullptr;
+	}
+	ibv_send_wr *bad;
+	if (ibv_post_send(qp, wr.data(), &bad))
+		fail_errno("ibv_post_send of the WRITE_WITH_IMM");
+}
+
 // Wait for n completions of qp (others are a failure of the caller's).
 std::vector<ibv_wc> wait_wc(Dev &d, int n, Clock::time_point until)
 {
@@ -373,9 +395,7 @@ void test_traffic(Dev &d, Tcp &tcp, const ConnInfo &peer, int gid)
 	auto wc = wait_wc(d, 1, until());
 	tap(wc.size() == 1 && wc[0].status == IBV_WC_SUCCESS,
 	    "MRC QP: RDMA WRITE succeeds");
-	for (int i = 0; i < kWimms; i++)
-		post_send(a.get(), d, IBV_WR_RDMA_WRITE_WITH_IMM, 100 + i, 64,
-			  peer);
+	post_wimms(a.get(), d, peer);
 	wc = wait_wc(d, kWimms, until());
 	int good = 0;
 	for (auto &c : wc)

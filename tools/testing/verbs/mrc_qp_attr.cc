@@ -200,22 +200,25 @@ int serve(const ConnOptions &o, Clock::time_point deadline)
 	tcp.send<uint8_t>(1);
 	// The client says what it sent: kWimms WRITE_IMM on a, 1 SEND on b.
 	tcp.recv<uint8_t>(deadline);
-	auto wc = wait_wc(d, kWimms + 1, Clock::now() + std::chrono::seconds(30));
-	int imm = 0, send = 0, bad = 0;
+	auto wc = wait_wc(d, 2 * kWimms + 1,
+			  Clock::now() + std::chrono::seconds(30));
+	int imm_a = 0, imm_b = 0, send = 0, bad = 0;
 	for (auto &w : wc) {
+		bool a_qp = w.qp_num == a->qp_num, b_qp = w.qp_num == b->qp_num;
 		if (w.status != IBV_WC_SUCCESS)
 			bad++;
-		else if (w.qp_num == a->qp_num &&
-			 w.opcode == IBV_WC_RECV_RDMA_WITH_IMM)
-			imm++;
-		else if (w.qp_num == b->qp_num && w.opcode == IBV_WC_RECV)
+		else if (w.opcode == IBV_WC_RECV_RDMA_WITH_IMM && a_qp)
+			imm_a++;
+		else if (w.opcode == IBV_WC_RECV_RDMA_WITH_IMM && b_qp)
+			imm_b++;
+		else if (w.opcode == IBV_WC_RECV && b_qp)
 			send++;
 		else
 			bad++;
 	}
-	std::printf("# mrc_qp_attr: server: %d WRITE_IMM received, %d SEND, %d bad\n",
-		    imm, send, bad);
-	int ok = imm == kWimms && send == 1 && !bad;
+	std::printf("# mrc_qp_attr: server: %d + %d WRITE_IMM received, %d SEND, %d bad\n",
+		    imm_a, imm_b, send, bad);
+	int ok = imm_a == kWimms && imm_b == kWimms && send == 1 && !bad;
 	tcp.send<uint8_t>(static_cast<uint8_t>(ok));
 	tcp.recv<uint8_t>(deadline); // the client is done
 	return ok ? 0 : 1;
@@ -411,6 +414,17 @@ void test_traffic(Dev &d, Tcp &tcp, const ConnInfo &peer, int gid)
 		    std::to_string(r.wimm_inflight_max) + ", now " +
 		    std::to_string(r.wimm_inflight) + ")");
 
+	// The same burst on a verbs QP: no credits, all 16 at once (the
+	// measure above can see more than max_wimm).
+	post_wimms(b.get(), d, peer);
+	wc = wait_wc(d, kWimms, until());
+	good = 0;
+	for (auto &c : wc)
+		good += c.status == IBV_WC_SUCCESS;
+	mrc::kabi::qp_query(b.get(), &r);
+	tap(good == kWimms && r.wimm_inflight_max == kWimms,
+	    "verbs QP: the same burst all at once (most " +
+		    std::to_string(r.wimm_inflight_max) + " unacknowledged)");
 	post_send(b.get(), d, IBV_WR_SEND, 2, 64, peer);
 	wc = wait_wc(d, 1, until());
 	tap(wc.size() == 1 && wc[0].status == IBV_WC_SUCCESS,

@@ -104,8 +104,9 @@ void post_recv(ibv_qp *qp, uint64_t id, Dev &d)
 	wr.wr_id = id;
 	wr.sg_list = &s;
 	wr.num_sge = 1;
-	if (ibv_post_recv(qp, &wr, &bad))
-		fail_errno("ibv_post_recv");
+	// Returns the error (errno is not set by every provider).
+	if (int rc = ibv_post_recv(qp, &wr, &bad))
+		fail_errno("ibv_post_recv", rc);
 }
 
 int post_send(ibv_qp *qp, Dev &d, ibv_wr_opcode op, uint64_t id, uint32_t len,
@@ -143,8 +144,8 @@ void post_wimms(ibv_qp *qp, Dev &d, const ConnInfo &peer)
 		wr[i].next = i + 1 < kWimms ? &wr[i + 1] : nullptr;
 	}
 	ibv_send_wr *bad;
-	if (ibv_post_send(qp, wr.data(), &bad))
-		fail_errno("ibv_post_send of the WRITE_WITH_IMM");
+	if (int rc = ibv_post_send(qp, wr.data(), &bad))
+		fail_errno("ibv_post_send of the WRITE_WITH_IMM", rc);
 }
 
 // Wait for n completions of qp (others are a failure of the caller's).
@@ -184,10 +185,6 @@ int serve(const ConnOptions &o, Clock::time_point deadline)
 		x.max_wimm_dest = kRecvs;
 		return x;
 	}());
-	for (int i = 0; i < kRecvs; i++) {
-		post_recv(a.get(), i, d);
-		post_recv(b.get(), 1000 + i, d);
-	}
 	Tcp tcp = Tcp::listen_accept(o.port, deadline);
 	ConnInfo la = local_info(d, a.get(), o.gid);
 	la.param[0] = b->qp_num;
@@ -197,6 +194,12 @@ int serve(const ConnOptions &o, Clock::time_point deadline)
 	ConnInfo pb = peer;
 	pb.qpn = static_cast<uint32_t>(peer.param[0]);
 	connect(b.get(), pb, o.gid, la.psn);
+	// Pre-posted before the client may send (the provider refuses
+	// receives in RESET).
+	for (int i = 0; i < kRecvs; i++) {
+		post_recv(a.get(), i, d);
+		post_recv(b.get(), 1000 + i, d);
+	}
 	tcp.send<uint8_t>(1);
 	// The client says what it sent: kWimms WRITE_IMM on a, 1 SEND on b.
 	tcp.recv<uint8_t>(deadline);

@@ -32,6 +32,7 @@ constexpr size_t kBuf = 1 << 16;
 constexpr uint32_t kNoQpn = 0xabcdef; // no QP has it (the peer drops)
 
 int passed, failed;
+uint32_t cc_profile; // --cc-profile: one that exists (0: the built-in)
 
 void tap(bool ok, const std::string &what)
 {
@@ -339,14 +340,17 @@ void test_round_trip(Dev &d, const ConnInfo &peer, int gid)
 	a.retry_exp = 9;
 	a.cap = MRC_IB_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED |
 		MRC_IB_QP_CAP_SVC_TIME_DEST_UNSUPPORTED;
+	a.cc_profile = cc_profile;
 	expect_rc(mrc::kabi::qp_modify(q.get(), a), 0,
-		  "MODIFY every field in RESET");
+		  "MODIFY every field in RESET (CC profile " +
+			  std::to_string(cc_profile) + ")");
 	mrc_ib_qp_attr r{};
 	expect_rc(mrc::kabi::qp_query(q.get(), &r), 0, "QUERY");
 	tap(r.mask == a.mask && r.flags == a.flags && r.ev_profile == 0 &&
-		    r.cc_profile == 0 && r.max_wimm == 7 && r.max_wimm_dest == 9 &&
-		    r.mpr == 2 && r.mpr_dest == 3 && r.timeout == 15 &&
-		    r.retry_linear == 5 && r.retry_exp == 9 && r.cap == a.cap &&
+		    r.cc_profile == cc_profile && r.max_wimm == 7 &&
+		    r.max_wimm_dest == 9 && r.mpr == 2 && r.mpr_dest == 3 &&
+		    r.timeout == 15 && r.retry_linear == 5 &&
+		    r.retry_exp == 9 && r.cap == a.cap &&
 		    r.wimm_inflight == 0 && r.wimm_inflight_max == 0,
 	    "QUERY returns every field MODIFY set, with its mask");
 
@@ -523,11 +527,17 @@ void report_hang(int seconds)
 int main(int argc, char **argv)
 {
 	ConnOptions o(kPort, 14, 7);
-	auto opts = conn_longopts({});
+	auto opts = conn_longopts(
+		{{"cc-profile", required_argument, nullptr, 'C'}});
 	int c;
 	try {
-		while ((c = getopt_long(argc, argv, "d:g:p:t:T:r:h",
+		while ((c = getopt_long(argc, argv, "d:g:p:t:T:r:hC:",
 					opts.data(), nullptr)) != -1) {
+			if (c == 'C') {
+				cc_profile = static_cast<uint32_t>(
+					std::stoul(optarg));
+				continue;
+			}
 			if (!parse_conn_option(c, optarg ? optarg : "", o)) {
 				std::printf(
 					"usage: mrc_qp_attr [-d DEV] [-g GID] [-p PORT] [SERVER]\n");

@@ -289,6 +289,8 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	ib_set_device_ops(ibdev, &mrc_ah_ops);
 	ib_set_device_ops(ibdev, &mrc_qp_ops);
 	ib_set_device_ops(ibdev, &mrc_counter_ops);
+	/* The MRC methods (uverbs_mrc.c, include/uapi/rdma/mrc-abi.h). */
+	ibdev->driver_def = mrc_uapi_defs;
 }
 
 /* Recompute the RDMA port state: active while at least one plane is

@@ -194,6 +194,7 @@ int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info)
 	err = mrc_paths_prepare(mdev, (struct sockaddr *)&peer, 0,
 				info->attrs[MRC_A_PROBE_EV_PROFILE] ?
 				nla_get_u32(info->attrs[MRC_A_PROBE_EV_PROFILE]) :
+				MRC_PATHS_ROUTE_PROFILE,
 				MRC_PATHS_ROUTE_PROFILE, &run->prep);
 	if (!err)
 		err = mrc_probe_one_ev(info, &run->prep);

@@ -21,6 +21,21 @@
 
 #include "qp.h"
 
+void mrc_qp_mrc_init(struct mrc_qp *qp)
+{
+	struct mrc_qp_mrc *m = &qp->mrc;
+
+	memset(m, 0, sizeof(*m));
+	m->max_wimm = MRC_KABI_MAX_WIMM;
+	m->max_wimm_dest = MRC_KABI_MAX_WIMM_DEST;
+	m->mpr = MRC_MAX_MPR;
+	m->mpr_dest = MRC_MAX_MPR;
+	/* The verbs defaults (IB timeout 14, retry 7): 67 ms, 7 + 7. */
+	m->timeout = 16;
+	m->retry_linear = 7;
+	m->retry_exp = MRC_QP_VERBS_BACKOFF;
+}
+
 struct mrc_qp *mrc_qp_get(struct mrc_net *mn, u32 qpn)
 {
 	struct mrc_qp *qp;
@@ -204,6 +219,7 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	hrtimer_init(&qp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	qp->timer.function = mrc_qp_timer_fn;
 	qp->state = IB_QPS_RESET;
+	mrc_qp_mrc_init(qp);
 
 	err = mrc_qp_alloc(qp, init);
 	if (err)
@@ -251,13 +267,29 @@ static u32 mrc_rnr_timer_ns(u8 code)
 
 /* IB's local ACK timeout 4.096 us x 2^t is MRC's 1.024 us x 2^(t + 2);
  * t = 0 (wait forever) keeps the largest timeout with endless back-off.
+ * The MRC attributes replace the verbs ones on an MRC QP, and on any QP
+ * where the user set them (uverbs_mrc.c).
  */
-static void mrc_qp_tx_params(const struct ib_qp_attr *a, u8 *exp,
-			     u8 *retry, u8 *rnr)
+struct mrc_tx_params {
+	u8 exp, retry, backoff, rnr;
+};
+
+static void mrc_qp_tx_params(const struct mrc_qp *qp,
+			     const struct ib_qp_attr *a,
+			     struct mrc_tx_params *p)
 {
-	*exp = a->timeout ? min_t(u8, a->timeout + 2, 24) : 24;
-	*retry = a->retry_cnt;
-	*rnr = a->rnr_retry;
+	const struct mrc_qp_mrc *m = &qp->mrc;
+
+	p->exp = a->timeout ? min_t(u8, a->timeout + 2, 24) : 24;
+	p->retry = a->retry_cnt;
+	p->backoff = MRC_QP_VERBS_BACKOFF;	/* the engine default, as before */
+	p->rnr = a->rnr_retry;
+	if (mrc_qp_is_mrc(qp) || (m->set & MRC_IB_QP_TIMEOUT))
+		p->exp = m->timeout;
+	if (mrc_qp_is_mrc(qp) || (m->set & MRC_IB_QP_RETRY_CNT)) {
+		p->retry = m->retry_linear;
+		p->backoff = m->retry_exp;
+	}
 }
 
 static int mrc_qp_set_av(struct mrc_qp *qp, const struct rdma_ah_attr *ah)
@@ -385,7 +417,7 @@ static int mrc_qp_to_rtr(struct mrc_qp *qp,
 	struct ib_qp_attr ib_default = {
 		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
 	};
-	u8 exp, retry, rnr;
+	struct mrc_tx_params p;
 	u64 now;
 	int err;
 
@@ -398,10 +430,16 @@ static int mrc_qp_to_rtr(struct mrc_qp *qp,
 	cfg.peer_init_psn = qp->attr.rq_psn;
 	cfg.probe_seed = get_random_u32();
 	/* Until RTS says otherwise: 7 retries of 67 ms (IB timeout 14). */
-	mrc_qp_tx_params(&ib_default, &exp, &retry, &rnr);
-	cfg.ack_timeout_exp = exp;
-	cfg.retry_cnt = retry;
-	cfg.rnr_retry = rnr;
+	mrc_qp_tx_params(qp, &ib_default, &p);
+	cfg.ack_timeout_exp = p.exp;
+	cfg.retry_cnt = p.retry;
+	cfg.backoff_cnt = p.backoff;
+	cfg.rnr_retry = p.rnr;
+	/* Reorder windows (MRC_MAX_MPR unless set): ours receives, the
+	 * peer's bounds our flight.
+	 */
+	cfg.mpr = qp->mrc.mpr_dest;
+	cfg.peer_mpr = qp->mrc.mpr;
 	cfg.rnr_timeout = mrc_rnr_timer_ns(qp->attr.min_rnr_timer);
 	/* The route's CC profile (the built-in one without a route). */
 	cfg.cc = prep->cc;
@@ -420,13 +458,20 @@ static int mrc_qp_to_rtr(struct mrc_qp *qp,
 
 static int mrc_qp_to_rts(struct mrc_qp *qp)
 {
-	u8 exp, retry, rnr;
+	struct mrc_tx_params p;
+	int err;
 
-	mrc_qp_tx_params(&qp->attr, &exp, &retry, &rnr);
+	mrc_qp_tx_params(qp, &qp->attr, &p);
 	/* -EBUSY: answered in RTR already, from mrc_early_psn(). */
 	mrc_conn_set_init_psn(qp->conn, qp->attr.sq_psn);
 	mrc_conn_set_peer_alt_psn(qp->conn, mrc_early_psn(qp->attr.sq_psn));
-	return mrc_conn_set_retry(qp->conn, exp, retry, rnr);
+	/* MPR may have changed in RTR. */
+	err = mrc_conn_set_peer_mpr(qp->conn, qp->mrc.mpr);
+	if (!err)
+		err = mrc_conn_set_backoff(qp->conn, p.backoff);
+	if (!err)
+		err = mrc_conn_set_retry(qp->conn, p.exp, p.retry, p.rnr);
+	return err;
 }
 
 /* Empty the send ring without completions. */
@@ -451,6 +496,8 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->rsn_done = 0;
 	qp->rq_ssn = 0;
 	qp->req_msgs = 0;
+	qp->wimm_inflight = 0;
+	qp->wimm_inflight_max = 0;
 	qp->pending_error = false;
 	memset(qp->rwqe, 0, (qp->rq.index_mask + 1) * sizeof(*qp->rwqe));
 	memset(qp->inmsg, 0, MRC_MAX_WINDOW * sizeof(*qp->inmsg));

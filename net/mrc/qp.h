@@ -22,6 +22,8 @@
 
 #include <net/dst_cache.h>
 
+#include <rdma/mrc-abi.h>
+
 #include "mrc.h"
 #include "ev_profile.h"
 #include "verbs.h"
@@ -159,6 +161,25 @@ struct mrc_qp_path_prep {
 	struct mrc_ev_cfg cfg[MRC_MAX_EVS];
 };
 
+/* The MRC attributes of a QP (uverbs_mrc.c, include/uapi/rdma/mrc-abi.h);
+ * under qp->lock.  Profile ids are read before the lock at RTR (they only
+ * change in RESET).
+ */
+struct mrc_qp_mrc {
+	u32 set;			/* MRC_IB_QP_* set by the user */
+	u32 flags;			/* MRC_IB_QP_F_* */
+	u32 ev_profile;			/* with MRC_IB_QP_EV_PROFILE set */
+	u32 cc_profile;			/* with MRC_IB_QP_CC_PROFILE set */
+	u32 cap;			/* MRC_IB_QP_CAP_* */
+	u16 max_wimm;
+	u16 max_wimm_dest;
+	u8 mpr;				/* the peer's window: our flight */
+	u8 mpr_dest;			/* our receive window */
+	u8 timeout;
+	u8 retry_linear;
+	u8 retry_exp;
+};
+
 /* mrc_paths_prepare(): no EV profile override, the route's. */
 #define MRC_PATHS_ROUTE_PROFILE		U32_MAX
 
@@ -220,6 +241,10 @@ struct mrc_qp {
 	 * qp->lock and are read by the transmit and receive paths.
 	 */
 	struct mrc_qp_paths *paths;
+
+	struct mrc_qp_mrc mrc;		/* MRC attributes */
+	u32 wimm_inflight;		/* WRITE_IMM in the engine, unacked */
+	u32 wimm_inflight_max;		/* ... most at once since RESET */
 
 	struct mrc_conn *conn;		/* kvzalloc(mrc_conn_size()) */
 	bool conn_ready;		/* RTR reached: conn initialised */
@@ -294,11 +319,27 @@ void mrc_resp_release(struct mrc_qp *qp);
  */
 void mrc_resp_detach_mr(struct mrc_qp *qp, void *arg);
 
+/* qp.c: MRC defaults of a new QP (also after RESET: kept, the user's). */
+void mrc_qp_mrc_init(struct mrc_qp *qp);
+static inline bool mrc_qp_is_mrc(const struct mrc_qp *qp)
+{
+	return qp->mrc.flags & MRC_IB_QP_F_MRC;
+}
+
+/* uverbs_mrc.c: the limits its device query reports */
+#define MRC_KABI_MAX_WIMM	MRC_REQ_MSGS
+/* The engine's doubling retries after a verbs QP's linear ones. */
+#define MRC_QP_VERBS_BACKOFF	7
+#define MRC_KABI_MAX_WIMM_DEST	MRC_MAX_QP_WR
+#define MRC_KABI_MAX_TIMEOUT	24
+#define MRC_KABI_MAX_LINEAR	7
+
 /* qp_path.c */
 int mrc_qp_paths_alloc(struct mrc_qp *qp);
 void mrc_qp_paths_free(struct mrc_qp *qp);
 int mrc_paths_prepare(struct mrc_dev *mdev, const struct sockaddr *peer,
-		      u32 qpn, u32 ev_profile, struct mrc_qp_path_prep *prep);
+		      u32 qpn, u32 ev_profile, u32 cc_profile,
+		      struct mrc_qp_path_prep *prep);
 /* How EV @ev of @format appears in the outer headers of QP @qpn's
  * packets.
  */

@@ -138,6 +138,8 @@ static int mrc_prep_evs(struct mrc_dev *mdev, u32 qpn, u32 id,
  * @qpn: the QP (AUTO EVs derive from it; 0 for probes)
  * @ev_profile: the EV profile to use, or MRC_PATHS_ROUTE_PROFILE for the
  *	route's (0 without a route)
+ * @cc_profile: the CC profile to use, or MRC_PATHS_ROUTE_PROFILE for the
+ *	route's (0, the built-in one, without a route)
  * @prep: filled in
  *
  * Process context (takes mrc_cfg_lock).  Return: 0 or -errno: -ENOENT
@@ -145,7 +147,8 @@ static int mrc_prep_evs(struct mrc_dev *mdev, u32 qpn, u32 id,
  * -EAFNOSUPPORT for an STEV or SRV6 profile toward an IPv4 peer.
  */
 int mrc_paths_prepare(struct mrc_dev *mdev, const struct sockaddr *peer,
-		      u32 qpn, u32 ev_profile, struct mrc_qp_path_prep *prep)
+		      u32 qpn, u32 ev_profile, u32 cc_profile,
+		      struct mrc_qp_path_prep *prep)
 {
 	int err;
 
@@ -154,8 +157,9 @@ int mrc_paths_prepare(struct mrc_dev *mdev, const struct sockaddr *peer,
 		return err;
 	prep->has_route = !err;
 	mrc_qp_prep_planes(mdev, prep);
-	err = mrc_cc_profile_get(mdev, prep->has_route ?
-				 prep->route.cc_profile : 0, &prep->cc);
+	if (cc_profile == MRC_PATHS_ROUTE_PROFILE)
+		cc_profile = prep->has_route ? prep->route.cc_profile : 0;
+	err = mrc_cc_profile_get(mdev, cc_profile, &prep->cc);
 	if (err)
 		return err;
 	if (ev_profile == MRC_PATHS_ROUTE_PROFILE)
@@ -168,13 +172,20 @@ int mrc_qp_paths_prepare(struct mrc_qp *qp, const struct rdma_ah_attr *ah,
 			 struct mrc_qp_path_prep *prep)
 {
 	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
+	u32 set = READ_ONCE(qp->mrc.set), ev = MRC_PATHS_ROUTE_PROFILE;
+	u32 cc = MRC_PATHS_ROUTE_PROFILE;
 	struct sockaddr_storage d;
 
 	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH))
 		return -EINVAL;
+	/* The QP's own profiles (set in RESET only, so stable in INIT). */
+	if (set & MRC_IB_QP_EV_PROFILE)
+		ev = READ_ONCE(qp->mrc.ev_profile);
+	if (set & MRC_IB_QP_CC_PROFILE)
+		cc = READ_ONCE(qp->mrc.cc_profile);
 	rdma_gid2ip((struct sockaddr *)&d, &grh->dgid);
 	return mrc_paths_prepare(qp->mdev, (struct sockaddr *)&d, mrc_qpn(qp),
-				 MRC_PATHS_ROUTE_PROFILE, prep);
+				 ev, cc, prep);
 }
 
 /* Plane @p from the route's hop (the AV's addresses for plane 1 without

@@ -199,6 +199,10 @@ static u8 mrc_req_fetch_one(struct mrc_qp *qp, struct mrc_swqe *w,
 	 */
 	if (!mrc_wr_to_op(w->opcode))
 		return IB_WC_LOC_QP_OP_ERR;
+	/* An MRC QP carries RDMA WRITE and WRITE_WITH_IMM only. */
+	if (mrc_qp_is_mrc(qp) && w->opcode != IB_WR_RDMA_WRITE &&
+	    w->opcode != IB_WR_RDMA_WRITE_WITH_IMM)
+		return IB_WC_LOC_QP_OP_ERR;
 	w->imm = READ_ONCE(u->wr.ex.imm_data);
 	if (mrc_wr_is_atomic(w->opcode)) {
 		w->remote_addr = READ_ONCE(u->wr.wr.atomic.remote_addr);
@@ -264,6 +268,13 @@ void mrc_req_post(struct mrc_qp *qp, u64 now)
 		if ((w->send_flags & IB_SEND_FENCE) &&
 		    qp->rsn_next != qp->rsn_done)
 			break;
+		/* WIMM credits: an MRC QP keeps at most max_wimm of them
+		 * unacknowledged; the next waits here, in order.
+		 */
+		if (w->opcode == IB_WR_RDMA_WRITE_WITH_IMM &&
+		    mrc_qp_is_mrc(qp) &&
+		    qp->wimm_inflight >= qp->mrc.max_wimm)
+			break;
 		m.cookie = qp->sq_post;
 		m.len = mrc_wr_is_rd(w->opcode) ? 0 : w->length;
 		m.opcode = mrc_wr_to_op(w->opcode);
@@ -278,6 +289,11 @@ void mrc_req_post(struct mrc_qp *qp, u64 now)
 			qp->rd_slot[qp->rsn_next % MRC_MAX_RD_ATOMIC] =
 				qp->sq_post;
 			qp->rsn_next++;
+		}
+		if (w->opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+			qp->wimm_inflight++;
+			qp->wimm_inflight_max = max(qp->wimm_inflight_max,
+						    qp->wimm_inflight);
 		}
 		w->state = MRC_SWQE_POSTED;
 		qp->req_msgs++;
@@ -391,6 +407,8 @@ void mrc_req_send_complete(struct mrc_qp *qp, u64 cookie, int status)
 	lockdep_assert_held(&qp->lock);
 
 	qp->req_msgs--;
+	if (w->opcode == IB_WR_RDMA_WRITE_WITH_IMM && qp->wimm_inflight)
+		qp->wimm_inflight--;
 	if (status != MRC_ST_OK) {
 		if (w->status == IB_WC_SUCCESS)
 			w->status = mrc_wc_status(status);
@@ -556,6 +574,7 @@ void mrc_req_flush(struct mrc_qp *qp)
 	}
 	qp->sq_post = qp->sq_fetch;
 	qp->req_msgs = 0;
+	qp->wimm_inflight = 0;
 	qp->rsn_done = qp->rsn_next;
 	mrc_req_complete(qp);
 }

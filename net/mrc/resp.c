@@ -150,6 +150,12 @@ static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (pkt->hdr.opcode == MRC_OP_WRITE_IMM &&
 	    (pkt->hdr.flags & MRC_F_LAST)) {
 		r = mrc_resp_bind(qp, w->msg.msn, &rw);
+		/* An MRC QP has no RNR: its receives are pre-posted, the
+		 * sender's credits (max_wimm) keep within them; one that
+		 * finds none is an error that ends this QP.
+		 */
+		if (r == MRC_NACK_RNR && mrc_qp_is_mrc(qp))
+			return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 		if (r)
 			return r == MRC_NACK_RNR ? r : mrc_resp_fatal(qp, r);
 	}
@@ -232,6 +238,11 @@ static int mrc_resp_place_rd(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	lockdep_assert_held(&qp->lock);
+
+	/* An MRC QP accepts RDMA WRITE and WRITE_WITH_IMM only. */
+	if (mrc_qp_is_mrc(qp) && pkt->hdr.opcode != MRC_OP_WRITE &&
+	    pkt->hdr.opcode != MRC_OP_WRITE_IMM)
+		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 
 	switch (pkt->hdr.opcode) {
 	case MRC_OP_SEND:

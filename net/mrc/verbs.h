@@ -30,6 +30,7 @@
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
+#include <rdma/uverbs_ioctl.h>
 
 #include "engine.h"
 
@@ -234,5 +235,7 @@ extern const struct ib_device_ops mrc_cq_ops;
 extern const struct ib_device_ops mrc_mr_ops;
 extern const struct ib_device_ops mrc_ah_ops;
 extern const struct ib_device_ops mrc_qp_ops;
+/* uverbs_mrc.c: the device's own methods (include/uapi/rdma/mrc-abi.h) */
+extern const struct uapi_definition mrc_uapi_defs[];
 
 #endif /* _NET_MRC_VERBS_H */

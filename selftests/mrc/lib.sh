@@ -612,6 +612,10 @@ verbs_pair() {
 	[ "${VERBS_EXPECT:-pass}" = fail ] && expect_fail=1 && chk=check_output_fail
 	$chk "$desc: client" "$re" ns_exec "$cns" timeout -k 5 $((t + 20)) \
 		"$VERBS_BIN/$prog" -d "$cdev" -g "${VERBS_GID:-1}" --timeout="$t" "$@" "$saddr"
+	# VERBS_DIAG_RE: the client's lines worth keeping in the log (timings).
+	if [ -n "${VERBS_DIAG_RE:-}" ]; then
+		printf '%s\n' "$_mrc_out" | grep -E -- "$VERBS_DIAG_RE" | sed 's/^/# /'
+	fi
 	# The server ends with its client, or soon after (when the client
 	# failed before connecting it would wait for its whole timeout).
 	wait_for "${VERBS_SERVER_GRACE:-30}" _peer_gone "$spid" || kill "$spid" 2>/dev/null

@@ -119,6 +119,12 @@ struct mrc_ib_qp_attr {
 	__u8 retry_exp;			/* MRC_IB_RETRY_EXP_INFINITE: for ever */
 	__u8 reserved[3];
 	__u32 cap;			/* MRC_IB_QP_CAP_* */
+	/* QUERY only (0 in a MODIFY): WRITE_WITH_IMM given to the transport
+	 * and not yet acknowledged, now and at most at once since RESET.
+	 */
+	__u16 wimm_inflight;
+	__u16 wimm_inflight_max;
+	__u32 reserved2;
 };
 
 #endif /* _UAPI_RDMA_MRC_ABI_H */

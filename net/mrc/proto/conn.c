@@ -77,6 +77,26 @@ int mrc_conn_set_retry(struct mrc_conn *c, u8 ack_timeout_exp, u8 retry_cnt,
 	return 0;
 }
 
+int mrc_conn_set_backoff(struct mrc_conn *c, u8 backoff_cnt)
+{
+	if (backoff_cnt > MRC_BACKOFF_INFINITE)
+		return -EINVAL;
+	c->cfg.backoff_cnt = backoff_cnt;
+	return 0;
+}
+
+int mrc_conn_set_peer_mpr(struct mrc_conn *c, u8 peer_mpr)
+{
+	if (peer_mpr < 1 || peer_mpr > MRC_MAX_MPR)
+		return -EINVAL;
+	c->cfg.peer_mpr = peer_mpr;
+	/* A smaller window than what is in flight only pauses new data
+	 * (mrc_conn_tx_next() compares snd_nxt - snd_una with it).
+	 */
+	c->tx.window = (u32)peer_mpr * MRC_MPR_UNIT;
+	return 0;
+}
+
 void mrc_conn_emit_event(struct mrc_conn *c, const struct mrc_conn_event *e)
 {
 	if (c->ops->event)

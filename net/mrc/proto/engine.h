@@ -292,6 +292,14 @@ int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
  */
 int mrc_conn_set_retry(struct mrc_conn *c, u8 ack_timeout_exp, u8 retry_cnt,
 		       u8 rnr_retry);
+/* The doubling retries after the linear ones (MRC_BACKOFF_INFINITE: for
+ * ever), from the next expiry on.  0 or -EINVAL above the maximum.
+ */
+int mrc_conn_set_backoff(struct mrc_conn *c, u8 backoff_cnt);
+/* The peer's reorder window (1..MRC_MAX_MPR x 128 PSNs), which bounds the
+ * PSNs we keep in flight, from the next packet on.  0 or -EINVAL.
+ */
+int mrc_conn_set_peer_mpr(struct mrc_conn *c, u8 peer_mpr);
 
 /* Our send stream starts at @psn instead of cfg.init_psn (the verbs'
  * sq_psn, known at RTS only): 0, or -EBUSY once a packet of it was cut

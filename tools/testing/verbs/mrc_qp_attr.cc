@@ -180,7 +180,9 @@ ConnInfo local_info(Dev &d, ibv_qp *qp, int gid)
 int serve(const ConnOptions &o, Clock::time_point deadline)
 {
 	Dev d(o.dev);
-	Qp a = d.qp(), b = d.qp();
+	// c: an MRC QP that never posts a receive (no RNR: it fails).
+	Qp a = d.qp(), b = d.qp(), c = d.qp();
+	set_mrc(c.get(), 0, mrc_attr(0));
 	set_mrc(a.get(), MRC_IB_QP_MAX_WIMM_DEST, [] {
 		auto x = mrc_attr(0);
 		x.max_wimm_dest = kRecvs;
@@ -189,12 +191,15 @@ int serve(const ConnOptions &o, Clock::time_point deadline)
 	Tcp tcp = Tcp::listen_accept(o.port, deadline);
 	ConnInfo la = local_info(d, a.get(), o.gid);
 	la.param[0] = b->qp_num;
+	la.param[1] = c->qp_num;
 	tcp.send(la);
 	ConnInfo peer = tcp.recv<ConnInfo>(deadline);
 	connect(a.get(), peer, o.gid, la.psn);
 	ConnInfo pb = peer;
 	pb.qpn = static_cast<uint32_t>(peer.param[0]);
 	connect(b.get(), pb, o.gid, la.psn);
+	pb.qpn = static_cast<uint32_t>(peer.param[1]);
+	connect(c.get(), pb, o.gid, la.psn);
 	// Pre-posted before the client may send (the provider refuses
 	// receives in RESET).
 	for (int i = 0; i < kRecvs; i++) {
@@ -387,22 +392,37 @@ void test_round_trip(Dev &d, const ConnInfo &peer, int gid)
 
 void test_traffic(Dev &d, Tcp &tcp, const ConnInfo &peer, int gid)
 {
-	Qp a = d.qp(), b = d.qp();
+	Qp a = d.qp(), b = d.qp(), c = d.qp();
 	auto until = [] { return Clock::now() + std::chrono::seconds(30); };
 	mrc_ib_qp_attr w = mrc_attr(0);
 	w.max_wimm = kMaxWimm;
 	set_mrc(a.get(), MRC_IB_QP_MAX_WIMM, w);
+	set_mrc(c.get(), 0, mrc_attr(0));
 	ConnInfo me = local_info(d, a.get(), gid);
 	me.param[0] = b->qp_num;
+	me.param[1] = c->qp_num;
 	tcp.send(me);
 	connect(a.get(), peer, gid, me.psn);
 	ConnInfo pb = peer;
 	pb.qpn = static_cast<uint32_t>(peer.param[0]);
 	connect(b.get(), pb, gid, me.psn);
+	pb.qpn = static_cast<uint32_t>(peer.param[1]);
+	connect(c.get(), pb, gid, me.psn);
 	tcp.recv<uint8_t>(until()); // the server's QPs are in RTS
 
-	post_send(a.get(), d, IBV_WR_RDMA_WRITE, 1, 4096, peer);
+	// No receive at the peer's MRC QP: not RNR (which would retry for
+	// ever with rnr_retry 7) but Invalid Request, at once.
+	post_send(c.get(), d, IBV_WR_RDMA_WRITE_WITH_IMM, 4, 64, peer);
 	auto wc = wait_wc(d, 1, until());
+	tap(wc.size() == 1 && wc[0].status == IBV_WC_REM_INV_REQ_ERR,
+	    "MRC QP: WRITE_WITH_IMM to an MRC QP without receives: "
+	    "REM_INV_REQ_ERR (" +
+		    std::string(wc.empty() ? "none" :
+					     ibv_wc_status_str(wc[0].status)) +
+		    ")");
+
+	post_send(a.get(), d, IBV_WR_RDMA_WRITE, 1, 4096, peer);
+	wc = wait_wc(d, 1, until());
 	tap(wc.size() == 1 && wc[0].status == IBV_WC_SUCCESS,
 	    "MRC QP: RDMA WRITE succeeds");
 	post_wimms(a.get(), d, peer);

@@ -4,11 +4,15 @@
 // verbs objects, the options, the TCP side channel that exchanges QPN,
 // GID, PSN, buffer address and rkey (as ibv_rc_pingpong does), the QP
 // bring-up through mrc_modify_qp with the API's state table, and waiting
-// for completions with a deadline.  Written against include/mrc.h only;
-// errors are thrown as std::runtime_error, main() prints them and exits 1.
+// for completions with a deadline.  Written against include/mrc.h (no
+// verbs QP calls; the generic helpers are the verbs tests'); errors are
+// thrown as std::runtime_error, main() prints them and exits 1.
 #pragma once
 
 #include <mrc.h>
+
+// The verbs test programs' helpers: fail(), RAII owners, Buffer, Fd.
+#include "verbs_common.h"
 
 #include <arpa/inet.h>
 #include <getopt.h>
@@ -32,73 +36,20 @@
 
 namespace example {
 
-using Clock = std::chrono::steady_clock;
-
-[[noreturn]] inline void fail(const std::string &what)
-{
-	throw std::runtime_error(what);
-}
-
-[[noreturn]] inline void fail_errno(const std::string &what, int err = errno)
-{
-	throw std::runtime_error(what + ": " + std::strerror(err));
-}
-
-// unique_ptr deleter for a destroy function whose result is not
-// actionable at exit.
-template <auto Fn> struct Deleter {
-	template <typename T> void operator()(T *p) const
-	{
-		if (p)
-			(void)Fn(p);
-	}
-};
-
-using DeviceList = std::unique_ptr<ibv_device *[], Deleter<ibv_free_device_list>>;
-using VContext = std::unique_ptr<ibv_context, Deleter<ibv_close_device>>;
-using Pd = std::unique_ptr<ibv_pd, Deleter<ibv_dealloc_pd>>;
-using Mr = std::unique_ptr<ibv_mr, Deleter<ibv_dereg_mr>>;
+using verbs::alloc_buffer;
+using verbs::Buffer;
+using verbs::Clock;
+using verbs::Deleter;
+using verbs::DeviceList;
+using verbs::fail;
+using verbs::fail_errno;
+using verbs::Fd;
+using verbs::Mr;
+using verbs::Pd;
+using VContext = verbs::Context;
 using Context = std::unique_ptr<mrc_context, Deleter<mrc_destroy_context>>;
 using Cq = std::unique_ptr<mrc_cq, Deleter<mrc_destroy_cq>>;
 using Qp = std::unique_ptr<mrc_qp, Deleter<mrc_destroy_qp>>;
-
-struct FreeDeleter {
-	void operator()(uint8_t *p) const { std::free(p); }
-};
-using Buffer = std::unique_ptr<uint8_t[], FreeDeleter>;
-
-inline Buffer alloc_buffer(size_t size)
-{
-	void *p = nullptr;
-	size = (size + 4095) & ~size_t{4095};
-	if (posix_memalign(&p, 4096, size))
-		fail("cannot allocate " + std::to_string(size) + " bytes");
-	std::memset(p, 0, size);
-	return Buffer(static_cast<uint8_t *>(p));
-}
-
-class Fd {
-public:
-	Fd() = default;
-	explicit Fd(int fd) : fd_(fd) {}
-	Fd(Fd &&o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-	Fd &operator=(Fd &&o) noexcept
-	{
-		std::swap(fd_, o.fd_);
-		return *this;
-	}
-	Fd(const Fd &) = delete;
-	Fd &operator=(const Fd &) = delete;
-	~Fd()
-	{
-		if (fd_ >= 0)
-			::close(fd_);
-	}
-	int get() const { return fd_; }
-
-private:
-	int fd_ = -1;
-};
 
 // The options of every example; each adds its own.
 struct Options {

@@ -1035,27 +1035,15 @@ Options parse(int argc, char **argv)
 	return o;
 }
 
-// The watchdog's report: a verb hangs (one of the bugs this program looks for).
-void report_hang(int seconds)
-{
-	std::printf("not ok - mrc_negative: still running after %d s (a verb hangs?)\n",
-		    seconds);
-	std::fflush(stdout);
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
 	Options o = parse(argc, argv);
-	auto deadline = Clock::now() + std::chrono::seconds(o.timeout);
-	Watchdog wd(o.timeout + 10, report_hang);
-	try {
-		return o.server.empty() ? serve(o, deadline) :
-					  run_client(o, deadline);
-	} catch (const std::exception &ex) {
-		std::printf("not ok - mrc_negative: error: %s\n# mrc_negative: aborted\n",
-			    ex.what());
-		return 1;
-	}
+	return tap_main(
+		"mrc_negative", o.server, o.timeout,
+		[&](Clock::time_point deadline) { return serve(o, deadline); },
+		[&](Clock::time_point deadline) {
+			return run_client(o, deadline);
+		});
 }

@@ -768,26 +768,15 @@ Options parse(int argc, char **argv)
 	return o;
 }
 
-void report_hang(int seconds)
-{
-	std::printf("not ok - mrc_qp_compat: still running after %d s (a verb hangs?)\n",
-		    seconds);
-	std::fflush(stdout);
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
 	Options o = parse(argc, argv);
-	auto deadline = Clock::now() + std::chrono::seconds(o.timeout);
-	Watchdog wd(o.timeout + 10, report_hang);
-	try {
-		return o.server.empty() ? serve(o, deadline) :
-					  run_client(o, deadline);
-	} catch (const std::exception &ex) {
-		std::printf("not ok - mrc_qp_compat: error: %s\n# mrc_qp_compat: aborted\n",
-			    ex.what());
-		return 1;
-	}
+	return tap_main(
+		"mrc_qp_compat", o.server, o.timeout,
+		[&](Clock::time_point deadline) { return serve(o, deadline); },
+		[&](Clock::time_point deadline) {
+			return run_client(o, deadline);
+		});
 }

@@ -188,6 +188,35 @@ private:
 	std::jthread t_;
 };
 
+// The main() of a client/server test program that prints TAP
+// (mrc_negative, mrc_qp_compat): a watchdog for a verb that hangs, then
+// @serve() without a server address, @client() with one; an exception is
+// a failed TAP line and exit status 1.
+inline const char *tap_main_prog = "";
+
+inline void tap_main_hang(int seconds)
+{
+	std::printf("not ok - %s: still running after %d s (a verb hangs?)\n",
+		    tap_main_prog, seconds);
+	std::fflush(stdout);
+}
+
+template <class Serve, class Client>
+int tap_main(const char *prog, const std::string &server, int timeout,
+	     Serve serve, Client client)
+{
+	tap_main_prog = prog;
+	auto deadline = Clock::now() + std::chrono::seconds(timeout);
+	Watchdog wd(timeout + 10, tap_main_hang);
+	try {
+		return server.empty() ? serve(deadline) : client(deadline);
+	} catch (const std::exception &ex) {
+		std::printf("not ok - %s: error: %s\n# %s: aborted\n", prog,
+			    ex.what(), prog);
+		return 1;
+	}
+}
+
 inline int ms_until(Clock::time_point deadline)
 {
 	auto left = std::chrono::duration_cast<std::chrono::milliseconds>(

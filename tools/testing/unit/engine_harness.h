@@ -388,6 +388,19 @@ inline struct mrc_conn_config test_config()
 	return cfg;
 }
 
+// A connection the test drives packet by packet: 1000-byte MTU (easy
+// arithmetic) and NSCC's quick adapt off (NSCC has its own tests; the
+// window stays steady).
+inline struct mrc_conn_config solo_config()
+{
+	struct mrc_conn_config cfg;
+
+	mrc_conn_config_default(&cfg);
+	cfg.mtu = 1000;
+	cfg.cc.disable_qa = 1;
+	return cfg;
+}
+
 // The kernel's settings (qp.c) for IB timeout 14 (exp 16, 67 ms) and
 // retry_cnt 7, with the 1024-byte MTU of the tests.
 inline struct mrc_conn_config kernel_config()

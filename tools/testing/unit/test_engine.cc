@@ -8,23 +8,9 @@
 
 using namespace mrc_test;
 
-namespace {
-
-struct mrc_conn_config cfg_basic()
-{
-	struct mrc_conn_config cfg;
-
-	mrc_conn_config_default(&cfg);
-	cfg.mtu = 1000;
-	cfg.cc.disable_qa = 1; // NSCC has its own tests; keep cwnd steady
-	return cfg;
-}
-
-} // namespace
-
 TEST(EngineTx, SegmentsMessagesIntoMtuPackets)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 
 	s.send(3500);
 	s.send(0);
@@ -59,7 +45,7 @@ TEST(EngineTx, SegmentsMessagesIntoMtuPackets)
 
 TEST(EngineTx, CumulativeAckCompletesMessagesInOrder)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 
 	s.send(2500);
 	s.send(10);
@@ -85,7 +71,7 @@ TEST(EngineTx, CumulativeAckCompletesMessagesInOrder)
 
 TEST(EngineTx, WindowBoundedByPeerReorderWindow)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.peer_mpr = 1;
 	cfg.cc.init_cwnd = cfg.cc.max_cwnd = 1u << 24;
@@ -102,7 +88,7 @@ TEST(EngineTx, WindowBoundedByPeerReorderWindow)
 
 TEST(EngineTx, WindowBoundedByCwnd)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.cc.init_cwnd = 5500;
 	Solo s(cfg);
@@ -116,7 +102,7 @@ TEST(EngineTx, WindowBoundedByCwnd)
 
 TEST(EngineTimer, AckTimeoutDeadlineAndLinearThenExponentialBackoff)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.ack_timeout_exp = 8; // 262.144 us
 	cfg.retry_cnt = 3;
@@ -166,7 +152,7 @@ TEST(EngineTimer, AckTimeoutDeadlineAndLinearThenExponentialBackoff)
 
 TEST(EngineTimer, LaterMessagesAreFlushedOnFailure)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.retry_cnt = 0;
 	cfg.backoff_cnt = 0;
@@ -185,7 +171,7 @@ TEST(EngineTimer, LaterMessagesAreFlushedOnFailure)
 
 TEST(EngineTimer, InfiniteBackoffNeverFails)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.ack_timeout_exp = 0;
 	cfg.retry_cnt = 1;
@@ -206,7 +192,7 @@ TEST(EngineTimer, InfiniteBackoffNeverFails)
 
 TEST(EngineTimer, ProgressResetsTheRetryCount)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.retry_cnt = 1;
 	cfg.backoff_cnt = 0;
@@ -229,7 +215,7 @@ TEST(EngineTimer, ProgressResetsTheRetryCount)
 
 TEST(EngineTx, SackedPacketIsNotRetransmittedAndLossWaitsForItsPath)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 	Solo s(cfg, 4);
 
 	s.send(4000);
@@ -265,7 +251,7 @@ TEST(EngineTx, SackedPacketIsNotRetransmittedAndLossWaitsForItsPath)
 
 TEST(EngineNack, TrimmedIsRetransmittedAtOnceWithoutBlamingThePath)
 {
-	Solo s(cfg_basic(), 4);
+	Solo s(solo_config(), 4);
 
 	s.send(3000);
 	auto v = s.drain();
@@ -282,7 +268,7 @@ TEST(EngineNack, TrimmedIsRetransmittedAtOnceWithoutBlamingThePath)
 
 TEST(EngineNack, RemoteAccessErrorFailsTheMessageAndConnection)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 
 	s.send(1000);
 	s.send(2000);
@@ -301,7 +287,7 @@ TEST(EngineNack, RemoteAccessErrorFailsTheMessageAndConnection)
 
 TEST(EngineNack, InvalidRequestFailsTheConnection)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 
 	s.send(1000);
 	auto v = s.drain();
@@ -314,7 +300,7 @@ TEST(EngineNack, InvalidRequestFailsTheConnection)
 
 TEST(EngineNack, RnrWaitsTheTimerThenRetries)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.rnr_retry = 2;
 	Solo s(cfg);
@@ -341,7 +327,7 @@ TEST(EngineNack, RnrWaitsTheTimerThenRetries)
 
 TEST(EngineNack, OutOfWindowIsResentLaterWithoutBlame)
 {
-	Solo s(cfg_basic(), 2);
+	Solo s(solo_config(), 2);
 
 	s.send(2000);
 	auto v = s.drain();
@@ -358,7 +344,7 @@ TEST(EngineNack, OutOfWindowIsResentLaterWithoutBlame)
 
 TEST(EngineRx, InOrderCompletionWithOutOfOrderArrival)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 	// Messages: 0 = psn 0..2, 1 = psn 3, 2 = psn 4..5; arrive reversed.
 	std::vector<struct mrc_pkt> p = {
 		Solo::data(0, 0, 0, 1000, 2500),
@@ -383,7 +369,7 @@ TEST(EngineRx, InOrderCompletionWithOutOfOrderArrival)
 
 TEST(EngineTx, AbortFlushesEveryMessageThenFails)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 
 	s.send(2500);
 	s.send(10);
@@ -401,7 +387,7 @@ TEST(EngineTx, AbortFlushesEveryMessageThenFails)
 
 TEST(EngineTx, StaleRetransmissionDoesNotBlockNewData)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 
 	s.send(1000);
 	auto v = s.drain();
@@ -421,7 +407,7 @@ TEST(EngineTx, StaleRetransmissionDoesNotBlockNewData)
 
 TEST(EngineTimer, SetRetryAppliesToTheRunningConnection)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 
 	// A QP in RTR may already send (READ responses); RTS sets these.
 	EXPECT_EQ(mrc_conn_set_retry(s.c, 10, 3, 2), 0);
@@ -436,7 +422,7 @@ TEST(EngineTimer, SetRetryAppliesToTheRunningConnection)
 
 TEST(EngineRx, DuplicatesAreReAckedNotPlacedTwice)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 	auto a = Solo::data(0, 0, 0, 1000, 2000);
 	auto b = Solo::data(3, 1, 0, 10, 10);
 
@@ -458,7 +444,7 @@ TEST(EngineRx, DuplicatesAreReAckedNotPlacedTwice)
 
 TEST(EngineRx, BeyondTheReorderWindowIsNackedAndDropped)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.mpr = 2;
 	Solo s(cfg);
@@ -476,7 +462,7 @@ TEST(EngineRx, BeyondTheReorderWindowIsNackedAndDropped)
 
 TEST(EngineRx, PlaceRefusalIsNackedWithItsReason)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 
 	s.place_ret = MRC_NACK_RNR;
 	EXPECT_EQ(s.rx(Solo::data(0, 0, 0, 10, 10)), MRC_RX_NACKED);
@@ -494,7 +480,7 @@ TEST(EngineRx, PlaceRefusalIsNackedWithItsReason)
 
 TEST(EngineRx, AckCoalescingEveryNOrAfterDelay)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.ack_every = 4;
 	cfg.ack_delay = 7000;
@@ -522,7 +508,7 @@ TEST(EngineRx, AckCoalescingEveryNOrAfterDelay)
 
 TEST(EngineRx, AckAtOnceOnGapEcnAndAckRequest)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 
 	s.rx(Solo::data(1, 0, 0, 10, 10)); // gap: 0 missing
 	EXPECT_EQ(s.count_ctrl(MRC_OP_ACK), 1u);
@@ -543,7 +529,7 @@ TEST(EngineRx, AckAtOnceOnGapEcnAndAckRequest)
 
 TEST(EngineRx, AckEchoesPathAndTimestampAndSacksFarPackets)
 {
-	Solo s(cfg_basic(), 8);
+	Solo s(solo_config(), 8);
 	auto p = Solo::data(300, 0, 0, 10, 10, 5);
 
 	p.hdr.ts = 0x12345678;
@@ -570,7 +556,7 @@ TEST(EngineRx, AckEchoesPathAndTimestampAndSacksFarPackets)
 
 TEST(EngineRx, AckedSackRoundTripsThroughTheWire)
 {
-	Solo s(cfg_basic());
+	Solo s(solo_config());
 	std::vector<uint8_t> buf(512);
 	struct mrc_pkt back;
 
@@ -587,7 +573,7 @@ TEST(EngineRx, AckedSackRoundTripsThroughTheWire)
 
 TEST(EngineTx, DescriptorBecomesAValidWirePacket)
 {
-	Solo s(cfg_basic(), 3);
+	Solo s(solo_config(), 3);
 
 	s.send(2500);
 	auto v = s.drain();
@@ -618,7 +604,7 @@ TEST(EngineTx, DescriptorBecomesAValidWirePacket)
 
 TEST(EngineTimer, StatsReportTheBackedOffTimeout)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.retry_cnt = 1;
 	cfg.backoff_cnt = 5;
@@ -637,7 +623,7 @@ TEST(EngineTimer, StatsReportTheBackedOffTimeout)
 
 TEST(EngineTimer, NoUsablePathFailsWithNoPathAfterTheRetries)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.retry_cnt = 1;
 	cfg.backoff_cnt = 1;
@@ -666,7 +652,7 @@ TEST(EngineTimer, NoUsablePathFailsWithNoPathAfterTheRetries)
 
 TEST(EngineTimer, PathBackInTimeRecovers)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.retry_cnt = 1;
 	cfg.backoff_cnt = 1;

@@ -10,16 +10,6 @@ using namespace mrc_test;
 
 namespace {
 
-struct mrc_conn_config cfg_counters()
-{
-	struct mrc_conn_config cfg;
-
-	mrc_conn_config_default(&cfg);
-	cfg.mtu = 1000;
-	cfg.cc.disable_qa = 1;
-	return cfg;
-}
-
 struct mrc_ev_info info(const struct mrc_conn *c, uint32_t ev)
 {
 	struct mrc_ev_info i {};
@@ -69,7 +59,7 @@ void two_planes(Harness &h)
 
 TEST(EngineEvCounters, ApiBoundsAndInitialValues)
 {
-	Solo s(cfg_counters(), 3);
+	Solo s(solo_config(), 3);
 	struct mrc_ev_info i {};
 
 	EXPECT_EQ(mrc_conn_nr_evs(s.c), 3u);
@@ -86,7 +76,7 @@ TEST(EngineEvCounters, ApiBoundsAndInitialValues)
 	EXPECT_EQ(i.srtt, 0u);
 	EXPECT_EQ(i.loss_score, 0);
 	// A fresh connection has its one default EV.
-	Solo one(cfg_counters());
+	Solo one(solo_config());
 
 	EXPECT_EQ(mrc_conn_nr_evs(one.c), 1u);
 	EXPECT_EQ(info(one.c, 0).state_since, one.now);
@@ -94,7 +84,7 @@ TEST(EngineEvCounters, ApiBoundsAndInitialValues)
 
 TEST(EngineEvCounters, LosslessTransferSplitsEvenlyOverFourEvsOnTwoPlanes)
 {
-	auto cfg = cfg_counters();
+	auto cfg = solo_config();
 	Harness h(7, &cfg, std::vector<PathModel>(4));
 	const uint32_t len = 64 * 1000 + 300; // 65 packets, the last short
 
@@ -136,7 +126,7 @@ TEST(EngineEvCounters, LosslessTransferSplitsEvenlyOverFourEvsOnTwoPlanes)
 
 TEST(EngineEvCounters, DropOnOneEvChargesThatEvOnly)
 {
-	auto cfg = cfg_counters();
+	auto cfg = solo_config();
 	Solo s(cfg, 4);
 
 	s.send(8000);
@@ -203,7 +193,7 @@ TEST(EngineEvCounters, DropOnOneEvChargesThatEvOnly)
 
 TEST(EngineEvCounters, EcnMarksCountOnTheEchoedEv)
 {
-	Solo s(cfg_counters(), 4);
+	Solo s(solo_config(), 4);
 
 	s.send(4000);
 	auto v = s.drain();
@@ -233,7 +223,7 @@ TEST(EngineEvCounters, EcnMarksCountOnTheEchoedEv)
 
 TEST(EngineEvCounters, ProbesSentAndAnsweredCountOnTheProbedEv)
 {
-	auto cfg = cfg_counters();
+	auto cfg = solo_config();
 
 	cfg.probe_interval = 10000;
 	cfg.probe_backoff_max = 2;
@@ -290,7 +280,7 @@ TEST(EngineEvCounters, ProbesSentAndAnsweredCountOnTheProbedEv)
 
 TEST(EngineEvCounters, LossyPathInTheLinkIsChargedAndProbedBack)
 {
-	auto cfg = cfg_counters();
+	auto cfg = solo_config();
 
 	cfg.probe_interval = 20000;
 	std::vector<PathModel> paths(4);
@@ -332,7 +322,7 @@ TEST(EngineEvCounters, LossyPathInTheLinkIsChargedAndProbedBack)
 
 TEST(EngineEvCounters, ReinstallingTheEvSetStartsAfresh)
 {
-	Solo s(cfg_counters(), 2);
+	Solo s(solo_config(), 2);
 
 	s.send(2000);
 	ASSERT_EQ(s.drain().size(), 2u);
@@ -358,7 +348,7 @@ TEST(EngineEvCounters, ReinstallingTheEvSetStartsAfresh)
 // ACKs work the score off.  A path that lost once is back at once.
 TEST(EngineEvCounters, PersistentlyLossyPathCarriesLess)
 {
-	auto cfg = cfg_counters();
+	auto cfg = solo_config();
 	std::vector<PathModel> paths(4);
 
 	paths[1].loss = 0.05;

@@ -22,11 +22,8 @@ constexpr uint32_t kPeerInit = 0x123456;
 
 struct mrc_conn_config cfg_forge()
 {
-	struct mrc_conn_config cfg;
+	struct mrc_conn_config cfg = solo_config();
 
-	mrc_conn_config_default(&cfg);
-	cfg.mtu = 1000;
-	cfg.cc.disable_qa = 1;
 	cfg.init_psn = kInit;
 	cfg.peer_init_psn = kPeerInit;
 	return cfg;

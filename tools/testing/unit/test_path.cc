@@ -18,12 +18,9 @@ namespace {
 
 struct mrc_conn_config cfg_path()
 {
-	struct mrc_conn_config cfg;
+	struct mrc_conn_config cfg = solo_config();
 
-	mrc_conn_config_default(&cfg);
-	cfg.mtu = 1000;
 	cfg.cc.init_cwnd = cfg.cc.max_cwnd = 1u << 24;
-	cfg.cc.disable_qa = 1;
 	return cfg;
 }
 

@@ -8,23 +8,9 @@
 
 using namespace mrc_test;
 
-namespace {
-
-struct mrc_conn_config cfg_basic()
-{
-	struct mrc_conn_config cfg;
-
-	mrc_conn_config_default(&cfg);
-	cfg.mtu = 1000;
-	cfg.cc.disable_qa = 1;
-	return cfg;
-}
-
-} // namespace
-
 TEST(EngineSetters, BackoffSetsTheExponentialBudget)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.ack_timeout_exp = 4;
 	cfg.retry_cnt = 1;
@@ -51,7 +37,7 @@ TEST(EngineSetters, BackoffSetsTheExponentialBudget)
 
 TEST(EngineSetters, InfiniteBackoffSetLaterNeverFails)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.ack_timeout_exp = 0;
 	cfg.retry_cnt = 0;
@@ -71,7 +57,7 @@ TEST(EngineSetters, InfiniteBackoffSetLaterNeverFails)
 
 TEST(EngineSetters, PeerMprBoundsWhatIsInFlight)
 {
-	auto cfg = cfg_basic();
+	auto cfg = solo_config();
 
 	cfg.peer_mpr = MRC_MAX_MPR;
 	cfg.cc.init_cwnd = cfg.cc.max_cwnd = 1u << 24;

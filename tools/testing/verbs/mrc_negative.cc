@@ -1013,24 +1013,17 @@ int run_client(const Options &o, Clock::time_point deadline)
 
 Options parse(int argc, char **argv)
 {
-	static const std::vector<option> longopts = conn_longopts(
-		{{"case-timeout", required_argument, nullptr, 'c'}});
 	Options o;
-	int c;
-	while ((c = getopt_long(argc, argv, "d:g:p:h", longopts.data(),
-				nullptr)) != -1) {
-		std::string a = optarg ? optarg : "";
-		switch (c) {
-		case 'c': o.case_timeout = std::stoi(a); break;
-		default:
-			if (!parse_conn_option(c, a, o))
-				usage();
-		}
-	}
-	if (optind < argc)
-		o.server = argv[optind++];
-	if (optind < argc || o.qp_timeout < 1 || o.qp_timeout > 31 ||
-	    o.retry < 0 || o.retry > 7)
+	auto take = [&](int c, const std::string &a) {
+		if (c != 'c')
+			return false;
+		o.case_timeout = std::stoi(a);
+		return true;
+	};
+	parse_conn_args(argc, argv,
+			{{"case-timeout", required_argument, nullptr, 'c'}}, o,
+			take, usage);
+	if (o.qp_timeout < 1 || o.qp_timeout > 31 || o.retry < 0 || o.retry > 7)
 		usage();
 	return o;
 }

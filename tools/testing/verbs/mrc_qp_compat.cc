@@ -744,27 +744,18 @@ int run_client(const Options &o, Clock::time_point deadline)
 
 Options parse(int argc, char **argv)
 {
-	static const std::vector<option> longopts = conn_longopts(
-		{{"case", required_argument, nullptr, 'c'}});
 	Options o;
-	int c;
-	while ((c = getopt_long(argc, argv, "d:g:p:h", longopts.data(),
-				nullptr)) != -1) {
-		std::string a = optarg ? optarg : "";
-		if (c == 'c') {
-			if (std::find_if(std::begin(kCases), std::end(kCases),
-					 [&](const char *n) { return a == n; }) ==
+	auto take = [&](int c, const std::string &a) {
+		if (c != 'c' ||
+		    std::find_if(std::begin(kCases), std::end(kCases),
+				 [&](const char *n) { return a == n; }) ==
 			    std::end(kCases))
-				usage();
-			o.cases.push_back(a);
-		} else if (!parse_conn_option(c, a, o)) {
-			usage();
-		}
-	}
-	if (optind < argc)
-		o.server = argv[optind++];
-	if (optind < argc)
-		usage();
+			return false;
+		o.cases.push_back(a);
+		return true;
+	};
+	parse_conn_args(argc, argv, {{"case", required_argument, nullptr, 'c'}},
+			o, take, usage);
 	return o;
 }
 

@@ -164,6 +164,27 @@ inline bool parse_conn_option(int c, const std::string &a, ConnOptions &o)
 	return true;
 }
 
+// The getopt_long loop of a client/server program: the shared options,
+// the program's own (@own) through @take(c, arg), which returns false for
+// a bad one, then at most one SERVER_ADDR.  Anything else: @usage().
+template <class Take>
+void parse_conn_args(int argc, char **argv, std::initializer_list<option> own,
+		     ConnOptions &o, Take take, void (*usage)())
+{
+	const std::vector<option> longopts = conn_longopts(own);
+	int c;
+	while ((c = getopt_long(argc, argv, "d:g:p:h", longopts.data(),
+				nullptr)) != -1) {
+		std::string a = optarg ? optarg : "";
+		if (!parse_conn_option(c, a, o) && !take(c, a))
+			usage();
+	}
+	if (optind < argc)
+		o.server = argv[optind++];
+	if (optind < argc)
+		usage();
+}
+
 // Last resort if a verb blocks past every deadline (a destroy that hangs
 // is one of the bugs these programs look for): after @seconds, call
 // report(seconds) and exit with status 3.  Destroying it stops it.

@@ -587,6 +587,14 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			mrc_req_doorbell(qp);
 		if (next == IB_QPS_RTS)
 			mrc_qp_kick(qp);
+	} else if (next == IB_QPS_ERR) {
+		/* ERR -> ERR: receives posted since the last flush reached
+		 * only the ring (the provider makes no system call for
+		 * them), so a program that busy-polls would wait for ever.
+		 * IBA 10.8.3: a QP in ERR completes every WR as flushed.
+		 */
+		mrc_req_flush(qp);
+		mrc_resp_flush_rq(qp);
 	}
 out:
 	mrc_qp_unlock_xmit(qp);

@@ -11,7 +11,9 @@
 #    queue is NAKed RNR (RNR retry exceeded at the requester, the QP stays
 #    in RTS); ibv_destroy_qp with work outstanding puts no completion of
 #    it into the CQ while another QP on the same CQ keeps its completions
-#    and works on; modify_qp to ERR still flushes every outstanding WR;
+#    and works on; modify_qp to ERR still flushes every outstanding WR,
+#    and ERR -> ERR flushes receives posted in ERR (busy polling, the CQ
+#    never armed);
 #  - qperf's rc_bw and rc_rdma_write_bw (whose ends create exactly such
 #    QPs), if qperf is installed; skipped otherwise.
 # COMPAT_OPTS (e.g. "--case=destroy") go to the client: a run of some

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// The ABI of lib_mrc: mrc.h's layouts and constants as C++ sees them and
-// as C sees them (abi_c.c), both against the published values
-// (abi_facts.h); the functions mrc.h declares against a fixed list; and
-// lib_mrc.so's exported symbols (nm -D --defined-only) against that list.
+// The ABI of lib_mrc: the layouts and constants of mrc.h and mrc_ctl.h as
+// C++ sees them and as C sees them (abi_c.c), both against the published
+// values (abi_facts.h, abi_ctl_facts.h); the functions the headers declare
+// against fixed lists; and lib_mrc.so's exported symbols (nm -D
+// --defined-only) against those lists.
 #include <mrc.h>
+#include <mrc_ctl.h>
 
 #include <gtest/gtest.h>
 
@@ -17,6 +19,7 @@
 #include <string>
 
 #define _Alignof(t) alignof(t)
+#include "abi_ctl_facts.h"
 #include "abi_facts.h"
 
 extern "C" {
@@ -30,12 +33,13 @@ namespace {
 #define ABI_FACT(name, expr, expected) \
 	static_assert((expr) == (expected), #name ": " #expr " != " #expected);
 MRC_ABI_FACTS
+MRC_CTL_ABI_FACTS
 #undef ABI_FACT
 
 #define ABI_FACT(name, expr, expected)                 \
 	{#name, static_cast<unsigned long long>(expr), \
 	 static_cast<unsigned long long>(expected)},
-const abi_fact cxx_facts[] = {MRC_ABI_FACTS};
+const abi_fact cxx_facts[] = {MRC_ABI_FACTS MRC_CTL_ABI_FACTS};
 #undef ABI_FACT
 
 // The functions of the OCP application API (mrc.h, API 1.0.1).
@@ -68,6 +72,40 @@ const std::set<std::string> api_functions = {
 	"mrc_query_version",
 	"mrc_req_notify_cq",
 };
+
+// The functions of the OCP controller API (mrc_ctl.h, API 1.0.1).
+const std::set<std::string> ctl_functions = {
+	"mrc_ctl_create_ev_event_cq",	"mrc_ctl_ep_batch_send_wait",
+	"mrc_ctl_modify_cc_profile",	"mrc_ctl_modify_ev_fmt_profile",
+	"mrc_ctl_modify_ev_profile",	"mrc_ctl_modify_port",
+	"mrc_ctl_poll_ev_event",	"mrc_ctl_query_cc_profile",
+	"mrc_ctl_query_device",		"mrc_ctl_query_device_ex",
+	"mrc_ctl_query_ev_fmt_profile", "mrc_ctl_query_ev_profile",
+	"mrc_ctl_query_port",		"mrc_ctl_query_version",
+};
+
+std::set<std::string> all_functions()
+{
+	std::set<std::string> all = api_functions;
+	all.insert(ctl_functions.begin(), ctl_functions.end());
+	return all;
+}
+
+// The prototypes at the start of a line of a header: "int mrc_x(",
+// "void mrc_x(", "struct mrc_y *mrc_x(".
+std::set<std::string> declared_functions(const char *path)
+{
+	std::ifstream h(path);
+	const std::regex proto(
+		R"(^(int|void|struct mrc_[a-z_]+ \*)\s*(mrc_[a-z0-9_]+)\()");
+	std::set<std::string> found;
+	std::string line;
+	std::smatch m;
+	while (std::getline(h, line))
+		if (std::regex_search(line, m, proto))
+			found.insert(m[2]);
+	return found;
+}
 
 std::string run(const std::string &cmd)
 {
@@ -104,24 +142,15 @@ TEST(LibMrcAbi, CFactsMatchCxxFacts)
 
 TEST(LibMrcAbi, CSeesEveryFunction)
 {
-	EXPECT_EQ(abi_c_nfunctions, api_functions.size());
+	EXPECT_EQ(abi_c_nfunctions, api_functions.size() + ctl_functions.size());
 }
 
-// The prototypes at the start of a line of the header: "int mrc_x(",
-// "void mrc_x(", "struct mrc_y *mrc_x(".
 TEST(LibMrcAbi, HeaderDeclaresTheApiFunctions)
 {
-	std::ifstream h(MRC_HEADER);
-	ASSERT_TRUE(h) << MRC_HEADER;
-	const std::regex proto(
-		R"(^(int|void|struct mrc_[a-z_]+ \*)\s*(mrc_[a-z0-9_]+)\()");
-	std::set<std::string> found;
-	std::string line;
-	std::smatch m;
-	while (std::getline(h, line))
-		if (std::regex_search(line, m, proto))
-			found.insert(m[2]);
-	EXPECT_EQ(found, api_functions);
+	ASSERT_TRUE(std::ifstream(MRC_HEADER)) << MRC_HEADER;
+	EXPECT_EQ(declared_functions(MRC_HEADER), api_functions);
+	ASSERT_TRUE(std::ifstream(MRC_CTL_HEADER)) << MRC_CTL_HEADER;
+	EXPECT_EQ(declared_functions(MRC_CTL_HEADER), ctl_functions);
 }
 
 TEST(LibMrcAbi, LibraryExportsExactlyTheApi)
@@ -140,7 +169,7 @@ TEST(LibMrcAbi, LibraryExportsExactlyTheApi)
 		if (std::regex_match(line, m, sym))
 			exported.insert(m[2]);
 	}
-	EXPECT_EQ(exported, api_functions) << "nm -D output:\n" << out;
+	EXPECT_EQ(exported, all_functions()) << "nm -D output:\n" << out;
 }
 
 TEST(LibMrcAbi, SonameIsVersioned)
@@ -185,4 +214,48 @@ TEST(LibMrcAbi, NullArgumentsAreRefused)
 	EXPECT_EQ(mrc_destroy_cq(nullptr), EINVAL);
 	EXPECT_EQ(mrc_destroy_qp_hint(nullptr), -1);
 	EXPECT_EQ(mrc_modify_qp(nullptr, nullptr, 0, nullptr, 0), EINVAL);
+}
+
+TEST(LibMrcAbi, CtlVersionQuery)
+{
+	uint32_t cur = 0, last = 1, vcur = 0, vlast = 1;
+	mrc_ctl_query_version(&cur, &last, &vcur, &vlast);
+	EXPECT_EQ(cur, MRC_CTL_API_VER(1, 0, 1));
+	EXPECT_EQ(last, MRC_CTL_API_VER(0, 0, 0));
+	EXPECT_EQ(vcur, MRC_CTL_API_VER(1, 0, 0));
+	EXPECT_EQ(vlast, MRC_CTL_API_VER(0, 0, 0));
+	mrc_ctl_query_version(nullptr, nullptr, nullptr, nullptr);
+}
+
+// The controller calls not modelled yet: EINVAL for missing arguments,
+// EOPNOTSUPP otherwise (documented in lib_mrc.rst); never a crash.
+TEST(LibMrcAbi, CtlRefusals)
+{
+	auto *fake_ctx = reinterpret_cast<mrc_context *>(16);
+	mrc_ctl_port_attr pa{};
+	mrc_ctl_ev_profile_attr ea{};
+	errno = 0;
+	EXPECT_EQ(mrc_ctl_query_port(nullptr, 1, &pa, MRC_CTL_PORT_ADMIN_STATE),
+		  -1);
+	EXPECT_EQ(errno, EINVAL);
+	errno = 0;
+	EXPECT_EQ(mrc_ctl_modify_ev_profile(fake_ctx, 1, &ea,
+					    MRC_CTL_EV_PROFILE_STATE),
+		  -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	mrc_ctl_ev_event ev[2];
+	EXPECT_EQ(mrc_ctl_poll_ev_event(nullptr, 2, ev), -EINVAL);
+	int n = 7;
+	mrc_ctl_ep_req req{};
+	mrc_ctl_ep_rsp rsp{};
+	errno = 0;
+	EXPECT_EQ(mrc_ctl_ep_batch_send_wait(fake_ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
+					     &req, 1, 1000, &rsp, &n),
+		  -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_EQ(n, 0);
+	errno = 0;
+	EXPECT_EQ(mrc_ctl_create_ev_event_cq(nullptr, 4, nullptr, nullptr, 0),
+		  nullptr);
+	EXPECT_EQ(errno, EINVAL);
 }

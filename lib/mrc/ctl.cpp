@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The controller API (mrc_ctl.h): the version query, and the entry points
+// whose kernel semantics are not modelled yet (EV format profiles, the
+// API's EV and CC profile operations, EV events, endpoint operations,
+// ports).  Those check their arguments like the real ones will, then
+// refuse with EOPNOTSUPP (ENOTSUP is the same value on Linux), so that a
+// controller built against the OCP header links, runs and is told
+// plainly; Documentation/networking/lib_mrc.rst lists them.
+#include "objects.hpp"
+
+#include <mrc_ctl.h>
+
+using namespace mrc::lib;
+
+namespace {
+
+// Null arguments first (EINVAL, as the implemented calls answer), then
+// the refusal.
+int not_modelled(bool args_ok) { return fail(args_ok ? EOPNOTSUPP : EINVAL); }
+
+} // namespace
+
+MRC_API void mrc_ctl_query_version(uint32_t *current_version,
+				   uint32_t *last_supported_version,
+				   uint32_t *vendor_version,
+				   uint32_t *last_supported_vendor_version)
+{
+	if (current_version)
+		*current_version = MRC_CTL_API_CURRENT_VERSION;
+	if (last_supported_version)
+		*last_supported_version = MRC_CTL_API_LAST_SUPPORTED_VERSION;
+	if (vendor_version)
+		*vendor_version = MRC_CTL_VENDOR_API_CURRENT_VERSION;
+	if (last_supported_vendor_version)
+		*last_supported_vendor_version =
+			MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION;
+}
+
+MRC_API int mrc_ctl_query_device_ex(ibv_context *context, mrc_context *mcontext,
+				    mrc_ctl_device_attr *ctl_attr, int *supported)
+{
+	if (mcontext && context && mcontext->vctx != context)
+		return fail(EINVAL);
+	return not_modelled(context && ctl_attr && supported);
+}
+
+MRC_API int mrc_ctl_query_device(ibv_context *context,
+				 mrc_ctl_device_attr *ctl_attr)
+{
+	return not_modelled(context && ctl_attr);
+}
+
+MRC_API int mrc_ctl_query_port(mrc_context *context, uint8_t port_num,
+			       mrc_ctl_port_attr *attr, int)
+{
+	return not_modelled(context && attr && port_num);
+}
+
+MRC_API int mrc_ctl_modify_port(mrc_context *context, uint8_t port_num,
+				mrc_ctl_port_attr *attr, int)
+{
+	return not_modelled(context && attr && port_num);
+}
+
+MRC_API int mrc_ctl_modify_ev_fmt_profile(mrc_context *mrc_ctx, uint64_t,
+					  mrc_ctl_ev_fmt_profile_attr *attr, int)
+{
+	return not_modelled(mrc_ctx && attr);
+}
+
+MRC_API int mrc_ctl_query_ev_fmt_profile(mrc_context *mrc_ctx, uint64_t,
+					 mrc_ctl_ev_fmt_profile_attr *attr, int)
+{
+	return not_modelled(mrc_ctx && attr);
+}
+
+MRC_API int mrc_ctl_modify_ev_profile(mrc_context *mrc_ctx, uint64_t,
+				      mrc_ctl_ev_profile_attr *attr, int)
+{
+	return not_modelled(mrc_ctx && attr);
+}
+
+MRC_API int mrc_ctl_query_ev_profile(mrc_context *mrc_ctx, uint64_t,
+				     mrc_ctl_ev_profile_attr *attr, int)
+{
+	return not_modelled(mrc_ctx && attr);
+}
+
+MRC_API int mrc_ctl_modify_cc_profile(mrc_context *mrc_ctx, uint64_t,
+				      mrc_ctl_cc_profile_attr *attr, int)
+{
+	return not_modelled(mrc_ctx && attr);
+}
+
+MRC_API int mrc_ctl_query_cc_profile(mrc_context *mrc_ctx, uint64_t,
+				     mrc_ctl_cc_profile_attr *attr, int)
+{
+	return not_modelled(mrc_ctx && attr);
+}
+
+MRC_API mrc_cq *mrc_ctl_create_ev_event_cq(mrc_context *mrc_ctx, int cqe,
+					   void *, mrc_comp_channel *, int)
+{
+	return fail_null<mrc_cq>(mrc_ctx && cqe > 0 ? EOPNOTSUPP : EINVAL);
+}
+
+// Returns a negative errno value, not -1 (the API's contract).
+MRC_API int mrc_ctl_poll_ev_event(mrc_cq *ev_cq, int num_entries,
+				  mrc_ctl_ev_event *ev_event)
+{
+	int err = ev_cq && num_entries >= 0 && (ev_event || !num_entries) ?
+			  EOPNOTSUPP :
+			  EINVAL;
+
+	errno = err;
+	return -err;
+}
+
+MRC_API int mrc_ctl_ep_batch_send_wait(mrc_context *mrc_ctx, uint8_t,
+				       mrc_ctl_ep_op_type, mrc_ctl_ep_req *req,
+				       int num_req, uint32_t,
+				       mrc_ctl_ep_rsp *rsp, int *num_rsp)
+{
+	if (num_rsp)
+		*num_rsp = 0;
+	return not_modelled(mrc_ctx && req && rsp && num_rsp && num_req > 0);
+}

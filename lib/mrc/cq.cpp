@@ -106,17 +106,8 @@ MRC_API int mrc_destroy_cq(mrc_cq *cq)
 		return fail_value(EINVAL);
 	if (cq->qp_users || cq->dying)
 		return fail_value(EBUSY);
-	// ibv_destroy_cq() waits for the CQ's events to be acknowledged: not
-	// under the lock, which mrc_get_async_event() takes.
-	cq->dying = true;
-	l.unlock();
-	int rc = ibv_destroy_cq(cq->cq.get());
-	l.lock();
-	if (rc) {
-		cq->dying = false;
+	if (int rc = destroy_unlocked(l, cq->dying, cq->cq))
 		return fail_value(rc);
-	}
-	(void)cq->cq.release();
 	if (cq->channel)
 		cq->channel->cq_users--;
 	ctx->cqs.erase(cq);

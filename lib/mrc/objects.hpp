@@ -35,6 +35,27 @@ template <auto Fn> struct IbvDeleter {
 template <typename T>
 using Registry = std::unordered_map<T *, std::unique_ptr<T>>;
 
+// The explicit destroy of a CQ's or QP's verbs object @h, with the
+// context's lock @l released meanwhile: ibv_destroy_cq/qp() waits for the
+// object's events to be acknowledged, and mrc_get_async_event() takes
+// the lock.  @dying (under the lock) says a destroy is under way until
+// it has failed.  0 with @h released, or the verbs error with @h kept.
+template <typename T, auto Fn>
+int destroy_unlocked(std::unique_lock<std::mutex> &l, bool &dying,
+		     std::unique_ptr<T, IbvDeleter<Fn>> &h)
+{
+	dying = true;
+	l.unlock();
+	int rc = Fn(h.get());
+	l.lock();
+	if (rc) {
+		dying = false;
+		return rc;
+	}
+	(void)h.release();
+	return 0;
+}
+
 } // namespace mrc::lib
 
 struct mrc_comp_channel {

@@ -104,17 +104,8 @@ MRC_API int mrc_destroy_qp(mrc_qp *qp)
 		return fail_value(EINVAL);
 	if (qp->dying)
 		return fail_value(EBUSY);
-	// ibv_destroy_qp() waits for the QP's events to be acknowledged: not
-	// under the lock, which mrc_get_async_event() takes.
-	qp->dying = true;
-	l.unlock();
-	int rc = ibv_destroy_qp(qp->qp.get());
-	l.lock();
-	if (rc) {
-		qp->dying = false;
+	if (int rc = destroy_unlocked(l, qp->dying, qp->qp))
 		return fail_value(rc);
-	}
-	(void)qp->qp.release();
 	qp->init.send_cq->qp_users--;
 	qp->init.recv_cq->qp_users--;
 	if (qp->hint)

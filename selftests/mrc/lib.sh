@@ -427,6 +427,18 @@ mrc_ctl_setup() {
 	done
 }
 
+# mrc_monitor_test NAME: the start of the tests that watch "mrcctl monitor"
+# (test_42/43/44): the namespaces A=NAMEa and B=NAMEb (mrc_ctl_setup), a
+# scratch directory $tmp (mrc_tmpdir) and the files of mrc_monitors in it,
+# $txt and $json.
+mrc_monitor_test() {
+	A=${1}a
+	B=${1}b
+	mrc_tmpdir
+	txt=$tmp/monitor.txt
+	json=$tmp/monitor.json
+}
+
 # mrc_monitors NETDEV: "mrcctl monitor" and "mrcctl -j monitor" in $A in
 # the background, writing to the files $txt and $json (their pids in
 # mon_txt and mon_json), then the check "monitors are listening"

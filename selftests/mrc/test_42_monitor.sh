@@ -10,12 +10,7 @@
 # exit cleanly on SIGTERM and SIGINT.
 . "$(dirname "$0")/lib.sh"
 
-A=mrc42a
-B=mrc42b
-
-mrc_tmpdir
-txt=$tmp/monitor.txt
-json=$tmp/monitor.json
+mrc_monitor_test mrc42
 only1=$tmp/monitor-mrc1.txt
 
 require_cmd python3

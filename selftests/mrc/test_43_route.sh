@@ -12,12 +12,7 @@
 # attributes) go through genl_route, the spec-driven client mrc_genl.py.
 . "$(dirname "$0")/lib.sh"
 
-A=mrc43a
-B=mrc43b
-
-mrc_tmpdir
-txt=$tmp/monitor.txt
-json=$tmp/monitor.json
+mrc_monitor_test mrc43
 
 # genl_route OP [KEY=VALUE...]: one request of operation OP (route-add,
 # ...) with exactly these attributes, named from the spec by mrc_genl.py;

@@ -13,12 +13,7 @@
 # spec-driven client mrc_genl.py (lib.sh).
 . "$(dirname "$0")/lib.sh"
 
-A=mrc44a
-B=mrc44b
-
-mrc_tmpdir
-txt=$tmp/monitor.txt
-json=$tmp/monitor.json
+mrc_monitor_test mrc44
 
 # genl OP ATTRS: one request of operation OP of the spec (mrc_genl.py);
 # ATTRS is a Python expression: a list of (NAME, VALUE), NAME an attribute

@@ -30,6 +30,8 @@ set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=tools/bench/lib_bench.sh
+. "$here/lib_bench.sh"
 orig_args=("$@")
 
 usage() {
@@ -57,28 +59,9 @@ size=65536
 qpt=14
 budget=720
 vm=1
-while [ $# -gt 0 ]; do
-	case $1 in
-	--rate) rate=${2:?--rate needs a value}; shift 2 ;;
-	--rate=*) rate=${1#*=}; shift ;;
-	--secs) secs=${2:?--secs needs a value}; shift 2 ;;
-	--secs=*) secs=${1#*=}; shift ;;
-	--size) size=${2:?--size needs a value}; shift 2 ;;
-	--size=*) size=${1#*=}; shift ;;
-	--mtu) mtu=${2:?--mtu needs a value}; shift 2 ;;
-	--mtu=*) mtu=${1#*=}; shift ;;
-	--qp-timeout) qpt=${2:?--qp-timeout needs a value}; shift 2 ;;
-	--qp-timeout=*) qpt=${1#*=}; shift ;;
-	--budget) budget=${2:?--budget needs a value}; shift 2 ;;
-	--budget=*) budget=${1#*=}; shift ;;
-	--no-vm) vm=0; shift ;;
-	-h | --help) usage; exit 0 ;;
-	*) echo "planes-tbf: unknown option '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-done
-for n in "$secs" "$size" "$budget" "$mtu"; do
-	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "planes-tbf: not a positive integer: '$n'" >&2; exit 2; }
-done
+bench_parse planes-tbf --rate=rate --secs=secs --size=size --mtu=mtu \
+	--qp-timeout=qpt --budget=budget -- "$@"
+bench_positive planes-tbf "$secs" "$size" "$budget" "$mtu"
 [[ $qpt =~ ^[0-9]+$ ]] && [ "$qpt" -le 31 ] ||
 	{ echo "planes-tbf: --qp-timeout takes 0..31" >&2; exit 2; }
 # The rate in bit/s, for the ratios: tc's units (bit, kbit, mbit, gbit).
@@ -98,19 +81,8 @@ red_min=$((rate_Bms * 3 > 2 * red_pkt ? rate_Bms * 3 : 2 * red_pkt))
 red_max=$((rate_Bms * 12 > 4 * red_min ? rate_Bms * 12 : 4 * red_min))
 
 # The host side: one guest for the whole run (MRC_VM=1 inside).
-if [ "$vm" = 1 ] && [ "${MRC_VM:-}" != 1 ]; then
-	cd "$repo" || exit 1
-	exec "$repo/tools/vm/run" --timeout $((budget + 120)) \
-		-- "$repo/tools/bench/planes-tbf.sh" "${orig_args[@]}"
-fi
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "planes-tbf: needs root (or drop --no-vm to run in the VM)" >&2
-	exit 1
-fi
-for tool in ib_write_bw rdma tc ss stdbuf sysctl; do
-	command -v "$tool" >/dev/null || { echo "planes-tbf: $tool not found (tools/deps.sh)" >&2; exit 1; }
-done
+bench_in_vm planes-tbf.sh "$budget" "${orig_args[@]}"
+bench_need planes-tbf ib_write_bw rdma tc ss stdbuf sysctl
 
 # The fabric helpers; their TAP header and check lines are not wanted here.
 # shellcheck source=../../selftests/mrc/lib.sh
@@ -118,16 +90,12 @@ done
 # shellcheck source=../../selftests/mrc/lib_fabric.sh
 . "$repo/selftests/mrc/lib_fabric.sh"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/planes-tbf.XXXXXX") || exit 1
-started=$SECONDS
-pids=()
+bench_start planes-tbf
 
 # shellcheck disable=SC2317 # called from the EXIT trap
 cleanup() {
-	local p d
-	for p in "${pids[@]}"; do
-		[ -n "$p" ] && kill "$p" 2>/dev/null
-	done
+	local d
+	bench_kill_pids
 	for d in rxe0 rxe1; do
 		[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d" 2>/dev/null
 	done
@@ -135,11 +103,6 @@ cleanup() {
 	_mrc_cleanup
 	rm -rf "$work"
 }
-trap cleanup EXIT
-trap 'echo "planes-tbf: interrupted"; exit 130' INT TERM
-
-say() { printf '%s\n' "$*"; }
-elapsed() { echo "$((SECONDS - started)) s"; }
 
 declare -A result	# result[KEY] = number or FAILED
 declare -A note
@@ -280,8 +243,7 @@ rxe_bw() {
 
 say "planes-tbf: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
 	"4 planes of $rate, MTU $mtu, ib_write_bw -s $size -u $qpt for $secs s, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
-dmesg_mark="planes-tbf: begin $$-$RANDOM"
-echo "$dmesg_mark" >/dev/kmsg 2>/dev/null
+bench_dmesg_mark planes-tbf
 
 say "== rxe, one plane of $rate ($(elapsed))"
 if [ -d /sys/module/mrc ]; then
@@ -545,20 +507,9 @@ for k in fail_down fail_silent; do
 	printf '%-52s %8s  %s\n' "failover, $what: longest pause, ms" "$(val $k)" \
 		"$(ratio "$(val $k)" "$ack_ms") x ACK timeout ($ack_ms ms); before: ${note[$k]:--} ms"
 done
-oops=$(dmesg 2>/dev/null | awk -v m="$dmesg_mark" 'index($0, m) { f = 1; next } f' |
-	grep -E '(BUG:|Oops|WARNING:|general protection fault|Kernel panic|UBSAN:|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|rcu: INFO)')
-if [ -n "$oops" ]; then
-	say "KERNEL WARNINGS during the run (first lines):"
-	printf '%s\n' "$oops" | head -n 20 | sed 's/^/    /'
-else
-	say "no kernel warning in dmesg during the run"
-fi
+bench_dmesg_report
 [ "$mrc_ok" = 1 ] || say "mrc did not run (see above)"
 say ""
-args=
-[ ${#orig_args[@]} -eq 0 ] || args=$(printf ' %q' "${orig_args[@]}")
-envs=
-[ "$MRC_KO" = "$repo/net/mrc/mrc.ko" ] || envs="MRC_KO=$(printf '%q' "$MRC_KO") "
-say "reproduce: cd $(printf '%q' "$repo") && ${envs}tools/bench/planes-tbf.sh$args"
+bench_reproduce planes-tbf.sh "${orig_args[@]}"
 # A benchmark, not a test: it succeeds when it ran to the end.
 exit 0

@@ -22,6 +22,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=tools/bench/lib_veth_pair.sh
 . "$here/lib_veth_pair.sh"
+# shellcheck source=tools/bench/lib_bench.sh
+. "$here/lib_bench.sh"
 orig_args=("$@")
 
 usage() {
@@ -44,26 +46,9 @@ run_timeout=90
 budget=540
 vm=1
 only=
-while [ $# -gt 0 ]; do
-	case $1 in
-	--iters) iters=${2:?--iters needs a value}; shift 2 ;;
-	--iters=*) iters=${1#*=}; shift ;;
-	--size) size=${2:?--size needs a value}; shift 2 ;;
-	--size=*) size=${1#*=}; shift ;;
-	--timeout) run_timeout=${2:?--timeout needs a value}; shift 2 ;;
-	--timeout=*) run_timeout=${1#*=}; shift ;;
-	--only) only=${2:?--only needs rxe or mrc}; shift 2 ;;
-	--only=*) only=${1#*=}; shift ;;
-	--budget) budget=${2:?--budget needs a value}; shift 2 ;;
-	--budget=*) budget=${1#*=}; shift ;;
-	--no-vm) vm=0; shift ;;
-	-h | --help) usage; exit 0 ;;
-	*) echo "verbs-vs-rxe: unknown option '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-done
-for n in "$iters" "$size" "$run_timeout" "$budget"; do
-	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "verbs-vs-rxe: not a positive integer: '$n'" >&2; exit 2; }
-done
+bench_parse verbs-vs-rxe --iters=iters --size=size --timeout=run_timeout \
+	"--only=only=rxe or mrc" --budget=budget -- "$@"
+bench_positive verbs-vs-rxe "$iters" "$size" "$run_timeout" "$budget"
 case $only in
 '' | rxe | mrc) ;;
 *) echo "verbs-vs-rxe: --only takes rxe or mrc, not '$only'" >&2; exit 2 ;;
@@ -71,46 +56,22 @@ esac
 # perftest refuses fewer than 5 iterations.
 [ "$iters" -ge 5 ] || { echo "verbs-vs-rxe: --iters must be >= 5" >&2; exit 2; }
 
-# The host side: one guest for the whole run.  MRC_VM=1 is set by
-# tools/vm/guest-init, so the guest copy runs the benchmark itself.  The
-# guest's own budget ends the runs in time to print the table; the VM
-# limit above it only catches a wedged guest.
-if [ "$vm" = 1 ] && [ "${MRC_VM:-}" != 1 ]; then
-	cd "$repo" || exit 1
-	exec "$repo/tools/vm/run" --timeout $((budget + 120)) \
-		-- "$repo/tools/bench/verbs-vs-rxe.sh" "${orig_args[@]}"
-fi
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "verbs-vs-rxe: needs root (or drop --no-vm to run in the VM)" >&2
-	exit 1
-fi
-for tool in ib_write_bw ib_write_lat ib_send_bw rdma tc ss stdbuf sysctl; do
-	command -v "$tool" >/dev/null || { echo "verbs-vs-rxe: $tool not found (tools/deps.sh)" >&2; exit 1; }
-done
+bench_in_vm verbs-vs-rxe.sh "$budget" "${orig_args[@]}"
+bench_need verbs-vs-rxe ib_write_bw ib_write_lat ib_send_bw rdma tc ss stdbuf sysctl
 
 MRC_KO=${MRC_KO:-$repo/net/mrc/mrc.ko}
-work=$(mktemp -d "${TMPDIR:-/tmp}/verbs-vs-rxe.XXXXXX") || exit 1
-started=$SECONDS
-pids=()		# perftest servers still running (ours only)
+bench_start verbs-vs-rxe
 
 # shellcheck disable=SC2317 # called from the EXIT trap
 cleanup() {
-	local p d
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
+	local d
+	bench_kill_pids
 	for d in rxe0 rxe1 mrc0 mrc1; do
 		[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d" 2>/dev/null
 	done
 	veth_down
 	rm -rf "$work"
 }
-trap cleanup EXIT
-trap 'echo "verbs-vs-rxe: interrupted"; exit 130' INT TERM
-
-say() { printf '%s\n' "$*"; }
-elapsed() { echo "$((SECONDS - started)) s"; }
 
 declare -A result	# result[stack:metric] = number or FAILED
 metrics=("write_bw" "write_lat_typ" "write_lat_avg" "send_bw")
@@ -244,13 +205,34 @@ loss_off() {
 	return 0
 }
 
+# stack_run STACK: the rdma links STACK0 on a and STACK1 on b (of type
+# STACK), the suite on them, then ib_write_bw with 1% loss; fails (the
+# reason printed) only if the links cannot be added.
+stack_run() {
+	local s=$1 out
+	if ! out=$( { rdma link add "${s}0" type "$s" netdev a && rdma link add "${s}1" type "$s" netdev b; } 2>&1); then
+		say "FAILED: $s: rdma link add: $out"
+		return 1
+	fi
+	suite "$s" "${s}0" "${s}1"
+	say "== $s, 1% loss on a and b ($(elapsed))"
+	loss_on && perf "$s" loss_write_bw ib_write_bw "${s}0" "${s}1" -s "$size"
+	loss_off
+	return 0
+}
+
+# stack_del STACK: the links of stack_run, those that are there.
+stack_del() {
+	local d
+	for d in "${1}0" "${1}1"; do
+		[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
+	done
+}
+
 say "verbs-vs-rxe: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
 	"iters $iters, size $size, timeout $run_timeout s per run, budget $budget s${MRC_VM:+, in tools/vm/run guest}"
 veth_up 1500 || { say "verbs-vs-rxe: cannot create the veth pair a/b"; exit 1; }
-# Kernel warnings during the run are part of the result (as in
-# selftests/mrc/run.sh): remember where the log stood.
-dmesg_mark="verbs-vs-rxe: begin $$-$RANDOM"
-echo "$dmesg_mark" >/dev/kmsg 2>/dev/null
+bench_dmesg_mark verbs-vs-rxe
 
 # --- rdma_rxe ---------------------------------------------------------------
 say "== rxe ($(elapsed))"
@@ -261,20 +243,12 @@ elif [ -d /sys/module/mrc ]; then
 	say "FAILED: rxe: mrc is loaded (it refuses to coexist with rdma_rxe); rmmod mrc first"
 elif ! out=$(modprobe rdma_rxe 2>&1); then
 	say "FAILED: rxe: modprobe rdma_rxe: $out"
-elif ! out=$( { rdma link add rxe0 type rxe netdev a && rdma link add rxe1 type rxe netdev b; } 2>&1); then
-	say "FAILED: rxe: rdma link add: $out"
 else
-	rxe_ok=1
-	suite rxe rxe0 rxe1
-	say "== rxe, 1% loss on a and b ($(elapsed))"
 	# rxe retransmits go-back-N from the lost PSN: expect a collapse or a
-	# timeout (retry exceeded), reported as what it is.
-	loss_on && perf rxe loss_write_bw ib_write_bw rxe0 rxe1 -s "$size"
-	loss_off
+	# timeout (retry exceeded) in the loss run, reported as what it is.
+	stack_run rxe && rxe_ok=1
 fi
-for d in rxe0 rxe1; do
-	[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
-done
+stack_del rxe
 if [ -d /sys/module/rdma_rxe ] && ! out=$(rmmod rdma_rxe 2>&1); then
 	say "verbs-vs-rxe: rmmod rdma_rxe failed ($out): mrc cannot load"
 fi
@@ -305,18 +279,10 @@ if [ "$only" = rxe ]; then
 	say "skipped (--only rxe)"
 elif ! out=$(load_mrc 2>&1); then
 	say "FAILED: mrc: cannot load $MRC_KO (run make): $out"
-elif ! out=$( { rdma link add mrc0 type mrc netdev a && rdma link add mrc1 type mrc netdev b; } 2>&1); then
-	say "FAILED: mrc: rdma link add: $out"
 else
-	mrc_ok=1
-	suite mrc mrc0 mrc1
-	say "== mrc, 1% loss on a and b ($(elapsed))"
-	loss_on && perf mrc loss_write_bw ib_write_bw mrc0 mrc1 -s "$size"
-	loss_off
+	stack_run mrc && mrc_ok=1
 fi
-for d in mrc0 mrc1; do
-	[ -e "/sys/class/infiniband/$d" ] && rdma link del "$d"
-done
+stack_del mrc
 [ -d /sys/module/mrc ] && rmmod mrc
 [ "$mrc_ok" = 1 ] || for k in "${metrics[@]}" loss_write_bw; do
 	result[mrc:$k]=FAILED
@@ -340,26 +306,14 @@ printf '%-36s %12s %12s  %s\n' metric rxe mrc "mrc/rxe"
 for k in "${metrics[@]}" loss_write_bw; do
 	printf '%-36s %12s %12s  %s\n' "${label[$k]}" "${result[rxe:$k]}" "${result[mrc:$k]}" "$(ratio "$k")"
 done
-oops=$(dmesg 2>/dev/null | awk -v m="$dmesg_mark" 'index($0, m) { f = 1; next } f' |
-	grep -E '(BUG:|Oops|WARNING:|general protection fault|Kernel panic|UBSAN:|refcount_t:|list_(add|del) corruption|INFO: task .* blocked|rcu: INFO)')
-if [ -n "$oops" ]; then
-	say "KERNEL WARNINGS during the run (first lines):"
-	printf '%s\n' "$oops" | head -n 20 | sed 's/^/    /'
-else
-	say "no kernel warning in dmesg during the run"
-fi
+bench_dmesg_report
 nfail=0
 for v in "${result[@]}"; do
 	[ "$v" = FAILED ] && nfail=$((nfail + 1))
 done
 say "$nfail of $((${#result[@]})) results FAILED (details above)"
 say ""
-args=
-[ ${#orig_args[@]} -eq 0 ] || args=$(printf ' %q' "${orig_args[@]}")
-# A module other than the tree's own is part of what was measured.
-envs=
-[ "$MRC_KO" = "$repo/net/mrc/mrc.ko" ] || envs="MRC_KO=$(printf '%q' "$MRC_KO") "
-say "reproduce: cd $(printf '%q' "$repo") && ${envs}tools/bench/verbs-vs-rxe.sh$args"
+bench_reproduce verbs-vs-rxe.sh "${orig_args[@]}"
 # A benchmark, not a test: it succeeds when it ran to the end, whatever
 # failed; the FAILED lines say what did.
 exit 0

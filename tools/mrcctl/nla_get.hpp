@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Decoding replies and events with libnl: a message or nest is parsed
 // against the libnl policy of its attribute set (nl_policy.hpp, generated
-// from Documentation/netlink/specs/mrc.yaml) by genlmsg_parse() /
-// nla_parse_nested(), which check every length; a reply that breaks the
-// policy is refused as a whole (Failure).  Attributes newer than the
-// policy are ignored.  (libnl's getters take non-const pointers, hence
-// none here either.)
+// at build time from Documentation/netlink/specs/mrc.yaml) by
+// genlmsg_parse() / nla_parse_nested(), which check every length; a
+// reply that breaks the policy is refused as a whole (Failure).
+// Attributes newer than the policy are ignored.  (libnl's getters take
+// non-const pointers, hence none here either.)
 #pragma once
 
 #include <array>

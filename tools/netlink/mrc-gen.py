@@ -11,14 +11,18 @@ spec, Documentation/netlink/specs/mrc.yaml (the source of truth):
   net/mrc/nl_policy.h, .c    the kernel policies: one per operation (its
                              request attributes only) and one per set
                              nested in a request
-  tools/mrcctl/nl_policy.hpp libnl policies (struct nla_policy) of every
-                             set, for decoding replies and events
+  nl_policy.hpp              libnl policies (struct nla_policy) of every
+                             set, for mrcctl's decoding of replies and
+                             events: not in the tree, the build makes it
+                             (tools/mrcctl/CMakeLists.txt, --mrcctl)
 
 Usage: mrc-gen.py [--root DIR] [--out DIR]
+       mrc-gen.py [--root DIR] --mrcctl FILE
   Reads the spec and mrc.h under --root (default: the tree this script is
-  in) and writes the four files under --out (default: --root).
+  in) and writes the three files of the tree under --out (default:
+  --root); with --mrcctl, only mrcctl's nl_policy.hpp, to FILE.
   tools/netlink/check-spec.sh regenerates into a temporary directory and
-  compares.
+  compares (the build's nl_policy.hpp too).
 """
 
 import argparse
@@ -432,22 +436,28 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--root', default=os.path.dirname(os.path.dirname(here)))
     ap.add_argument('--out')
+    ap.add_argument('--mrcctl', metavar='FILE')
     args = ap.parse_args()
     out = args.out or args.root
     spec = Spec(os.path.join(args.root,
                              'Documentation/netlink/specs/mrc.yaml'))
+    if args.mrcctl:
+        write(args.mrcctl, gen_mrcctl(spec))
+        return
     uapi = os.path.join(args.root, 'include/uapi/linux/mrc.h')
     with open(uapi) as f:
         files = {'include/uapi/linux/mrc.h':
                  splice(f.read(), gen_uapi(spec), uapi)}
     files['net/mrc/nl_policy.h'], files['net/mrc/nl_policy.c'] = \
         gen_kernel(spec)
-    files['tools/mrcctl/nl_policy.hpp'] = gen_mrcctl(spec)
     for rel, text in files.items():
-        path = os.path.join(out, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, 'w') as f:
-            f.write(text)
+        write(os.path.join(out, rel), text)
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(text)
 
 
 if __name__ == '__main__':

@@ -309,13 +309,7 @@ void MrcTransport::on_timer(std::uint32_t id, std::uint32_t gen)
 		return;
 	c.armed = kNever;
 	mrc_conn_on_timer(c.c, now_ns());
-	if (c.finished) {
-		release(c);
-		return;
-	}
-	if (c.sender)
-		pull(c.host);
-	arm(c);
+	settle(c);
 }
 
 void MrcTransport::on_packet(std::uint32_t pkt)
@@ -333,6 +327,13 @@ void MrcTransport::on_packet(std::uint32_t pkt)
 	if (p.flags & kTrimmed)
 		flags |= MRC_RX_TRIMMED;
 	mrc_conn_rx(c.c, &mp, flags, now_ns());
+	settle(c);
+}
+
+// After an engine call on @c: a finished flow is released; otherwise its
+// host's sender may send more and @c's timer is re-armed.
+void MrcTransport::settle(Conn &c)
+{
 	if (c.finished) {
 		release(c);
 		return;

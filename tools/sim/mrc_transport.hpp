@@ -51,6 +51,7 @@ private:
 		       std::uint32_t peer, bool sender);
 	void pull(std::uint32_t host);
 	void arm(Conn &c);
+	void settle(Conn &c);
 	void emit_ctrl(Conn &c, const mrc_pkt &pkt);
 	void send_complete(Conn &c, int status);
 	void conn_failed(Conn &c);

@@ -129,6 +129,26 @@ inline bool parse_common(int c, const char *arg, Options &o)
 	return true;
 }
 
+// The getopt_long loop of an example: the shared options (parse_common)
+// and its own, @own, through @take(c, optarg), which returns false for
+// none of them; anything else calls @usage(argv[0]) and exits, with
+// status 0 for -h, else 2.
+template <typename Take>
+void parse_options(int argc, char **argv, Options &o,
+		   std::initializer_list<option> own, Take take,
+		   void (*usage)(const char *prog))
+{
+	auto lo = longopts(own);
+	int c;
+	while ((c = getopt_long(argc, argv, shortopts, lo.data(), nullptr)) !=
+	       -1) {
+		if (parse_common(c, optarg, o) || take(c, optarg))
+			continue;
+		usage(argv[0]);
+		std::exit(c == 'h' ? 0 : 2);
+	}
+}
+
 // What each side tells the other.
 struct Wire {
 	uint32_t qpn;

@@ -266,19 +266,17 @@ int main(int argc, char **argv)
 	return run_main("mrc_api_check", [&] {
 		Options o;
 		bool mrc = false;
-		auto lo = longopts({{"mrc", no_argument, nullptr, 'M'}});
-		int c;
-		while ((c = getopt_long(argc, argv, shortopts, lo.data(),
-					nullptr)) != -1) {
-			if (parse_common(c, optarg, o))
-				continue;
-			if (c == 'M') {
+		parse_options(
+			argc, argv, o, {{"mrc", no_argument, nullptr, 'M'}},
+			[&](int c, const char *) {
+				if (c != 'M')
+					return false;
 				mrc = true;
-				continue;
-			}
-			std::printf("usage: %s -d DEV [--mrc]\n", argv[0]);
-			std::exit(c == 'h' ? 0 : 2);
-		}
+				return true;
+			},
+			[](const char *prog) {
+				std::printf("usage: %s -d DEV [--mrc]\n", prog);
+			});
 		Endpoint e;
 		e.opt = o;
 		int n = 0;

@@ -137,19 +137,16 @@ int main(int argc, char **argv)
 		Options o;
 		o.size = 65536;
 		size_t slots = 16;
-		auto lo = longopts({{"slots", required_argument, nullptr, 'S'}});
-		int c;
-		while ((c = getopt_long(argc, argv, shortopts, lo.data(),
-					nullptr)) != -1) {
-			if (parse_common(c, optarg, o))
-				continue;
-			if (c == 'S') {
-				slots = parse_num(optarg);
-				continue;
-			}
-			usage(argv[0]);
-			std::exit(c == 'h' ? 0 : 2);
-		}
+		parse_options(
+			argc, argv, o,
+			{{"slots", required_argument, nullptr, 'S'}},
+			[&](int c, const char *arg) {
+				if (c != 'S')
+					return false;
+				slots = parse_num(arg);
+				return true;
+			},
+			usage);
 		if (optind < argc)
 			o.server = argv[optind];
 		if (!o.size || o.iters <= 0 || !slots || slots > 1024)

@@ -128,26 +128,26 @@ int main(int argc, char **argv)
 		o.size = 256;
 		o.max_wimm = 4;
 		ImmOptions io;
-		auto lo = longopts({{"count", required_argument, nullptr, 'c'},
-				    {"recv", required_argument, nullptr, 'r'},
-				    {"expect-fail", no_argument, nullptr, 'F'}});
-		int c;
-		while ((c = getopt_long(argc, argv, shortopts, lo.data(),
-					nullptr)) != -1) {
-			if (parse_common(c, optarg, o))
-				continue;
-			switch (c) {
-			case 'c':
-				io.count = static_cast<long>(parse_num(optarg));
-				continue;
-			case 'r':
-				io.recv = static_cast<long>(parse_num(optarg));
-				continue;
-			case 'F': io.expect_fail = true; continue;
-			}
-			usage(argv[0]);
-			std::exit(c == 'h' ? 0 : 2);
-		}
+		parse_options(
+			argc, argv, o,
+			{{"count", required_argument, nullptr, 'c'},
+			 {"recv", required_argument, nullptr, 'r'},
+			 {"expect-fail", no_argument, nullptr, 'F'}},
+			[&](int c, const char *arg) {
+				switch (c) {
+				case 'c':
+					io.count = static_cast<long>(
+						parse_num(arg));
+					return true;
+				case 'r':
+					io.recv = static_cast<long>(
+						parse_num(arg));
+					return true;
+				case 'F': io.expect_fail = true; return true;
+				}
+				return false;
+			},
+			usage);
 		if (optind < argc)
 			o.server = argv[optind];
 		if (!io.count)

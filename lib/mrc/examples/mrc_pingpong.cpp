@@ -98,15 +98,9 @@ int main(int argc, char **argv)
 {
 	return run_main("mrc_pingpong", [&] {
 		Options o;
-		auto lo = longopts({});
-		int c;
-		while ((c = getopt_long(argc, argv, shortopts, lo.data(),
-					nullptr)) != -1) {
-			if (parse_common(c, optarg, o))
-				continue;
-			usage(argv[0]);
-			std::exit(c == 'h' ? 0 : 2);
-		}
+		parse_options(
+			argc, argv, o, {},
+			[](int, const char *) { return false; }, usage);
 		if (optind < argc)
 			o.server = argv[optind];
 		if (!o.size || o.iters <= 0)

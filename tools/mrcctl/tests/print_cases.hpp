@@ -20,21 +20,42 @@ struct Case {
 inline std::vector<Case> cases()
 {
 	std::vector<Case> c = {
-		{"plane", [](Mode m) { return planes(m, planes_fixture(false)); }},
+		{"plane",
+		 [](Mode m) {
+			 return list(m, planes_fixture(false), print_plane);
+		 }},
 		{"plane-stats",
-		 [](Mode m) { return planes(m, planes_fixture(true)); }},
-		{"dev", [](Mode m) { return devs(m, devs_fixture(false)); }},
-		{"dev-stats", [](Mode m) { return devs(m, devs_fixture(true)); }},
-		{"route", [](Mode m) { return routes(m, routes_fixture()); }},
-		{"route-none", [](Mode m) { return routes(m, {}); }},
+		 [](Mode m) {
+			 return list(m, planes_fixture(true), print_plane);
+		 }},
+		{"dev",
+		 [](Mode m) { return list(m, devs_fixture(false), print_dev); }},
+		{"dev-stats",
+		 [](Mode m) { return list(m, devs_fixture(true), print_dev); }},
+		{"route",
+		 [](Mode m) { return list(m, routes_fixture(), print_route); }},
+		{"route-none",
+		 [](Mode m) {
+			 return list(m, std::vector<Route>{}, print_route);
+		 }},
 		{"ev-profile",
-		 [](Mode m) { return ev_profiles(m, ev_profiles_fixture()); }},
+		 [](Mode m) {
+			 return list(m, ev_profiles_fixture(), print_ev_profile);
+		 }},
 		{"ev-show",
-		 [](Mode m) { return ev_show(m, ev_profiles_fixture()); }},
+		 [](Mode m) {
+			 return list(m, ev_profiles_fixture(), print_ev_show);
+		 }},
 		{"cc-profile",
-		 [](Mode m) { return cc_profiles(m, cc_profiles_fixture()); }},
-		{"conn", [](Mode m) { return conns(m, conns_fixture()); }},
-		{"probe", [](Mode m) { return probes(m, probes_fixture()); }},
+		 [](Mode m) {
+			 return list(m, cc_profiles_fixture(), print_cc_profile);
+		 }},
+		{"conn",
+		 [](Mode m) { return list(m, conns_fixture(), print_conn); }},
+		{"probe",
+		 [](Mode m) {
+			 return list(m, probes_fixture(), print_probe_result);
+		 }},
 	};
 	auto evs = events_fixture();
 	for (std::size_t i = 0; i < evs.size(); i++)

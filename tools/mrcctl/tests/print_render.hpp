@@ -32,46 +32,6 @@ std::string list(Mode m, const std::vector<T> &items, Print print)
 	return os.str();
 }
 
-inline std::string planes(Mode m, const std::vector<Plane> &v)
-{
-	return list(m, v, print_plane);
-}
-
-inline std::string devs(Mode m, const std::vector<Dev> &v)
-{
-	return list(m, v, print_dev);
-}
-
-inline std::string routes(Mode m, const std::vector<Route> &v)
-{
-	return list(m, v, print_route);
-}
-
-inline std::string ev_profiles(Mode m, const std::vector<EvProfile> &v)
-{
-	return list(m, v, print_ev_profile);
-}
-
-inline std::string ev_show(Mode m, const std::vector<EvProfile> &v)
-{
-	return list(m, v, print_ev_show);
-}
-
-inline std::string cc_profiles(Mode m, const std::vector<CcProfile> &v)
-{
-	return list(m, v, print_cc_profile);
-}
-
-inline std::string conns(Mode m, const std::vector<Conn> &v)
-{
-	return list(m, v, print_conn);
-}
-
-inline std::string probes(Mode m, const std::vector<ProbeResult> &v)
-{
-	return list(m, v, print_probe_result);
-}
-
 // One monitor line (cmd_monitor.cpp).
 inline std::string event(Mode m, const Event &e)
 {

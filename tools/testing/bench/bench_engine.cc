@@ -47,6 +47,18 @@ struct Conn {
 		mrc_conn_send(c, &m, &msn, now);
 	}
 
+	// A 4 MiB message queued and sent as far as it goes: its packets in
+	// @sent (emptied first).
+	void send_burst(std::vector<struct mrc_tx_desc> &sent)
+	{
+		struct mrc_tx_desc d;
+
+		sent.clear();
+		queue(1024 * 4096);
+		while (mrc_conn_tx_next(c, now, &d))
+			sent.push_back(d);
+	}
+
 	struct mrc_pkt ack(uint32_t cum, const struct mrc_tx_desc &echo)
 	{
 		struct mrc_pkt p;
@@ -94,17 +106,13 @@ void BM_AckInOrder(benchmark::State &state)
 {
 	Conn k;
 	std::vector<struct mrc_tx_desc> sent;
-	struct mrc_tx_desc d;
 	size_t i = 0;
 	uint64_t pkts = 0;
 
 	for (auto _ : state) {
 		if (i >= sent.size()) {
 			state.PauseTiming();
-			sent.clear();
-			k.queue(1024 * 4096);
-			while (mrc_conn_tx_next(k.c, k.now, &d))
-				sent.push_back(d);
+			k.send_burst(sent);
 			i = 0;
 			state.ResumeTiming();
 		}
@@ -125,7 +133,6 @@ void BM_AckWithHole(benchmark::State &state)
 {
 	Conn k;
 	std::vector<struct mrc_tx_desc> sent;
-	struct mrc_tx_desc d;
 	uint64_t sack[MRC_SACK_WORDS] = {};
 	size_t i = 0;
 	uint64_t pkts = 0;
@@ -138,10 +145,7 @@ void BM_AckWithHole(benchmark::State &state)
 
 				mrc_conn_rx(k.c, &a, 0, k.now);
 			}
-			sent.clear();
-			k.queue(1024 * 4096);
-			while (mrc_conn_tx_next(k.c, k.now, &d))
-				sent.push_back(d);
+			k.send_burst(sent);
 			i = 0;
 			for (auto &w : sack)
 				w = 0;

@@ -38,6 +38,35 @@ void warm_up(Solo &s, uint32_t n_evs)
 	ASSERT_TRUE(mrc_conn_idle(s.c));
 }
 
+// The caller's side while the peer is silent from @t0: a 64-byte message
+// posted every second (the first at t0), the timers run in between,
+// until the connection fails or 200 s have passed.  After each step's
+// drain, @after(seen), seen the number of control packets before the
+// step.  Returns the number of messages posted.
+template <class After>
+uint32_t post_every_second(Solo &s, uint64_t t0, After after)
+{
+	uint64_t next_post = t0;
+	uint32_t posted = 0;
+
+	while (!mrc_conn_status(s.c) && s.now < t0 + 200 * kSec) {
+		uint64_t d = mrc_conn_next_deadline(s.c);
+		size_t seen = s.ctrl.size();
+
+		if (next_post <= d) {
+			s.now = std::max(s.now, next_post);
+			s.send(64);
+			posted++;
+			next_post += kSec;
+		} else {
+			s.timer_to(std::max(s.now, d));
+		}
+		s.drain();
+		after(seen);
+	}
+	return posted;
+}
+
 } // namespace
 
 // The peer drops everything from t0; the caller posts a 64-byte message
@@ -53,22 +82,8 @@ TEST(EngineRetryBudget, NewWorkDoesNotPostponeFailure)
 		warm_up(s, n_evs);
 		const uint64_t t0 = s.now;
 		const uint64_t limit = t0 + budget(cfg);
-		uint64_t next_post = t0;
-		uint32_t posted = 0;
+		const uint32_t posted = post_every_second(s, t0, [](size_t) {});
 
-		while (!mrc_conn_status(s.c) && s.now < t0 + 200 * kSec) {
-			uint64_t d = mrc_conn_next_deadline(s.c);
-
-			if (next_post <= d) {
-				s.now = std::max(s.now, next_post);
-				s.send(64);
-				posted++;
-				next_post += kSec;
-			} else {
-				s.timer_to(std::max(s.now, d));
-			}
-			s.drain();
-		}
 		EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RETRY_EXCEEDED) << n_evs;
 		EXPECT_LE(s.now, limit)
 			<< n_evs << " EVs: failed " << (s.now - t0) / 1000000
@@ -101,23 +116,12 @@ TEST(EngineRetryBudget, AllEvsBadWithOnlyProbesFailsNoPathInBudget)
 
 	warm_up(s, 4);
 	const uint64_t t0 = s.now;
-	uint64_t next_post = t0;
 	bool all_bad_seen = false;
 
-	while (!mrc_conn_status(s.c) && s.now < t0 + 200 * kSec) {
-		uint64_t d = mrc_conn_next_deadline(s.c);
-
-		if (next_post <= d) {
-			s.now = std::max(s.now, next_post);
-			s.send(64);
-			next_post += kSec;
-		} else {
-			s.timer_to(std::max(s.now, d));
-		}
-		s.drain();
+	post_every_second(s, t0, [&](size_t) {
 		if (!mrc_conn_status(s.c) && !s.stats().evs_usable)
 			all_bad_seen = true;
-	}
+	});
 	EXPECT_TRUE(all_bad_seen);
 	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_NO_PATH);
 	EXPECT_EQ(s.now, t0 + budget(cfg));
@@ -137,21 +141,9 @@ TEST(EngineRetryBudget, AnsweredProbesDoNotResetTheBudget)
 
 	warm_up(s, 4);
 	const uint64_t t0 = s.now;
-	uint64_t next_post = t0;
 	uint64_t answered = 0;
 
-	while (!mrc_conn_status(s.c) && s.now < t0 + 200 * kSec) {
-		uint64_t d = mrc_conn_next_deadline(s.c);
-		size_t seen = s.ctrl.size();
-
-		if (next_post <= d) {
-			s.now = std::max(s.now, next_post);
-			s.send(64);
-			next_post += kSec;
-		} else {
-			s.timer_to(std::max(s.now, d));
-		}
-		s.drain();
+	post_every_second(s, t0, [&](size_t seen) {
 		for (size_t i = seen; i < s.ctrl.size(); i++) {
 			const struct mrc_pkt req = s.ctrl[i];
 			struct mrc_pkt resp;
@@ -167,7 +159,7 @@ TEST(EngineRetryBudget, AnsweredProbesDoNotResetTheBudget)
 			answered++;
 		}
 		s.drain();
-	}
+	});
 	EXPECT_GT(answered, 0u);
 	EXPECT_EQ(s.stats().probes_ok, answered);
 	EXPECT_NE(mrc_conn_status(s.c), 0);

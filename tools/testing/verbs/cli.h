@@ -1,13 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // A walk over argv for the verbs test programs that take a word and then
 // its value ("-d mrc0 --count 8"): the loop, the "needs a value" refusal
-// and the unknown-argument refusal in one place.
+// and the unknown-argument refusal in one place; and the usage message.
 #pragma once
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
 namespace verbs {
+
+// The usage() of a program: "PROG: WHY" first when there is a why, then
+// @text, on stderr; exit status 2.
+[[noreturn]] inline void refuse_usage(const char *prog, const char *why,
+				      const char *text)
+{
+	if (why)
+		std::fprintf(stderr, "%s: %s\n", prog, why);
+	std::fputs(text, stderr);
+	std::exit(2);
+}
 
 class ArgWalker {
 public:

@@ -43,11 +43,8 @@ struct Options {
 
 [[noreturn]] void usage(const char *why)
 {
-	if (why)
-		std::fprintf(stderr, "mrc_memcg_check: %s\n", why);
-	std::fprintf(stderr,
+	refuse_usage("mrc_memcg_check", why,
 		     "usage: mrc_memcg_check [-d DEV] grow|limit [--cqe N] [--count K] [--qp]\n");
-	std::exit(2);
 }
 
 Options parse(int argc, char **argv)

@@ -31,6 +31,7 @@
 //    the post verb (11.4.1.1: the send queue accepts work only from RTS);
 //  - a requester that exhausts its retry count on transport timeouts
 //    completes with IBV_WC_RETRY_EXC_ERR.
+#include "cli.h"
 #include "raw_sq.h"
 #include "verbs_common.h"
 
@@ -147,13 +148,8 @@ Session new_session(Base &b, uint32_t depth = 16)
 
 ConnInfo info_of(const Base &b, const Session &s)
 {
-	ConnInfo ci{};
-	ci.qpn = s.qp->qp_num;
-	ci.psn = s.psn;
-	std::memcpy(ci.gid, b.gid.raw, 16);
-	ci.addr = reinterpret_cast<uintptr_t>(b.buf.get());
-	ci.len = kBufSize;
-	ci.rkey = b.mr->rkey;
+	ConnInfo ci = conn_info(s.qp.get(), s.psn, b.gid, b.buf.get(), kBufSize,
+				b.mr->rkey);
 	ci.addr2 = reinterpret_cast<uintptr_t>(b.buf2.get());
 	ci.len2 = kBufSize;
 	ci.rkey2 = b.mr2->rkey;
@@ -338,12 +334,7 @@ private:
 		     uint32_t lkey, uint64_t raddr, uint32_t rkey, uint64_t id)
 	{
 		ibv_sge sge{laddr, len, lkey};
-		ibv_send_wr wr{}, *bad = nullptr;
-		wr.wr_id = id;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		wr.opcode = op;
-		wr.send_flags = IBV_SEND_SIGNALED;
+		ibv_send_wr wr = signaled_wr(id, op, sge), *bad = nullptr;
 		if (op == IBV_WR_ATOMIC_CMP_AND_SWP ||
 		    op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
 			wr.wr.atomic.remote_addr = raddr;
@@ -1005,10 +996,9 @@ int run_client(const Options &o, Clock::time_point deadline)
 
 [[noreturn]] void usage()
 {
-	std::fprintf(stderr,
+	refuse_usage("mrc_negative", nullptr,
 		     "usage: mrc_negative [-d DEV] [-g GID_INDEX] [-p PORT] [--timeout=300]\n"
 		     "       [--qp-timeout=10] [--retry=1] [--case-timeout=30] [SERVER_ADDR]\n");
-	std::exit(2);
 }
 
 Options parse(int argc, char **argv)

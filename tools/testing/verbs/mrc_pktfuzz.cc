@@ -46,6 +46,8 @@
 #include <thread>
 #include <vector>
 
+#include "cli.h"
+
 extern "C" {
 #include "icrc.h"
 #include "wire.h"
@@ -73,12 +75,9 @@ struct Options {
 
 [[noreturn]] void usage(const char *why)
 {
-	if (why)
-		std::fprintf(stderr, "mrc_pktfuzz: %s\n", why);
-	std::fprintf(stderr,
-		     "usage: mrc_pktfuzz [--count N] [--seed S] [--rate PPS] [--port P]\n"
-		     "                   [--qpn A,B,...] [--dry-run] ADDR\n");
-	std::exit(2);
+	verbs::refuse_usage("mrc_pktfuzz", why,
+			    "usage: mrc_pktfuzz [--count N] [--seed S] [--rate PPS] [--port P]\n"
+			    "                   [--qpn A,B,...] [--dry-run] ADDR\n");
 }
 
 uint64_t parse_u64(std::string_view s, const char *what)

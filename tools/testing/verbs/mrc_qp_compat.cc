@@ -28,6 +28,7 @@
 // The client prints one TAP line per check and, last,
 // "# mrc_qp_compat: N passed, M failed"; the server is driven over the TCP
 // side channel and ends with "# mrc_qp_compat: server: N sessions, M errors".
+#include "cli.h"
 #include "verbs_common.h"
 
 #include <getopt.h>
@@ -152,13 +153,8 @@ uint32_t new_psn()
 
 ConnInfo info_of(const Base &b, const ibv_qp *qp, uint32_t psn)
 {
-	ConnInfo ci{};
-	ci.qpn = qp->qp_num;
-	ci.psn = psn;
-	std::memcpy(ci.gid, b.gid.raw, 16);
-	ci.addr = reinterpret_cast<uintptr_t>(b.buf.get());
-	ci.len = kBufSize;
-	ci.rkey = b.mr->rkey;
+	ConnInfo ci = conn_info(qp, psn, b.gid, b.buf.get(), kBufSize,
+				b.mr->rkey);
 	ci.param[0] = static_cast<uint64_t>(b.mtu);
 	return ci;
 }
@@ -776,10 +772,9 @@ int run_client(const Options &o, Clock::time_point deadline)
 
 [[noreturn]] void usage()
 {
-	std::fprintf(stderr,
+	refuse_usage("mrc_qp_compat", nullptr,
 		     "usage: mrc_qp_compat [-d DEV] [-g GID_INDEX] [-p PORT] [--timeout=300]\n"
 		     "       [--case=zero-create|zero-transfer|rnr|destroy|err]... [SERVER_ADDR]\n");
-	std::exit(2);
 }
 
 Options parse(int argc, char **argv)

@@ -111,12 +111,9 @@ struct Options {
 
 [[noreturn]] void usage(const char *why)
 {
-	if (why)
-		std::fprintf(stderr, "mrc_rogue_peer: %s\n", why);
-	std::fprintf(stderr,
+	refuse_usage("mrc_rogue_peer", why,
 		     "usage: mrc_rogue_peer victim -d DEV [-g GIDX] --peer ADDR --scenario S [-t SEC]\n"
 		     "       mrc_rogue_peer peer --bind ADDR --scenario S [-t SEC]\n");
-	std::exit(2);
 }
 
 Options parse(int argc, char **argv)
@@ -238,53 +235,40 @@ private:
 	static constexpr size_t kAtomic0 = 16384, kAtomic1 = 16448;
 	static constexpr size_t kWriteSrc = 20480;
 
-	void post(ibv_send_wr &wr, ibv_sge &sge, size_t off, uint32_t len)
+	// One signaled WQE @op of @len bytes at buf_ + @off, to kRemoteVa
+	// (kRemoteKey); a FETCH_AND_ADD adds 1.
+	void post(ibv_wr_opcode op, size_t off, uint32_t len, uint64_t id)
 	{
-		sge.addr = reinterpret_cast<uintptr_t>(buf_.get() + off);
-		sge.length = len;
-		sge.lkey = mr_->lkey;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		wr.send_flags = IBV_SEND_SIGNALED;
-		ibv_send_wr *bad = nullptr;
+		ibv_sge sge{reinterpret_cast<uintptr_t>(buf_.get() + off), len,
+			    mr_->lkey};
+		ibv_send_wr wr = signaled_wr(id, op, sge), *bad = nullptr;
+		if (op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+			wr.wr.atomic.remote_addr = kRemoteVa;
+			wr.wr.atomic.rkey = kRemoteKey;
+			wr.wr.atomic.compare_add = 1;
+		} else {
+			wr.wr.rdma.remote_addr = kRemoteVa;
+			wr.wr.rdma.rkey = kRemoteKey;
+		}
 		if (int rc = ibv_post_send(qp_.get(), &wr, &bad))
 			fail_errno("ibv_post_send", rc);
 	}
 
 	void read(size_t off, uint64_t id)
 	{
-		ibv_send_wr wr{};
-		ibv_sge sge{};
-		wr.wr_id = id;
-		wr.opcode = IBV_WR_RDMA_READ;
-		wr.wr.rdma.remote_addr = kRemoteVa;
-		wr.wr.rdma.rkey = kRemoteKey;
-		post(wr, sge, off, kReadLen);
+		post(IBV_WR_RDMA_READ, off, kReadLen, id);
 		rsn_next_++;
 	}
 
 	void fa(size_t off, uint64_t id)
 	{
-		ibv_send_wr wr{};
-		ibv_sge sge{};
-		wr.wr_id = id;
-		wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
-		wr.wr.atomic.remote_addr = kRemoteVa;
-		wr.wr.atomic.rkey = kRemoteKey;
-		wr.wr.atomic.compare_add = 1;
-		post(wr, sge, off, 8);
+		post(IBV_WR_ATOMIC_FETCH_AND_ADD, off, 8, id);
 		rsn_next_++;
 	}
 
 	void write(size_t off, uint64_t id)
 	{
-		ibv_send_wr wr{};
-		ibv_sge sge{};
-		wr.wr_id = id;
-		wr.opcode = IBV_WR_RDMA_WRITE;
-		wr.wr.rdma.remote_addr = kRemoteVa;
-		wr.wr.rdma.rkey = kRemoteKey;
-		post(wr, sge, off, kWriteLen);
+		post(IBV_WR_RDMA_WRITE, off, kWriteLen, id);
 	}
 
 	void bad(const std::string &what)

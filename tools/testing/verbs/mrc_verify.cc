@@ -402,13 +402,8 @@ Endpoint open_endpoint(const Options &o, uint64_t buf_size)
 
 ConnInfo local_info(const Endpoint &e, const Options &o, uint64_t buf_size)
 {
-	ConnInfo ci{};
-	ci.qpn = e.qp->qp_num;
-	ci.psn = e.psn;
-	std::memcpy(ci.gid, e.gid.raw, 16);
-	ci.addr = reinterpret_cast<uintptr_t>(e.buf.get());
-	ci.len = buf_size;
-	ci.rkey = e.mr->rkey;
+	ConnInfo ci = conn_info(e.qp.get(), e.psn, e.gid, e.buf.get(), buf_size,
+				e.mr->rkey);
 	ci.seed = o.seed;
 	ci.param[0] = o.count;
 	ci.param[1] = o.min_size;
@@ -467,6 +462,34 @@ void add_corrupted(uint64_t bad, const std::string &what)
 		return;
 	g_stats.corrupted += bad;
 	report(what + ": " + std::to_string(bad) + " corrupted bytes");
+}
+
+// What is wrong in the completion @wc of WR @idx: its status, order,
+// opcode (@want) or byte_len (@len, if there is one to check); "" if
+// nothing.
+std::string wc_wrong(const ibv_wc &wc, size_t idx, ibv_wc_opcode want,
+		     std::optional<uint64_t> len)
+{
+	if (wc.status != IBV_WC_SUCCESS)
+		return std::string("status ") + ibv_wc_status_str(wc.status);
+	if (wc.wr_id != idx)
+		return "wr_id " + std::to_string(wc.wr_id) + " out of order";
+	if (wc.opcode != want)
+		return "opcode " + std::to_string(wc.opcode);
+	if (len && wc.byte_len != *len)
+		return "byte_len " + std::to_string(wc.byte_len);
+	return {};
+}
+
+// True if @what is ""; else counts and reports the @kind completion
+// of message @idx as bad.
+bool wc_ok(size_t idx, const Msg &m, const char *kind, const std::string &what)
+{
+	if (what.empty())
+		return true;
+	g_stats.failed++;
+	report(msg_name(idx, m) + ": bad " + kind + " completion: " + what);
+	return false;
 }
 
 // ----------------------------------------------------------------------
@@ -549,12 +572,8 @@ private:
 	{
 		ibv_sge sg{reinterpret_cast<uintptr_t>(e_.buf.get() + p_.region),
 			   8, e_.mr->lkey};
-		ibv_send_wr wr{}, *bad = nullptr;
-		wr.wr_id = kProbeId;
-		wr.sg_list = &sg;
-		wr.num_sge = 1;
-		wr.opcode = IBV_WR_RDMA_READ;
-		wr.send_flags = IBV_SEND_SIGNALED;
+		ibv_send_wr wr = signaled_wr(kProbeId, IBV_WR_RDMA_READ, sg),
+			    *bad = nullptr;
 		wr.wr.rdma.remote_addr = remote_.addr + p_.region;
 		wr.wr.rdma.rkey = remote_.rkey;
 		if (int rc = ibv_post_send(e_.qp.get(), &wr, &bad))
@@ -656,23 +675,13 @@ private:
 	// Status, order, opcode, byte_len of one send completion.
 	bool completion_ok(const ibv_wc &wc, size_t idx, const Msg &m)
 	{
-		std::string what;
-		if (wc.status != IBV_WC_SUCCESS)
-			what = std::string("status ") +
-			       ibv_wc_status_str(wc.status);
-		else if (wc.wr_id != idx)
-			what = "wr_id " + std::to_string(wc.wr_id) +
-			       " out of order";
-		else if (wc.opcode != expected_opcode(m.op))
-			what = "opcode " + std::to_string(wc.opcode);
-		else if ((m.op == READ && wc.byte_len != m.size) ||
-			 (is_atomic(m.op) && wc.byte_len != 8))
-			what = "byte_len " + std::to_string(wc.byte_len);
-		if (what.empty())
-			return true;
-		g_stats.failed++;
-		report(msg_name(idx, m) + ": bad send completion: " + what);
-		return false;
+		std::optional<uint64_t> len;
+		if (m.op == READ)
+			len = m.size;
+		else if (is_atomic(m.op))
+			len = 8;
+		return wc_ok(idx, m, "send",
+			     wc_wrong(wc, idx, expected_opcode(m.op), len));
 	}
 
 	void check_data(size_t idx, const Msg &m, const std::vector<uint64_t> &b)
@@ -860,29 +869,15 @@ private:
 
 	bool recv_completion_ok(const ibv_wc &wc, size_t idx, const Msg &m)
 	{
-		std::string what;
 		ibv_wc_opcode want = m.op == WRITE_IMM ?
 					     IBV_WC_RECV_RDMA_WITH_IMM :
 					     IBV_WC_RECV;
 		bool imm = wc.wc_flags & IBV_WC_WITH_IMM;
-		if (wc.status != IBV_WC_SUCCESS)
-			what = std::string("status ") +
-			       ibv_wc_status_str(wc.status);
-		else if (wc.wr_id != idx)
-			what = "wr_id " + std::to_string(wc.wr_id) +
-			       " out of order";
-		else if (wc.opcode != want)
-			what = "opcode " + std::to_string(wc.opcode);
-		else if (wc.byte_len != m.size)
-			what = "byte_len " + std::to_string(wc.byte_len);
-		else if (imm != has_imm(m.op) ||
-			 (imm && wc.imm_data != htobe32(m.imm)))
+		std::string what = wc_wrong(wc, idx, want, m.size);
+		if (what.empty() && (imm != has_imm(m.op) ||
+				     (imm && wc.imm_data != htobe32(m.imm))))
 			what = "immediate data missing, unexpected or wrong";
-		if (what.empty())
-			return true;
-		g_stats.failed++;
-		report(msg_name(idx, m) + ": bad receive completion: " + what);
-		return false;
+		return wc_ok(idx, m, "receive", what);
 	}
 
 	// Receive completions of the batch, checked as they come, and the

@@ -390,6 +390,34 @@ struct ConnInfo {
 	uint64_t param[6]; // program specific
 };
 
+// A signaled WR @op, id @id, of the one SGE @sge; the remote part (wr.wr)
+// is the caller's to fill in.
+inline ibv_send_wr signaled_wr(uint64_t id, ibv_wr_opcode op, ibv_sge &sge)
+{
+	ibv_send_wr wr{};
+	wr.wr_id = id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = op;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	return wr;
+}
+
+// The ConnInfo of @qp (first PSN @psn, port GID @gid) and its main buffer
+// @addr/@len/@rkey; the rest is the program's to fill in.
+inline ConnInfo conn_info(const ibv_qp *qp, uint32_t psn, const ibv_gid &gid,
+			  const void *addr, uint64_t len, uint32_t rkey)
+{
+	ConnInfo ci{};
+	ci.qpn = qp->qp_num;
+	ci.psn = psn;
+	std::memcpy(ci.gid, gid.raw, 16);
+	ci.addr = reinterpret_cast<uintptr_t>(addr);
+	ci.len = len;
+	ci.rkey = rkey;
+	return ci;
+}
+
 inline Context open_device(const std::string &name)
 {
 	int n = 0;

@@ -189,6 +189,11 @@ void MrcTransport::start_flow(std::uint32_t f)
 	m.cookie = f;
 	m.len = static_cast<u32>(fl.bytes);
 	m.opcode = MRC_OP_WRITE;
+	// The last WQE of a burst asks for an immediate ACK, as the kernel
+	// glue does (req.c): without it the flow's final ACK waited for the
+	// receiver's coalescing (ack_every / ack_delay) and every flow's
+	// completion time with it.
+	m.ack_req = 1;
 	u32 msn;
 	if (mrc_conn_send(s.c, &m, &msn, now_ns())) {
 		ctx_.flows.fail(f);

@@ -132,6 +132,25 @@ MrcTransport::MrcTransport(SimContext &ctx)
 
 MrcTransport::~MrcTransport() = default;
 
+// The core that a host's i-th SRv6 EV (of its plane) names in a fat tree.
+// Core c hangs below aggregation switch c / h of every pod (h = k / 2), so
+// rotating the list by the host's index, as for leaf-spine, would give the
+// h hosts of an edge switch consecutive cores, mostly below the same
+// aggregation switch: at any moment their flows would share one
+// edge-to-aggregation uplink.  Instead consecutive EVs alternate
+// aggregation switches, the host's place under its edge switch offsets the
+// aggregation switch (the hosts of an edge take different uplinks at the
+// same step) and the edge's place in its pod offsets the core below it
+// (the edges of a pod take different aggregation-to-core uplinks).
+std::uint32_t MrcTransport::fat_tree_core(std::uint32_t host,
+					  std::uint32_t i) const
+{
+	const std::uint32_t h = ctx_.fabric.topo().half_k();
+	const std::uint32_t agg = (i + host) % h;
+	const std::uint32_t below = (i / h + host / h) % h;
+	return agg * h + below;
+}
+
 std::uint32_t MrcTransport::ev_value(const Conn &c, std::uint32_t ev_index) const
 {
 	const std::uint32_t planes = ctx_.fabric.topo().planes();
@@ -139,6 +158,8 @@ std::uint32_t MrcTransport::ev_value(const Conn &c, std::uint32_t ev_index) cons
 	// index (as a controller hands out EV lists): with one order for all,
 	// the flows of a leaf, started together, would sweep the spines in
 	// lock-step and all hit spine k at once.
+	if (srv6_ && ctx_.fabric.topo().params().kind == TopoKind::FatTree)
+		return fat_tree_core(c.host, ev_index / planes);
 	if (srv6_)
 		return ev_index / planes + c.host;
 	// A UDP source port per (connection, EV), as the glue derives them.

@@ -142,8 +142,7 @@ MrcTransport::~MrcTransport() = default;
 // aggregation switch (the hosts of an edge take different uplinks at the
 // same step) and the edge's place in its pod offsets the core below it
 // (the edges of a pod take different aggregation-to-core uplinks).
-std::uint32_t MrcTransport::fat_tree_core(std::uint32_t host,
-					  std::uint32_t i) const
+std::uint32_t MrcTransport::fat_tree_core(std::uint32_t host, std::uint32_t i) const
 {
 	const std::uint32_t h = ctx_.fabric.topo().half_k();
 	const std::uint32_t agg = (i + host) % h;

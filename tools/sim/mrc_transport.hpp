@@ -57,6 +57,7 @@ private:
 	void conn_failed(Conn &c);
 	void release(Conn &c);
 	std::uint32_t ev_value(const Conn &c, std::uint32_t ev_index) const;
+	std::uint32_t fat_tree_core(std::uint32_t host, std::uint32_t i) const;
 	std::uint32_t blob_alloc(const mrc_pkt &pkt);
 	std::uint64_t now_ns() const
 	{

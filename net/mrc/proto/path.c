@@ -343,12 +343,19 @@ u64 mrc_path_expect(const struct mrc_conn *c, u32 ev)
 		allow = c->cfg.reo_min;
 	if (ev < p->n) {
 		e = &p->ev[ev];
+		plane = (u64)p->plane_srtt[e->plane - 1] +
+			4 * (u64)p->plane_rttvar[e->plane - 1];
 		if (e->srtt) {
 			own = (u64)e->srtt + 4 * (u64)e->rttvar;
-			plane = (u64)p->plane_srtt[e->plane - 1] +
-				4 * (u64)p->plane_rttvar[e->plane - 1];
 			return (own > plane ? own : plane) + allow;
 		}
+		/* A retired path that never answered: what is still in
+		 * flight on it went into the same hole.  Judge it by its
+		 * plane instead of waiting the ACK timeout for each (the
+		 * reorder window and every later completion wait for them).
+		 */
+		if (e->state == MRC_EV_ASSUMED_BAD && p->plane_srtt[e->plane - 1])
+			return plane + allow;
 	}
 	return mrc_ack_timeout_ns(c->cfg.ack_timeout_exp);
 }

@@ -32,7 +32,7 @@ extern "C" {
 #define MRC_CTL_MAX_VENDOR_CFG_SIZE 128
 
 /* An EV slot not filled yet (EXP profiles start with every slot so). */
-#define MRC_CTL_EV_UNPOPULATED ((struct mrc_ctl_ev){ .val = { 0 }, .port = 0 })
+#define MRC_CTL_EV_UNPOPULATED ((struct mrc_ctl_ev){.val = {0}, .port = 0})
 
 /* Bytes of one EV value (an SRv6 EV: a SID and one segment). */
 #define MRC_CTL_EV_MAX_BYTES 32
@@ -78,9 +78,9 @@ struct mrc_ctl_device_attr {
 		uint32_t ev_max_count_profile; /* EVs in one profile */
 		uint32_t ev_count_align;       /* explicit arrays: a multiple */
 		uint32_t ev_max_width;	       /* valid bits of an EV value */
-		uint32_t ev_fmt_mode_mask;     /* enum mrc_ctl_ev_fmt_mode bits */
-		uint32_t ev_mode_mask;	       /* enum mrc_ctl_ev_mode bits */
-		uint32_t ev_op_max_entries;    /* per EV_OP call; 0: no cap */
+		uint32_t ev_fmt_mode_mask;  /* enum mrc_ctl_ev_fmt_mode bits */
+		uint32_t ev_mode_mask;	    /* enum mrc_ctl_ev_mode bits */
+		uint32_t ev_op_max_entries; /* per EV_OP call; 0: no cap */
 	} ev;
 
 	struct {
@@ -103,8 +103,7 @@ struct mrc_ctl_device_attr {
 #if MRC_CTL_API_VER_USED >= MRC_CTL_API_VER(1, 0, 1)
 int mrc_ctl_query_device_ex(struct ibv_context *context,
 			    struct mrc_context *mcontext,
-			    struct mrc_ctl_device_attr *ctl_attr,
-			    int *supported);
+			    struct mrc_ctl_device_attr *ctl_attr, int *supported);
 #endif
 int mrc_ctl_query_device(struct ibv_context *context,
 			 struct mrc_ctl_device_attr *ctl_attr);
@@ -310,14 +309,11 @@ struct mrc_ctl_ev_profile_attr {
  * EINVAL, ENOENT (no such EV), EIO, EPERM, EBUSY (QPs use the profile).
  * Entries are applied in order; the first failing one ends the call.
  */
-int mrc_ctl_modify_ev_profile(struct mrc_context *mrc_ctx,
-			      uint64_t ev_profile_id,
+int mrc_ctl_modify_ev_profile(struct mrc_context *mrc_ctx, uint64_t ev_profile_id,
 			      struct mrc_ctl_ev_profile_attr *attr,
 			      int attr_mask);
-int mrc_ctl_query_ev_profile(struct mrc_context *mrc_ctx,
-			     uint64_t ev_profile_id,
-			     struct mrc_ctl_ev_profile_attr *attr,
-			     int attr_mask);
+int mrc_ctl_query_ev_profile(struct mrc_context *mrc_ctx, uint64_t ev_profile_id,
+			     struct mrc_ctl_ev_profile_attr *attr, int attr_mask);
 
 /* ---------------------------------------------------------------------
  * CC profiles
@@ -358,14 +354,11 @@ struct mrc_ctl_cc_nscc_cfg {
 };
 
 /* Errors: EINVAL, EIO, EPERM, EBUSY (QPs use the profile). */
-int mrc_ctl_modify_cc_profile(struct mrc_context *mrc_ctx,
-			      uint64_t cc_profile_id,
+int mrc_ctl_modify_cc_profile(struct mrc_context *mrc_ctx, uint64_t cc_profile_id,
 			      struct mrc_ctl_cc_profile_attr *attr,
 			      int attr_mask);
-int mrc_ctl_query_cc_profile(struct mrc_context *mrc_ctx,
-			     uint64_t cc_profile_id,
-			     struct mrc_ctl_cc_profile_attr *attr,
-			     int attr_mask);
+int mrc_ctl_query_cc_profile(struct mrc_context *mrc_ctx, uint64_t cc_profile_id,
+			     struct mrc_ctl_cc_profile_attr *attr, int attr_mask);
 
 /* ---------------------------------------------------------------------
  * EV events: an EV of a profile changed state
@@ -386,8 +379,8 @@ struct mrc_ctl_ev_event {
 /* A CQ of EV events (it never overruns: a full one counts drops).
  * Returns NULL with errno set on failure, like ibv_create_cq().
  */
-struct mrc_cq *mrc_ctl_create_ev_event_cq(struct mrc_context *mrc_ctx,
-					  int cqe, void *cq_context,
+struct mrc_cq *mrc_ctl_create_ev_event_cq(struct mrc_context *mrc_ctx, int cqe,
+					  void *cq_context,
 					  struct mrc_comp_channel *channel,
 					  int comp_vector);
 
@@ -407,7 +400,7 @@ enum mrc_ctl_ep_op_type {
 };
 
 struct mrc_ctl_ep_req {
-	uint16_t req_id; /* unique among the outstanding requests */
+	uint16_t req_id;    /* unique among the outstanding requests */
 	union ibv_gid sgid; /* RoCEv2 GIDs only */
 	union ibv_gid dgid;
 	enum mrc_ctl_ev_fmt_mode ev_fmt_mode;

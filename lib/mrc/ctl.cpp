@@ -25,15 +25,12 @@ MRC_API void mrc_ctl_query_version(uint32_t *current_version,
 				   uint32_t *vendor_version,
 				   uint32_t *last_supported_vendor_version)
 {
-	if (current_version)
-		*current_version = MRC_CTL_API_CURRENT_VERSION;
-	if (last_supported_version)
-		*last_supported_version = MRC_CTL_API_LAST_SUPPORTED_VERSION;
-	if (vendor_version)
-		*vendor_version = MRC_CTL_VENDOR_API_CURRENT_VERSION;
-	if (last_supported_vendor_version)
-		*last_supported_vendor_version =
-			MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION;
+	put_versions(current_version, last_supported_version, vendor_version,
+		     last_supported_vendor_version,
+		     {MRC_CTL_API_CURRENT_VERSION,
+		      MRC_CTL_API_LAST_SUPPORTED_VERSION,
+		      MRC_CTL_VENDOR_API_CURRENT_VERSION,
+		      MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION});
 }
 
 MRC_API int mrc_ctl_query_device_ex(ibv_context *context, mrc_context *mcontext,

@@ -130,6 +130,16 @@ template <typename T> T *fail_null(int err)
 	return nullptr;
 }
 
+// The version queries of mrc.h and mrc_ctl.h: four optional outputs.
+inline void put_versions(uint32_t *cur, uint32_t *last, uint32_t *vcur,
+			 uint32_t *vlast, const uint32_t (&v)[4])
+{
+	uint32_t *out[4] = {cur, last, vcur, vlast};
+	for (int i = 0; i < 4; i++)
+		if (out[i])
+			*out[i] = v[i];
+}
+
 // Convert a negative errno of mrc::kabi into a positive one.
 inline int kabi_err(int rc) { return rc < 0 ? -rc : rc; }
 

@@ -8,12 +8,10 @@ MRC_API void mrc_query_version(uint32_t *current_version,
 			       uint32_t *vendor_version,
 			       uint32_t *last_supported_vendor_version)
 {
-	if (current_version)
-		*current_version = MRC_API_CURRENT_VERSION;
-	if (last_supported_version)
-		*last_supported_version = MRC_API_LAST_SUPPORTED_VERSION;
-	if (vendor_version)
-		*vendor_version = MRC_VENDOR_API_CURRENT_VERSION;
-	if (last_supported_vendor_version)
-		*last_supported_vendor_version = MRC_VENDOR_API_LAST_SUPPORTED_VERSION;
+	mrc::lib::put_versions(current_version, last_supported_version,
+			       vendor_version, last_supported_vendor_version,
+			       {MRC_API_CURRENT_VERSION,
+				MRC_API_LAST_SUPPORTED_VERSION,
+				MRC_VENDOR_API_CURRENT_VERSION,
+				MRC_VENDOR_API_LAST_SUPPORTED_VERSION});
 }

@@ -15,6 +15,8 @@
 #     order; too few receives fail the QP, there is no RNR);
 #   - over four planes (a route over planes 1-4) pingpong and bw again,
 #     with h2's plane counters showing MRC bytes sent on every plane;
+#   - the controller API's ports (mrc_ctl_query_port/modify_port) on
+#     h1's four planes, with CAP_NET_ADMIN and without;
 #   - a long bw over four planes with one plane taken down mid-run: it
 #     completes, every byte verified, the dead plane left.
 # Everything past the first mrc_api_check needs the mrc device's own
@@ -72,6 +74,16 @@ for p in 1 2 3 4; do
 done
 app_pair "4 planes: mrc_pingpong 4 KiB x 200" "$PINGPONG_RE" \
 	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18605 "$BIN/mrc_pingpong" -p 18605 -s 4096 -n 200
+
+# --- the controller API's ports: h1's planes ----------------------------------
+check "mrc_ctl ports on $H1_DEV: planes 1-4 enabled, refusals, port 4 disabled" \
+	ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --ctl 4
+check_output "... the kernel has plane 4 administratively down" "admin down" \
+	ns_exec h1 "$MRCCTL" plane show dev "$H1_DEV" id 4
+check "mrc_ctl ports without CAP_NET_ADMIN: port 4 reads, modify is EPERM" \
+	ns_exec h1 setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
+	"$BIN/mrc_api_check" -d "$H1_DEV" --ctl-unpriv 4
+check "plane 4 of h1 up again (mrcctl)" ns_exec h1 "$MRCCTL" plane set dev "$H1_DEV" id 4 up
 
 # --- a plane goes down mid-run -----------------------------------------------
 # A long verified mrc_bw; 2 s in, h2's plane 3 netdev goes down.  The run

@@ -11,7 +11,16 @@
 //                                 API refuses, the state table, limits,
 //                                 masks, an unknown profile, non-WRITE
 //                                 posts, EBUSY of used CQs and hints
+//   mrc_api_check -d DEV --ctl N  the controller API's ports on a device
+//                                 with planes 1..N: every port enabled,
+//                                 the refusals, port N disabled (and
+//                                 left so, for the caller to see)
+//   mrc_api_check -d DEV --ctl-unpriv N
+//                                 without CAP_NET_ADMIN: port N still
+//                                 reads, a change is refused with EPERM
 #include "example_common.hpp"
+
+#include <mrc_ctl.h>
 
 using namespace example;
 
@@ -261,21 +270,116 @@ void qps(Endpoint &e)
 
 } // namespace
 
+mrc_ctl_port_admin_state port_state(Endpoint &e, int port, int *rc)
+{
+	mrc_ctl_port_attr pa{};
+	pa.port_admin_state = static_cast<mrc_ctl_port_admin_state>(99);
+	*rc = mrc_ctl_query_port(e.ctx.get(), static_cast<uint8_t>(port), &pa,
+				 MRC_CTL_PORT_ADMIN_STATE);
+	return pa.port_admin_state;
+}
+
+int set_port(Endpoint &e, int port, int state)
+{
+	mrc_ctl_port_attr pa{};
+	pa.port_admin_state = static_cast<mrc_ctl_port_admin_state>(state);
+	return mrc_ctl_modify_port(e.ctx.get(), static_cast<uint8_t>(port), &pa,
+				   MRC_CTL_PORT_ADMIN_STATE);
+}
+
+// The controller API's ports: planes 1..n of the device.
+void ctl_ports(Endpoint &e, int n)
+{
+	uint32_t v[4] = {0, 1, 0, 1};
+	mrc_ctl_query_version(&v[0], &v[1], &v[2], &v[3]);
+	check(v[0] == MRC_CTL_API_CURRENT_VERSION &&
+		      v[1] == MRC_CTL_API_LAST_SUPPORTED_VERSION &&
+		      v[2] == MRC_CTL_VENDOR_API_CURRENT_VERSION &&
+		      v[3] == MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION,
+	      "mrc_ctl_query_version reports the header's versions");
+	int rc;
+	for (int p = 1; p <= n; p++) {
+		auto st = port_state(e, p, &rc);
+		check(rc == 0 && st == MRC_CTL_PORT_ADMIN_ENABLED,
+		      "port " + std::to_string(p) + " (plane " +
+			      std::to_string(p) + ") reads enabled");
+	}
+	mrc_ctl_port_attr pa{};
+	for (int p : {0, n + 1, 255}) {
+		errno = 0;
+		check(mrc_ctl_query_port(e.ctx.get(), static_cast<uint8_t>(p),
+					 &pa, MRC_CTL_PORT_ADMIN_STATE) == -1 &&
+			      errno == EINVAL,
+		      "query of port " + std::to_string(p) +
+			      " (no such plane): EINVAL");
+	}
+	for (int mask : {0, 2, -1}) {
+		errno = 0;
+		check(mrc_ctl_query_port(e.ctx.get(), 1, &pa, mask) == -1 &&
+			      errno == EINVAL,
+		      "query with attr_mask " + std::to_string(mask) + ": EINVAL");
+	}
+	errno = 0;
+	check(set_port(e, n, 7) == -1 && errno == EINVAL,
+	      "modify to admin state 7: EINVAL");
+	errno = 0;
+	check(set_port(e, n + 1, MRC_CTL_PORT_ADMIN_DISABLED) == -1 &&
+		      errno == EINVAL,
+	      "modify of port " + std::to_string(n + 1) + ": EINVAL");
+	check(port_state(e, n, &rc) == MRC_CTL_PORT_ADMIN_ENABLED && rc == 0,
+	      "a refused modify changed nothing");
+	check(set_port(e, n, MRC_CTL_PORT_ADMIN_DISABLED) == 0,
+	      "port " + std::to_string(n) + " disabled");
+	check(port_state(e, n, &rc) == MRC_CTL_PORT_ADMIN_DISABLED && rc == 0,
+	      "... and reads disabled");
+	check(port_state(e, 1, &rc) == MRC_CTL_PORT_ADMIN_ENABLED && rc == 0,
+	      "... while port 1 stays enabled");
+	check(set_port(e, n, MRC_CTL_PORT_ADMIN_ENABLED) == 0 &&
+		      port_state(e, n, &rc) == MRC_CTL_PORT_ADMIN_ENABLED,
+	      "port " + std::to_string(n) + " enabled again");
+	check(set_port(e, n, MRC_CTL_PORT_ADMIN_DISABLED) == 0,
+	      "port " + std::to_string(n) + " disabled for the caller to see");
+}
+
+// Without CAP_NET_ADMIN: reading works, changing is refused.
+void ctl_unprivileged(Endpoint &e, int port)
+{
+	int rc;
+	auto st = port_state(e, port, &rc);
+	check(rc == 0 && (st == MRC_CTL_PORT_ADMIN_ENABLED ||
+			  st == MRC_CTL_PORT_ADMIN_DISABLED),
+	      "without CAP_NET_ADMIN port " + std::to_string(port) + " reads");
+	errno = 0;
+	check(set_port(e, port, MRC_CTL_PORT_ADMIN_DISABLED) == -1 &&
+		      errno == EPERM,
+	      "without CAP_NET_ADMIN modify_port: EPERM");
+}
+
 int main(int argc, char **argv)
 {
 	return run_main("mrc_api_check", [&] {
 		Options o;
 		bool mrc = false;
+		int ctl = 0, unpriv = 0;
 		parse_options(
-			argc, argv, o, {{"mrc", no_argument, nullptr, 'M'}},
-			[&](int c, const char *) {
-				if (c != 'M')
+			argc, argv, o,
+			{{"mrc", no_argument, nullptr, 'M'},
+			 // Long-only codes: the letters are the shared options'.
+			 {"ctl", required_argument, nullptr, 0x100},
+			 {"ctl-unpriv", required_argument, nullptr, 0x101}},
+			[&](int c, const char *arg) {
+				if (c == 'M')
+					mrc = true;
+				else if (c == 0x100 || c == 0x101)
+					(c == 0x100 ? ctl :
+						      unpriv) = std::atoi(arg);
+				else
 					return false;
-				mrc = true;
 				return true;
 			},
 			[](const char *prog) {
-				std::printf("usage: %s -d DEV [--mrc]\n", prog);
+				std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N]\n",
+					    prog);
 			});
 		Endpoint e;
 		e.opt = o;
@@ -289,7 +393,10 @@ int main(int argc, char **argv)
 		e.ctx.reset(mrc_create_context(e.vctx.get(), nullptr));
 		if (!e.ctx)
 			fail_errno("mrc_create_context");
-		objects(e);
+		if (ctl > 0 || unpriv > 0)
+			ctl > 0 ? ctl_ports(e, ctl) : ctl_unprivileged(e, unpriv);
+		else
+			objects(e);
 		if (mrc) {
 			e.ctx.reset();
 			open_endpoint(e, 4096, 4, false);

@@ -83,9 +83,12 @@ static int mrc_resp_bind(struct mrc_qp *qp, u32 ssn, struct mrc_rwqe **out)
 /* A class C error (IBA 9.9.3.1.3): NACK the packet, end this QP too. */
 static int mrc_resp_fatal(struct mrc_qp *qp, int reason)
 {
-	if (reason == MRC_NACK_REMOTE_ACCESS_ERROR)
+	if (reason == MRC_NACK_REMOTE_ACCESS_ERROR) {
 		mrc_count(qp->mdev, MRC_CNT_BAD_RKEY, 1);
-	qp->pending_error = true;
+		mrc_qp_fail(qp, IB_EVENT_QP_ACCESS_ERR);
+	} else {
+		mrc_qp_fail(qp, IB_EVENT_QP_REQ_ERR);
+	}
 	return reason;
 }
 

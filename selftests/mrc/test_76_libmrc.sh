@@ -12,7 +12,14 @@
 #   - mrc_pingpong (WRITE_WITH_IMM ping-pong, data checked both ways),
 #     mrc_bw (WRITE_WITH_IMM stream, every byte checked by the server),
 #     mrc_imm (4 x max_wimm WRITE_WITH_IMM posted at once complete in
-#     order; too few receives fail the QP, there is no RNR);
+#     order; too few receives fail the QP, there is no RNR); then the
+#     same with --async: each end's QP raises its asynchronous event
+#     (QP_FATAL at the requester, QP_REQ_ERR at the responder), which
+#     mrc_get_async_event returns for that QP, mrc_ack_async_event
+#     acknowledges, and the QP is destroyed; and --peer-gone: the
+#     server's QP is destroyed, the client's WRITE_WITH_IMM runs out of
+#     its short MRC retry budget (MRC_QP_TIMEOUT 10, 2 linear retries):
+#     RETRY_EXC_ERR, then QP_FATAL, acknowledged, destroyed;
 #   - over four planes (a route over planes 1-4) pingpong and bw again,
 #     with h2's plane counters showing MRC bytes sent on every plane;
 #   - a long bw over four planes with one plane taken down mid-run: it
@@ -55,6 +62,14 @@ app_pair "mrc_imm: 16 WRITE_WITH_IMM, 8 receives: the QP fails (no RNR)" \
 	"^mrc_imm: WRITE_WITH_IMM [0-9]+ failed" \
 	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18603 "$BIN/mrc_imm" -p 18603 -W 4 --count=16 --recv=8 \
 	--expect-fail --timeout=120
+app_pair "mrc_imm --async: too few receives, each QP raises its event" \
+	"^mrc_imm: asynchronous event local work queue catastrophic error of the QP, acknowledged, QP destroyed$" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18610 "$BIN/mrc_imm" -p 18610 -W 4 --count=16 --recv=8 \
+	--expect-fail --async --timeout=120
+app_pair "mrc_imm --peer-gone: retries run out, QP_FATAL" \
+	"^mrc_imm: asynchronous event local work queue catastrophic error of the QP, acknowledged, QP destroyed$" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18611 "$BIN/mrc_imm" -p 18611 --peer-gone \
+	--mrc-timeout=10 --retry-linear=2 --retry-exp=0 --timeout=120
 
 # --- four planes ----------------------------------------------------------
 check "routes over planes 1-4 on both hosts" fabric_routes

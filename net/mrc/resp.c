@@ -152,6 +152,19 @@ static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	 */
 	if (pkt->hdr.opcode == MRC_OP_WRITE_IMM &&
 	    (pkt->hdr.flags & MRC_F_LAST)) {
+		/* max_wimm_dest bounds the WRITE_WITH_IMM an MRC QP holds
+		 * placed and not yet completed: msn - rq_ssn of them come
+		 * before this one.  A requester within its max_wimm credits
+		 * (no larger than our max_wimm_dest) never exceeds it: a
+		 * credit returns only with the cumulative ACK, which follows
+		 * our in-order completion.  One beyond it breaks the
+		 * protocol: NACK it, end this QP.
+		 */
+		if (mrc_qp_is_mrc(qp) &&
+		    w->msg.msn - qp->rq_ssn >= qp->mrc.max_wimm_dest) {
+			mrc_count(qp->mdev, MRC_CNT_PROTO_ERR, 1);
+			return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+		}
 		r = mrc_resp_bind(qp, w->msg.msn, &rw);
 		/* An MRC QP has no RNR: its receives are pre-posted, the
 		 * sender's credits (max_wimm) keep within them; one that

@@ -60,10 +60,11 @@ struct Options {
 	long iters = 1000;
 	uint64_t ev_profile = 0; // 0: none set
 	uint64_t cc_profile = 0;
-	int timeout = 120;	   // seconds for the whole run
-	unsigned int max_wimm = 0; // 0: the device's maximum
-	uint8_t mrc_timeout = 14;  // MRC_QP_TIMEOUT at RTS
-	uint8_t retry_linear = 7;  // MRC_QP_RETRY_CNT at RTS
+	int timeout = 120;		// seconds for the whole run
+	unsigned int max_wimm = 0;	// 0: the device's maximum
+	unsigned int max_wimm_dest = 0; // 0: as max_wimm
+	uint8_t mrc_timeout = 14;	// MRC_QP_TIMEOUT at RTS
+	uint8_t retry_linear = 7;	// MRC_QP_RETRY_CNT at RTS
 	uint8_t retry_exp = 7;
 	std::string server; // empty: this is the server
 };
@@ -336,7 +337,10 @@ inline void connect_endpoint(Endpoint &e)
 	v.ah_attr.grh.sgid_index = static_cast<uint8_t>(e.opt.gid);
 	std::memcpy(v.ah_attr.grh.dgid.raw, e.peer.gid, sizeof(e.peer.gid));
 	m.wimm.max_wimm_dest = static_cast<uint16_t>(
-		std::min<unsigned int>(wimm, e.dev.wimm_attr.max_wimm_dest));
+		e.opt.max_wimm_dest ?
+			e.opt.max_wimm_dest :
+			std::min<unsigned int>(wimm,
+					       e.dev.wimm_attr.max_wimm_dest));
 	rc = mrc_modify_qp(e.qp.get(), &v,
 			   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,

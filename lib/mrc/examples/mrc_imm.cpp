@@ -15,6 +15,11 @@
 // connected; the client's WRITE_WITH_IMM runs out of retries
 // (--mrc-timeout, --retry-linear, --retry-exp: MRC_QP_TIMEOUT and
 // MRC_QP_RETRY_CNT), completes RETRY_EXC_ERR, and QP_FATAL follows.
+// --wimm-dest=N sets MRC_QP_MAX_WIMM_DEST (default: -W): a client whose
+// max_wimm is larger may find the server holding N WRITE_WITH_IMM not
+// yet completed (a packet lost before them); the next one is refused,
+// the server's QP fails (its receives flush: with --expect-fail that is
+// the expected outcome there too) and raises QP_REQ_ERR.
 //
 //   server: mrc_imm -d mrc1 [--count=N] [--recv=N] [--async] [--peer-gone]
 //   client: mrc_imm -d mrc2 [-W MAX_WIMM] [--count=N] [--expect-fail]
@@ -36,7 +41,8 @@ void usage(const char *prog)
 		    "      --peer-gone       the server destroys its QP, the client's retries run out\n"
 		    "      --mrc-timeout=T   MRC_QP_TIMEOUT (default 14)\n"
 		    "      --retry-linear=N  MRC_QP_RETRY_CNT linear count (default 7)\n"
-		    "      --retry-exp=N     MRC_QP_RETRY_CNT exponential count (default 7)\n",
+		    "      --retry-exp=N     MRC_QP_RETRY_CNT exponential count (default 7)\n"
+		    "      --wimm-dest=N     MRC_QP_MAX_WIMM_DEST (default -W)\n",
 		    prog, common_usage);
 }
 
@@ -208,7 +214,8 @@ int main(int argc, char **argv)
 			 {"peer-gone", no_argument, nullptr, 'G'},
 			 {"mrc-timeout", required_argument, nullptr, 'T'},
 			 {"retry-linear", required_argument, nullptr, 'L'},
-			 {"retry-exp", required_argument, nullptr, 'X'}});
+			 {"retry-exp", required_argument, nullptr, 'X'},
+			 {"wimm-dest", required_argument, nullptr, 'D'}});
 		int c;
 		while ((c = getopt_long(argc, argv, shortopts, lo.data(),
 					nullptr)) != -1) {
@@ -234,6 +241,10 @@ int main(int argc, char **argv)
 				continue;
 			case 'X':
 				o.retry_exp = static_cast<uint8_t>(
+					parse_num(optarg));
+				continue;
+			case 'D':
+				o.max_wimm_dest = static_cast<unsigned int>(
 					parse_num(optarg));
 				continue;
 			}

@@ -103,6 +103,40 @@ const struct mrc_conn_ops mrc_qp_conn_ops = {
 	.event = mrc_cb_event,
 };
 
+/* End the QP for an error its affiliated event names (IBA 11.6.3.1:
+ * QP_REQ_ERR for an invalid request and QP_ACCESS_ERR for an access
+ * violation the responder detected; every other error, set with plain
+ * pending_error, is QP_FATAL).  The first cause names the event.
+ */
+void mrc_qp_fail(struct mrc_qp *qp, enum ib_event_type event)
+{
+	lockdep_assert_held(&qp->lock);
+
+	if (!qp->pending_error && qp->state != IB_QPS_ERR)
+		qp->err_event = event;
+	qp->pending_error = true;
+}
+
+/* The QP enters ERR by an error of its own: its event is due. */
+static void mrc_qp_enter_err(struct mrc_qp *qp)
+{
+	if (qp->state != IB_QPS_ERR)
+		qp->err_event_due = true;
+	qp->state = IB_QPS_ERR;
+}
+
+static void mrc_qp_raise_event(struct mrc_qp *qp, enum ib_event_type event)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.event = event,
+		.element.qp = &qp->ibqp,
+	};
+
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
 void mrc_qp_error(struct mrc_qp *qp)
 {
 	lockdep_assert_held(&qp->lock);
@@ -135,7 +169,7 @@ void mrc_qp_kick_at(struct mrc_qp *qp, u64 now)
 	lockdep_assert_held(&qp->lock);
 
 	if (qp->pending_error)
-		qp->state = IB_QPS_ERR;
+		mrc_qp_enter_err(qp);
 	if (qp->state == IB_QPS_ERR) {
 		mrc_qp_error(qp);
 		return;
@@ -150,7 +184,7 @@ void mrc_qp_kick_at(struct mrc_qp *qp, u64 now)
 	}
 	mrc_req_complete(qp);
 	if (qp->pending_error) {
-		qp->state = IB_QPS_ERR;
+		mrc_qp_enter_err(qp);
 		mrc_qp_error(qp);
 		return;
 	}
@@ -188,12 +222,25 @@ enum hrtimer_restart mrc_qp_timer_fn(struct hrtimer *t)
 void mrc_qp_unlock_xmit(struct mrc_qp *qp)
 	__releases(&qp->lock)
 {
+	enum ib_event_type event = qp->err_event;
+	bool raise = qp->err_event_due && !qp->dying;
 	struct sk_buff_head q;
 	struct sk_buff *skb;
 
+	qp->err_event_due = false;
+	if (raise)
+		qp->err_event = IB_EVENT_QP_FATAL;
 	__skb_queue_head_init(&q);
 	skb_queue_splice_init(&qp->txq, &q);
 	spin_unlock_bh(&qp->lock);
+	/* Outside the lock: the handler (uverbs' queues the event, in any
+	 * context) must be free to call back into the device.  Before the
+	 * packets: a NAK that tells the peer of this error leaves after the
+	 * event is queued, so whoever learns of it from the peer finds the
+	 * event already there.
+	 */
+	if (raise)
+		mrc_qp_raise_event(qp, event);
 	if (skb_queue_empty(&q))
 		return;
 	/* The route cache is per CPU; BH off also lets the receive side of

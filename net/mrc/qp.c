@@ -213,6 +213,7 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->owner = current_euid();
 	spin_lock_init(&qp->lock);
+	qp->err_event = IB_EVENT_QP_FATAL;
 	skb_queue_head_init(&qp->txq);
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->released);
@@ -499,6 +500,8 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->wimm_inflight = 0;
 	qp->wimm_inflight_max = 0;
 	qp->pending_error = false;
+	qp->err_event = IB_EVENT_QP_FATAL;
+	qp->err_event_due = false;
 	memset(qp->rwqe, 0, (qp->rq.index_mask + 1) * sizeof(*qp->rwqe));
 	memset(qp->inmsg, 0, MRC_MAX_WINDOW * sizeof(*qp->inmsg));
 	__skb_queue_purge(&qp->txq);

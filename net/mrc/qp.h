@@ -195,6 +195,13 @@ struct mrc_qp {
 	struct ib_qp_attr attr;		/* as modified and queried */
 	bool sq_draining;		/* SQD requested */
 	bool pending_error;		/* move to ERR once out of the engine */
+	/* The affiliated asynchronous event (IBA 11.6.3) of the error that
+	 * ends the QP: chosen by its first cause (mrc_qp_fail()), due when
+	 * the QP enters ERR by an error of its own (not by modify_qp),
+	 * raised once, after qp->lock is released (mrc_qp_unlock_xmit()).
+	 */
+	enum ib_event_type err_event;
+	bool err_event_due;
 	bool dying;			/* destroy_qp: do not re-arm the timer */
 
 	struct mrc_pd *pd;		/* const */
@@ -275,6 +282,7 @@ u64 mrc_now(void);
  * every outstanding work request with completions.  Idempotent.
  */
 void mrc_qp_error(struct mrc_qp *qp);
+void mrc_qp_fail(struct mrc_qp *qp, enum ib_event_type event);
 /* With qp->lock held: handle a pending error, post what the engine
  * allows, complete what is done, re-arm the timer.
  */

@@ -83,9 +83,12 @@ static int mrc_resp_bind(struct mrc_qp *qp, u32 ssn, struct mrc_rwqe **out)
 /* A class C error (IBA 9.9.3.1.3): NACK the packet, end this QP too. */
 static int mrc_resp_fatal(struct mrc_qp *qp, int reason)
 {
-	if (reason == MRC_NACK_REMOTE_ACCESS_ERROR)
+	if (reason == MRC_NACK_REMOTE_ACCESS_ERROR) {
 		mrc_count(qp->mdev, MRC_CNT_BAD_RKEY, 1);
-	qp->pending_error = true;
+		mrc_qp_fail(qp, IB_EVENT_QP_ACCESS_ERR);
+	} else {
+		mrc_qp_fail(qp, IB_EVENT_QP_REQ_ERR);
+	}
 	return reason;
 }
 
@@ -149,6 +152,19 @@ static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	 */
 	if (pkt->hdr.opcode == MRC_OP_WRITE_IMM &&
 	    (pkt->hdr.flags & MRC_F_LAST)) {
+		/* max_wimm_dest bounds the WRITE_WITH_IMM an MRC QP holds
+		 * placed and not yet completed: msn - rq_ssn of them come
+		 * before this one.  A requester within its max_wimm credits
+		 * (no larger than our max_wimm_dest) never exceeds it: a
+		 * credit returns only with the cumulative ACK, which follows
+		 * our in-order completion.  One beyond it breaks the
+		 * protocol: NACK it, end this QP.
+		 */
+		if (mrc_qp_is_mrc(qp) &&
+		    w->msg.msn - qp->rq_ssn >= qp->mrc.max_wimm_dest) {
+			mrc_count(qp->mdev, MRC_CNT_PROTO_ERR, 1);
+			return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+		}
 		r = mrc_resp_bind(qp, w->msg.msn, &rw);
 		/* An MRC QP has no RNR: its receives are pre-posted, the
 		 * sender's credits (max_wimm) keep within them; one that

@@ -12,7 +12,20 @@
 #   - mrc_pingpong (WRITE_WITH_IMM ping-pong, data checked both ways),
 #     mrc_bw (WRITE_WITH_IMM stream, every byte checked by the server),
 #     mrc_imm (4 x max_wimm WRITE_WITH_IMM posted at once complete in
-#     order; too few receives fail the QP, there is no RNR);
+#     order; too few receives fail the QP, there is no RNR); then the
+#     same with --async: each end's QP raises its asynchronous event
+#     (QP_FATAL at the requester, QP_REQ_ERR at the responder), which
+#     mrc_get_async_event returns for that QP, mrc_ack_async_event
+#     acknowledges, and the QP is destroyed; and --peer-gone: the
+#     server's QP is destroyed, the client's WRITE_WITH_IMM runs out of
+#     its short MRC retry budget (MRC_QP_TIMEOUT 10, 2 linear retries):
+#     RETRY_EXC_ERR, then QP_FATAL, acknowledged, destroyed;
+#   - max_wimm_dest at the responder, with 5% loss on h2's plane 1 (a
+#     lost packet holds back the completions behind it): a client within
+#     the server's MRC_QP_MAX_WIMM_DEST 1 (max_wimm 1) completes all 64
+#     WRITE_WITH_IMM; one with max_wimm 8 has one refused (invalid
+#     request NAK, counted in h1's rx_proto_err), the server's QP ends
+#     with QP_REQ_ERR;
 #   - over four planes (a route over planes 1-4) pingpong and bw again,
 #     with h2's plane counters showing MRC bytes sent on every plane;
 #   - the controller API's ports (mrc_ctl_query_port/modify_port) on
@@ -57,6 +70,32 @@ app_pair "mrc_imm: 16 WRITE_WITH_IMM, 8 receives: the QP fails (no RNR)" \
 	"^mrc_imm: WRITE_WITH_IMM [0-9]+ failed" \
 	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18603 "$BIN/mrc_imm" -p 18603 -W 4 --count=16 --recv=8 \
 	--expect-fail --timeout=120
+app_pair "mrc_imm --async: too few receives, each QP raises its event" \
+	"^mrc_imm: asynchronous event local work queue catastrophic error of the QP, acknowledged, QP destroyed$" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18610 "$BIN/mrc_imm" -p 18610 -W 4 --count=16 --recv=8 \
+	--expect-fail --async --timeout=120
+app_pair "mrc_imm --peer-gone: retries run out, QP_FATAL" \
+	"^mrc_imm: asynchronous event local work queue catastrophic error of the QP, acknowledged, QP destroyed$" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18611 "$BIN/mrc_imm" -p 18611 --peer-gone \
+	--mrc-timeout=10 --retry-linear=2 --retry-exp=0 --timeout=120
+
+proto_err() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/rx_proto_err" 2>/dev/null || echo 0
+}
+fab_loss 2 1 5
+app_pair "max_wimm_dest 1, max_wimm 1, 5% loss: 64 WRITE_WITH_IMM" \
+	"^mrc_imm: 64 WRITE_WITH_IMM completed in order" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18612 "$BIN/mrc_imm" -p 18612 -W 1 --wimm-dest=1 \
+	--count=64 -s 4096 --timeout=200
+pe0=$(proto_err "$H1_DEV")
+app_pair "max_wimm 8 beyond max_wimm_dest 1, 5% loss: refused, QP_REQ_ERR at the server" \
+	"^mrc_imm: WRITE_WITH_IMM [0-9]+ failed: (remote invalid request error|Work Request Flushed Error)$" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18613 "$BIN/mrc_imm" -p 18613 -W 8 --wimm-dest=1 \
+	--count=64 -s 4096 --expect-fail --async --timeout=200
+pe1=$(proto_err "$H1_DEV")
+check "h1 counted the WRITE_WITH_IMM beyond max_wimm_dest (rx_proto_err $pe0 -> $pe1)" \
+	test "$pe1" -gt "$pe0"
+fab_loss_off 2 1
 
 # --- four planes ----------------------------------------------------------
 check "routes over planes 1-4 on both hosts" fabric_routes

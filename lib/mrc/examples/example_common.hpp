@@ -60,9 +60,13 @@ struct Options {
 	long iters = 1000;
 	uint64_t ev_profile = 0; // 0: none set
 	uint64_t cc_profile = 0;
-	int timeout = 120;	   // seconds for the whole run
-	unsigned int max_wimm = 0; // 0: the device's maximum
-	std::string server;	   // empty: this is the server
+	int timeout = 120;		// seconds for the whole run
+	unsigned int max_wimm = 0;	// 0: the device's maximum
+	unsigned int max_wimm_dest = 0; // 0: as max_wimm
+	uint8_t mrc_timeout = 14;	// MRC_QP_TIMEOUT at RTS
+	uint8_t retry_linear = 7;	// MRC_QP_RETRY_CNT at RTS
+	uint8_t retry_exp = 7;
+	std::string server; // empty: this is the server
 };
 
 // getopt_long table: the shared options, the program's, the end.
@@ -353,7 +357,10 @@ inline void connect_endpoint(Endpoint &e)
 	v.ah_attr.grh.sgid_index = static_cast<uint8_t>(e.opt.gid);
 	std::memcpy(v.ah_attr.grh.dgid.raw, e.peer.gid, sizeof(e.peer.gid));
 	m.wimm.max_wimm_dest = static_cast<uint16_t>(
-		std::min<unsigned int>(wimm, e.dev.wimm_attr.max_wimm_dest));
+		e.opt.max_wimm_dest ?
+			e.opt.max_wimm_dest :
+			std::min<unsigned int>(wimm,
+					       e.dev.wimm_attr.max_wimm_dest));
 	rc = mrc_modify_qp(e.qp.get(), &v,
 			   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,
@@ -366,9 +373,9 @@ inline void connect_endpoint(Endpoint &e)
 	v.qp_state = IBV_QPS_RTS;
 	v.sq_psn = e.me.psn;
 	m.wimm.max_wimm = static_cast<uint16_t>(wimm);
-	m.timeout = 14;
-	m.retry.linear_cnt = 7;
-	m.retry.exp_cnt = 7;
+	m.timeout = e.opt.mrc_timeout;
+	m.retry.linear_cnt = e.opt.retry_linear;
+	m.retry.exp_cnt = e.opt.retry_exp;
 	rc = mrc_modify_qp(e.qp.get(), &v, IBV_QP_STATE | IBV_QP_SQ_PSN, &m,
 			   MRC_QP_MAX_WIMM | MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT);
 	if (rc)
@@ -424,6 +431,36 @@ inline int wait_cq(mrc_cq *cq, ibv_wc *wc, int max, Clock::time_point deadline,
 		if (Clock::now() > deadline)
 			fail(std::string("timed out waiting for ") + what);
 	}
+}
+
+// The next asynchronous event of @e's context, within @seconds: it must be
+// @want for @e's QP.  It is acknowledged and the QP destroyed (which
+// waits for the acknowledgement, as ibv_destroy_qp() does).
+inline void expect_qp_event(Endpoint &e, ibv_event_type want, int seconds,
+			    const char *prog)
+{
+	pollfd p{e.vctx->async_fd, POLLIN, 0};
+	int n = ::poll(&p, 1, seconds * 1000);
+	if (n < 0)
+		fail_errno("poll on the async fd");
+	if (n == 0)
+		fail(std::string("no asynchronous event within ") +
+		     std::to_string(seconds) + " s, expected " +
+		     ibv_event_type_str(want));
+	mrc_async_event ev;
+	if (mrc_get_async_event(e.ctx.get(), &ev))
+		fail_errno("mrc_get_async_event");
+	bool ours = ev.element.qp == e.qp.get();
+	std::string got = ibv_event_type_str(ev.event_type);
+	mrc_ack_async_event(&ev);
+	if (ev.event_type != want || !ours)
+		fail("asynchronous event " + got + (ours ? "" : " of another QP") +
+		     ", expected " + ibv_event_type_str(want) + " of the QP");
+	int rc = mrc_destroy_qp(e.qp.release());
+	if (rc)
+		fail_errno("mrc_destroy_qp after the event", rc);
+	std::printf("%s: asynchronous event %s of the QP, acknowledged, QP destroyed\n",
+		    prog, got.c_str());
 }
 
 inline double seconds_since(Clock::time_point t0)

@@ -8,10 +8,23 @@
 // (default: --count) before the client starts: with fewer receives than
 // immediates an MRC QP has no RNR to fall back on, the QP fails, and
 // --expect-fail makes that the expected outcome (a failed completion on
-// the client, exit 0).
+// the client, exit 0).  With --async each end then waits for its QP's
+// asynchronous event (mrc_get_async_event): QP_FATAL at the client,
+// QP_REQ_ERR at the server (an invalid request: no receive), acknowledges
+// it and destroys the QP.  --peer-gone: the server destroys its QP once
+// connected; the client's WRITE_WITH_IMM runs out of retries
+// (--mrc-timeout, --retry-linear, --retry-exp: MRC_QP_TIMEOUT and
+// MRC_QP_RETRY_CNT), completes RETRY_EXC_ERR, and QP_FATAL follows.
+// --wimm-dest=N sets MRC_QP_MAX_WIMM_DEST (default: -W): a client whose
+// max_wimm is larger may find the server holding N WRITE_WITH_IMM not
+// yet completed (a packet lost before them); the next one is refused,
+// the server's QP fails (its receives flush: with --expect-fail that is
+// the expected outcome there too) and raises QP_REQ_ERR.
 //
-//   server: mrc_imm -d mrc1 [--count=N] [--recv=N]
-//   client: mrc_imm -d mrc2 [-W MAX_WIMM] [--count=N] [--expect-fail] SERVER
+//   server: mrc_imm -d mrc1 [--count=N] [--recv=N] [--async] [--peer-gone]
+//   client: mrc_imm -d mrc2 [-W MAX_WIMM] [--count=N] [--expect-fail]
+//           [--async] [--peer-gone] [--mrc-timeout=T] [--retry-linear=N]
+//           [--retry-exp=N] SERVER
 #include "example_common.hpp"
 
 using namespace example;
@@ -23,7 +36,13 @@ void usage(const char *prog)
 	std::printf("usage: %s [options] [SERVER]\n%s"
 		    "      --count=N         WRITE_WITH_IMM to post (default 4 x max-wimm)\n"
 		    "      --recv=N          receives the server posts (default --count)\n"
-		    "      --expect-fail     the run must end in a failed completion\n",
+		    "      --expect-fail     the run must end in a failed completion\n"
+		    "      --async           then the QP's asynchronous event must come\n"
+		    "      --peer-gone       the server destroys its QP, the client's retries run out\n"
+		    "      --mrc-timeout=T   MRC_QP_TIMEOUT (default 14)\n"
+		    "      --retry-linear=N  MRC_QP_RETRY_CNT linear count (default 7)\n"
+		    "      --retry-exp=N     MRC_QP_RETRY_CNT exponential count (default 7)\n"
+		    "      --wimm-dest=N     MRC_QP_MAX_WIMM_DEST (default -W)\n",
 		    prog, common_usage);
 }
 
@@ -31,7 +50,43 @@ struct ImmOptions {
 	long count = 0;
 	long recv = -1;
 	bool expect_fail = false;
+	bool async = false;
+	bool peer_gone = false;
 };
+
+// The server's QP disappears; the client's one WRITE_WITH_IMM is never
+// acknowledged, fails RETRY_EXC_ERR, and the QP raises QP_FATAL.
+void peer_gone_client(Endpoint &e)
+{
+	sync_peer(e.sock); // the server's QP is gone
+	auto t0 = Clock::now();
+	post_write(e, 0, 0, e.opt.size, 1, 1);
+	ibv_wc wc{};
+	auto deadline = t0 + std::chrono::seconds(e.opt.timeout);
+	int n;
+	while ((n = mrc_poll_cq(e.scq.get(), 1, &wc)) == 0 &&
+	       Clock::now() < deadline)
+		usleep(1000);
+	if (n < 0)
+		fail_errno("mrc_poll_cq");
+	if (n == 0)
+		fail("no completion in time");
+	if (wc.status != IBV_WC_RETRY_EXC_ERR)
+		fail(std::string("completion ") + ibv_wc_status_str(wc.status) +
+		     ", expected " + ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR));
+	std::printf("mrc_imm: WRITE_WITH_IMM to a destroyed QP: %s after %.3f s\n",
+		    ibv_wc_status_str(wc.status), seconds_since(t0));
+	expect_qp_event(e, IBV_EVENT_QP_FATAL, e.opt.timeout, "mrc_imm");
+}
+
+void peer_gone_server(Endpoint &e)
+{
+	int rc = mrc_destroy_qp(e.qp.release());
+	if (rc)
+		fail_errno("mrc_destroy_qp", rc);
+	std::printf("mrc_imm: QP destroyed\n");
+	sync_peer(e.sock);
+}
 
 void client(Endpoint &e, const ImmOptions &io)
 {
@@ -76,6 +131,9 @@ void client(Endpoint &e, const ImmOptions &io)
 				std::printf("mrc_imm: WRITE_WITH_IMM %lu failed: %s\n",
 					    wc[k].wr_id,
 					    ibv_wc_status_str(wc[k].status));
+				if (io.expect_fail && io.async)
+					expect_qp_event(e, IBV_EVENT_QP_FATAL,
+							e.opt.timeout, "mrc_imm");
 				if (io.expect_fail)
 					return;
 				fail("failed completion");
@@ -103,7 +161,24 @@ void server(Endpoint &e, const ImmOptions &io)
 	ibv_wc wc;
 	sync_peer(e.sock);
 	for (long i = 0; i < want; i++) {
-		wait_cq(e.rcq.get(), &wc, 1, deadline, "immediates");
+		int n;
+		while ((n = mrc_poll_cq(e.rcq.get(), 1, &wc)) == 0 &&
+		       Clock::now() < deadline)
+			;
+		if (n < 0)
+			fail_errno("mrc_poll_cq immediates");
+		if (n == 0)
+			fail("timed out waiting for immediates");
+		if (wc.status != IBV_WC_SUCCESS) {
+			std::printf("mrc_imm: receive %lu failed: %s\n",
+				    wc.wr_id, ibv_wc_status_str(wc.status));
+			if (!io.expect_fail)
+				fail("failed receive completion");
+			if (io.async)
+				expect_qp_event(e, IBV_EVENT_QP_REQ_ERR,
+						e.opt.timeout, "mrc_imm");
+			return;
+		}
 		if (ntohl(wc.imm_data) != static_cast<uint32_t>(i))
 			fail("immediate " + std::to_string(ntohl(wc.imm_data)) +
 			     ", expected " + std::to_string(i));
@@ -117,6 +192,9 @@ void server(Endpoint &e, const ImmOptions &io)
 		    want);
 	if (want == io.count)
 		sync_peer(e.sock);
+	else if (io.async)
+		expect_qp_event(e, IBV_EVENT_QP_REQ_ERR, e.opt.timeout,
+				"mrc_imm");
 }
 
 } // namespace
@@ -132,7 +210,13 @@ int main(int argc, char **argv)
 			argc, argv, o,
 			{{"count", required_argument, nullptr, 'c'},
 			 {"recv", required_argument, nullptr, 'r'},
-			 {"expect-fail", no_argument, nullptr, 'F'}},
+			 {"expect-fail", no_argument, nullptr, 'F'},
+			 {"async", no_argument, nullptr, 'A'},
+			 {"peer-gone", no_argument, nullptr, 'G'},
+			 {"mrc-timeout", required_argument, nullptr, 'T'},
+			 {"retry-linear", required_argument, nullptr, 'L'},
+			 {"retry-exp", required_argument, nullptr, 'X'},
+			 {"wimm-dest", required_argument, nullptr, 'D'}},
 			[&](int c, const char *arg) {
 				switch (c) {
 				case 'c':
@@ -144,6 +228,24 @@ int main(int argc, char **argv)
 						parse_num(arg));
 					return true;
 				case 'F': io.expect_fail = true; return true;
+				case 'A': io.async = true; return true;
+				case 'G': io.peer_gone = true; return true;
+				case 'T':
+					o.mrc_timeout = static_cast<uint8_t>(
+						parse_num(arg));
+					return true;
+				case 'L':
+					o.retry_linear = static_cast<uint8_t>(
+						parse_num(arg));
+					return true;
+				case 'X':
+					o.retry_exp = static_cast<uint8_t>(
+						parse_num(arg));
+					return true;
+				case 'D':
+					o.max_wimm_dest = static_cast<unsigned int>(
+						parse_num(arg));
+					return true;
 				}
 				return false;
 			},
@@ -164,6 +266,14 @@ int main(int argc, char **argv)
 			for (long i = 0; i < io.recv; i++)
 				post_recv(e, static_cast<uint64_t>(i));
 		connect_endpoint(e);
+		if (io.peer_gone) {
+			sync_peer(e.sock); // both QPs are in RTS
+			if (o.server.empty())
+				peer_gone_server(e);
+			else
+				peer_gone_client(e);
+			return;
+		}
 		if (o.server.empty())
 			server(e, io);
 		else

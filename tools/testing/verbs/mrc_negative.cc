@@ -30,7 +30,12 @@
 //  - posting a send WR on a QP in Reset or Init is an immediate error of
 //    the post verb (11.4.1.1: the send queue accepts work only from RTS);
 //  - a requester that exhausts its retry count on transport timeouts
-//    completes with IBV_WC_RETRY_EXC_ERR.
+//    completes with IBV_WC_RETRY_EXC_ERR;
+//  - a QP that an error of its own moves to the Error state raises one
+//    affiliated asynchronous event (11.6.3.1): the responder that finds
+//    an access violation IBV_EVENT_QP_ACCESS_ERR, the requester whose
+//    request failed (NAK, retries, local protection) IBV_EVENT_QP_FATAL;
+//    a QP the application moves to Error raises none.
 #include "cli.h"
 #include "raw_sq.h"
 #include "verbs_common.h"
@@ -62,7 +67,18 @@ struct Options : ConnOptions {
 // value and its rkey in arg; DEREG_BIG: time ibv_dereg_mr() of it, reply
 // the microseconds in value and the QP's state 5 s later (or once ERR) in
 // arg.
-enum CmdType : uint32_t { NEW = 1, CHECK, KILL, END, QUIT, BIG_MR, DEREG_BIG };
+// ASYNC: the asynchronous events of the server's QP so far: the first's
+// type + 1 in arg (0: none), their number in value.
+enum CmdType : uint32_t {
+	NEW = 1,
+	CHECK,
+	KILL,
+	END,
+	QUIT,
+	BIG_MR,
+	DEREG_BIG,
+	ASYNC
+};
 struct Cmd {
 	uint32_t type;
 	uint32_t arg;
@@ -173,6 +189,21 @@ void connect_session(Base &b, Session &s, const Options &o, uint8_t timeout,
 	qp_to_rts(s.qp.get(), pp, s.psn);
 }
 
+// The next asynchronous event of @ctx within @ms milliseconds, already
+// acknowledged (the copy keeps the element pointer to compare with).
+std::optional<ibv_async_event> next_async_event(ibv_context *ctx, int ms)
+{
+	pollfd p{ctx->async_fd, POLLIN, 0};
+	if (::poll(&p, 1, ms) <= 0)
+		return std::nullopt;
+	ibv_async_event ev;
+	if (ibv_get_async_event(ctx, &ev))
+		return std::nullopt;
+	ibv_async_event copy = ev;
+	ibv_ack_async_event(&ev);
+	return copy;
+}
+
 // ----------------------------------------------------------------------
 // Server.
 
@@ -207,6 +238,15 @@ int serve(const Options &o, Clock::time_point deadline)
 		case KILL:
 			if (s)
 				s->qp.reset();
+			break;
+		case ASYNC:
+			// Raised before the NAK that told the client left.
+			while (auto ev = next_async_event(b.ctx.get(), 0)) {
+				if (!s || ev->element.qp != s->qp.get())
+					continue;
+				if (!reply.value++)
+					reply.arg = ev->event_type + 1;
+			}
 			break;
 		case END: s.reset(); break;
 		case BIG_MR:
@@ -269,6 +309,7 @@ public:
 		unaligned_atomic();
 		post_before_rts();
 		bad_lkey();
+		user_error_no_event();
 		destroy_with_outstanding();
 		retry_exceeded();
 		wrapping_remote_range(IBV_WR_RDMA_WRITE, "RDMA WRITE");
@@ -392,6 +433,52 @@ private:
 				    std::to_string(n) + " bytes changed)");
 	}
 
+	// One TAP line: our QP's next asynchronous event is @want (or,
+	// with @want nullopt, none comes within a second).
+	void expect_async(Session &s, std::optional<ibv_event_type> want,
+			  const std::string &what)
+	{
+		auto ev = next_async_event(b_.ctx.get(), want ? 5000 : 1000);
+		std::string got = !ev ? std::string("none") :
+					std::string(ibv_event_type_str(
+						ev->event_type)) +
+						  (ev->element.qp == s.qp.get() ?
+							   "" :
+							   " of another QP");
+		bool ok = want ? ev && ev->event_type == *want &&
+					  ev->element.qp == s.qp.get() :
+				 !ev;
+		tap(ok, what + ": asynchronous event expected " +
+				(want ? ibv_event_type_str(*want) : "none") +
+				", got " + got);
+	}
+
+	// The same for the server's QP, asked over the side channel.
+	void expect_peer_async(std::optional<ibv_event_type> want,
+			       const std::string &what)
+	{
+		tcp_.send(Cmd{ASYNC, 0, 0});
+		Cmd r = tcp_.recv<Cmd>(deadline_);
+		if (r.type != ASYNC)
+			fail("protocol: reply to ASYNC");
+		std::string got =
+			!r.value ?
+				std::string("none") :
+				std::string(ibv_event_type_str(
+					static_cast<ibv_event_type>(r.arg - 1))) +
+					(r.value > 1 ?
+						 " and " +
+							 std::to_string(
+								 r.value - 1) +
+							 " more" :
+						 "");
+		bool ok = want ? r.value == 1 && r.arg == *want + 1u :
+				 r.value == 0;
+		tap(ok, what + ": responder's asynchronous event expected " +
+				(want ? ibv_event_type_str(*want) : "none") +
+				", got " + got);
+	}
+
 	void expect_qp_error(Session &s, const std::string &what)
 	{
 		auto st = qp_state(s.qp.get());
@@ -415,6 +502,9 @@ private:
 		expect_wc(s, IBV_WC_REM_ACCESS_ERR, "RDMA WRITE with a bad rkey");
 		expect_unchanged("RDMA WRITE with a bad rkey");
 		expect_qp_error(s, "after a remote access error");
+		expect_async(s, IBV_EVENT_QP_FATAL, "RDMA WRITE with a bad rkey");
+		expect_peer_async(IBV_EVENT_QP_ACCESS_ERR,
+				  "RDMA WRITE with a bad rkey");
 		// After the error, both queues only flush.
 		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr,
 		     r.rkey, 2);
@@ -557,6 +647,25 @@ private:
 		expect_wc(s, IBV_WC_LOC_PROT_ERR,
 			  "RDMA WRITE from a local SGE with a bad lkey");
 		expect_unchanged("RDMA WRITE with a bad lkey");
+		expect_async(s, IBV_EVENT_QP_FATAL, "RDMA WRITE with a bad lkey");
+		expect_peer_async(std::nullopt, "RDMA WRITE with a bad lkey");
+		command(END);
+	}
+
+	// Moved to ERR by the application: flushes, no event.
+	void user_error_no_event()
+	{
+		Session s = connected();
+		const auto &r = s.remote;
+		ibv_qp_attr a{};
+		a.qp_state = IBV_QPS_ERR;
+		if (int rc = ibv_modify_qp(s.qp.get(), &a, IBV_QP_STATE))
+			fail_errno("ibv_modify_qp ERR", rc);
+		post(s, IBV_WR_RDMA_WRITE, laddr(), 64, b_.mr->lkey, r.addr,
+		     r.rkey, 1);
+		expect_wc(s, IBV_WC_WR_FLUSH_ERR,
+			  "RDMA WRITE on a QP the application moved to ERR");
+		expect_async(s, std::nullopt, "QP the application moved to ERR");
 		command(END);
 	}
 
@@ -628,6 +737,7 @@ private:
 		     r.rkey, 2);
 		expect_wc(s, IBV_WC_WR_FLUSH_ERR,
 			  "RDMA WRITE after retry exceeded");
+		expect_async(s, IBV_EVENT_QP_FATAL, "retry exceeded");
 		command(END);
 	}
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The controller API (mrc_ctl.h): the version query, and the entry points
-// whose kernel semantics are not modelled yet (the device query, EV format
-// profiles, the API's EV and CC profile operations, EV events, endpoint
-// operations); the ports are in ctl_port.cpp.  Those check their arguments like the real ones will, then
+// whose kernel semantics are not modelled yet (EV format profiles, the
+// API's EV and CC profile operations, EV events, endpoint operations);
+// the device query is in ctl_device.cpp, the ports in ctl_port.cpp.  Those check their arguments like the real ones will, then
 // refuse with EOPNOTSUPP (ENOTSUP is the same value on Linux), so that a
 // controller built against the OCP header links, runs and is told
 // plainly; Documentation/networking/lib_mrc.rst lists them.
@@ -31,20 +31,6 @@ MRC_API void mrc_ctl_query_version(uint32_t *current_version,
 		      MRC_CTL_API_LAST_SUPPORTED_VERSION,
 		      MRC_CTL_VENDOR_API_CURRENT_VERSION,
 		      MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION});
-}
-
-MRC_API int mrc_ctl_query_device_ex(ibv_context *context, mrc_context *mcontext,
-				    mrc_ctl_device_attr *ctl_attr, int *supported)
-{
-	if (mcontext && context && mcontext->vctx != context)
-		return fail(EINVAL);
-	return not_modelled(context && ctl_attr && supported);
-}
-
-MRC_API int mrc_ctl_query_device(ibv_context *context,
-				 mrc_ctl_device_attr *ctl_attr)
-{
-	return not_modelled(context && ctl_attr);
 }
 
 MRC_API int mrc_ctl_modify_ev_fmt_profile(mrc_context *mrc_ctx, uint64_t,

@@ -22,6 +22,8 @@
 
 #include <mrc_ctl.h>
 
+#include <cstring>
+
 using namespace example;
 
 namespace {
@@ -297,6 +299,38 @@ void ctl_ports(Endpoint &e, int n)
 		      v[2] == MRC_CTL_VENDOR_API_CURRENT_VERSION &&
 		      v[3] == MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION,
 	      "mrc_ctl_query_version reports the header's versions");
+	mrc_ctl_device_attr da;
+	std::memset(&da, 0xa5, sizeof(da));
+	int sup = -1;
+	check(mrc_ctl_query_device_ex(e.vctx.get(), e.ctx.get(), &da, &sup) == 0 &&
+		      sup == 1,
+	      "mrc_ctl_query_device_ex: an MRC device");
+	uint32_t want_ports = ((1u << n) - 1) << 1;
+	check(da.phy_port_mask == want_ports,
+	      "phy_port_mask is planes 1-" + std::to_string(n) + " (" +
+		      std::to_string(da.phy_port_mask) + ")");
+	check(da.mrc_ctl_protocol_version == MRC_CTL_PROTOCOL_VERSION_1 &&
+		      da.ev.ev_max_profiles == 256 &&
+		      da.ev.ev_max_count_profile == 256 &&
+		      da.ev.ev_max_count == 65536 &&
+		      da.ev.ev_free_count == da.ev.ev_max_count &&
+		      da.ev.ev_count_align == 1 && da.ev.ev_max_width == 256 &&
+		      da.ev.ev_max_fmt_profiles == 0 &&
+		      da.cc.cc_max_profiles == 256 && da.opt_attr == 0,
+	      "the kernel's limits, all EVs free, no optional feature");
+	check(da.cc.algorithms && da.cc.algorithms[0] &&
+		      std::string(da.cc.algorithms[0]) == "uet-1.0-nscc" &&
+		      !da.cc.algorithms[1],
+	      "one CC algorithm: uet-1.0-nscc");
+	mrc_ctl_device_attr da0{};
+	check(mrc_ctl_query_device(e.vctx.get(), &da0) == 0 &&
+		      da0.phy_port_mask == want_ports,
+	      "mrc_ctl_query_device (API 1.0.0) answers the same");
+	errno = 0;
+	check(mrc_ctl_query_device_ex(e.vctx.get(), e.ctx.get(), nullptr,
+				      &sup) == -1 &&
+		      errno == EINVAL,
+	      "mrc_ctl_query_device_ex without attr: EINVAL");
 	int rc;
 	for (int p = 1; p <= n; p++) {
 		auto st = port_state(e, p, &rc);

@@ -10,10 +10,9 @@
 #include <mrc_ctl.h>
 
 #include <cstring>
-#include <exception>
 
 #include "attrs.hpp"
-#include "nl.hpp"
+#include "ctl_nl.hpp"
 #include "profile_attrs.hpp"
 
 using namespace mrc::lib;
@@ -78,13 +77,11 @@ MRC_API int mrc_ctl_query_device_ex(ibv_context *context, mrc_context *mcontext,
 		return 0;
 
 	uint32_t ports = 0, used = 0;
-	try {
-		read_fabric(ibv_get_device_name(context->device), &ports, &used);
-	} catch (const mrcctl::KernelError &e) {
-		return fail(e.error() == EPERM ? EPERM : EIO);
-	} catch (const std::exception &) {
-		return fail(EIO);
-	}
+	if (ctl_nl_call([&] {
+		    read_fabric(ibv_get_device_name(context->device), &ports,
+				&used);
+	    }))
+		return -1;
 
 	auto &ev = ctl_attr->ev;
 	ctl_attr->mrc_ctl_protocol_version = MRC_CTL_PROTOCOL_VERSION_1;

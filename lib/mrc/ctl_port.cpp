@@ -5,33 +5,14 @@
 // ... up|down"), read and set through the mrc generic netlink family with
 // mrcctl's client (tools/mrcctl/nl.hpp).  The kernel checks CAP_NET_ADMIN
 // for a change; its refusal reaches the caller as errno.
-#include "objects.hpp"
-
 #include <mrc_ctl.h>
 
-#include <exception>
-
 #include "attrs.hpp"
-#include "nl.hpp"
+#include "ctl_nl.hpp"
 
 using namespace mrc::lib;
 
 namespace {
-
-// The API's errno for a netlink failure: a plane that does not exist is
-// an invalid port (EINVAL, as the API documents); permission and
-// argument errors pass through; anything else is the implementation's
-// own trouble (EIO).
-int port_errno(int err)
-{
-	switch (err) {
-	case ENOENT:
-	case ERANGE:
-	case EINVAL: return EINVAL;
-	case EPERM: return EPERM;
-	default: return EIO;
-	}
-}
 
 bool port_args_ok(const mrc_context *ctx, uint8_t port,
 		  const mrc_ctl_port_attr *attr, int mask)
@@ -45,7 +26,7 @@ bool port_args_ok(const mrc_context *ctx, uint8_t port,
 int plane_request(mrc_context *ctx, uint8_t port, std::optional<bool> set,
 		  bool *admin_up)
 {
-	try {
+	return ctl_nl_call([&] {
 		mrcctl::GenlSocket sk;
 		mrcctl::MsgPtr req = sk.request(set ? MRC_CMD_PLANE_SET :
 						      MRC_CMD_PLANE_GET,
@@ -54,7 +35,7 @@ int plane_request(mrc_context *ctx, uint8_t port, std::optional<bool> set,
 				   ibv_get_device_name(ctx->vctx->device)) < 0 ||
 		    nla_put_u32(req.get(), MRC_A_PLANE_ID, port) < 0 ||
 		    (set && nla_put_u8(req.get(), MRC_A_PLANE_ADMIN_UP, *set) < 0))
-			return fail(EIO);
+			throw mrcctl::Failure("message too large");
 		bool got = false;
 		sk.transact(req.get(), [&](nl_msg *m) {
 			mrcctl::Plane p = mrcctl::decode_plane(m);
@@ -64,14 +45,8 @@ int plane_request(mrc_context *ctx, uint8_t port, std::optional<bool> set,
 			}
 		});
 		if (!set && !got)
-			return fail(EIO);
-		return 0;
-	} catch (const mrcctl::KernelError &e) {
-		return fail(port_errno(e.error()));
-	} catch (const std::exception &) {
-		// No family (module not loaded), no memory, a bad reply.
-		return fail(EIO);
-	}
+			throw mrcctl::Failure("no admin state in the reply");
+	});
 }
 
 } // namespace

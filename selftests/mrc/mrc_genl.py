@@ -29,15 +29,25 @@ read as such a list.
 
 As a module: Client().request(op, attrs, dump=False) returns
 (errno, extack text, [decoded replies]).
+
+  mrc_genl.py --serve DIR PID
+serves the selftests' genl_py (lib.sh) until process PID is gone: one
+Python process per test instead of one per request (a Python start that
+loads the spec takes seconds in the TCG guest).  See serve().
 """
 
 import ast
+import ctypes
 import errno
+import io
 import json
 import os
 import socket
 import struct
 import sys
+import threading
+import time
+import traceback
 
 import yaml
 
@@ -62,6 +72,16 @@ def spec_path():
 
 
 class Spec:
+    _parsed = {}
+
+    @classmethod
+    def cached(cls):
+        """The spec at spec_path(), parsed once per process."""
+        path = spec_path()
+        if path not in cls._parsed:
+            cls._parsed[path] = cls(path)
+        return cls._parsed[path]
+
     def __init__(self, path=None):
         with open(path or spec_path()) as f:
             # libyaml's parser: the pure-Python one takes seconds per
@@ -172,7 +192,7 @@ def decode(spec, set_name, data):
 
 class Client:
     def __init__(self, spec=None):
-        self.spec = spec or Spec()
+        self.spec = spec or Spec.cached()
         self.s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
                                NETLINK_GENERIC)
         self.s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
@@ -256,7 +276,116 @@ def parse_args(args):
     return pairs
 
 
+CLONE_NEWNET = 0x40000000
+
+
+def setns(path):
+    """Move this thread into the network namespace at PATH (a file of
+    /run/netns or /proc/PID/ns): sockets made after it live there."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if libc.setns(fd, CLONE_NEWNET) != 0:
+            e = ctypes.get_errno()
+            raise OSError(e, "setns %s: %s" % (path, os.strerror(e)))
+    finally:
+        os.close(fd)
+
+
+def run_script(code, argv):
+    """Run one genl_py script as "python3 -c" would: (exit status,
+    stdout text, stderr text)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.argv, sys.stdout, sys.stderr
+    sys.argv, sys.stdout, sys.stderr = ["-c"] + argv, out, err
+    rc = 0
+    try:
+        exec(code, {"__name__": "__main__", "__builtins__": __builtins__})
+    except SystemExit as e:
+        if e.code is None:
+            rc = 0
+        elif isinstance(e.code, int):
+            rc = e.code
+        else:
+            print(e.code, file=err)
+            rc = 1
+    except BaseException:  # what python3 -c would print and exit 1 for
+        traceback.print_exc(file=err)
+        rc = 1
+    finally:
+        sys.argv, sys.stdout, sys.stderr = saved
+    return rc, out.getvalue(), err.getvalue()
+
+
+def serve(d, pid):
+    """genl_py's server.  A request is the FIFO DIR/in opened, written
+    and closed: NUL-terminated fields NS ("-": this process's own
+    namespace), the script, its arguments.  The script runs with its
+    netlink sockets in NS (entered for the request: a namespace deleted
+    and made again by the test is the new one); its output goes to
+    DIR/stdout and DIR/stderr, then its exit status to the FIFO DIR/out.
+    The server ends with process PID (the test), removing DIR."""
+    sys.modules.setdefault("mrc_genl", sys.modules[__name__])
+    home = "/proc/self/ns/net"
+    home_fd = os.open(home, os.O_RDONLY)
+    fifo_in, fifo_out = os.path.join(d, "in"), os.path.join(d, "out")
+    os.mkfifo(fifo_in)
+    os.mkfifo(fifo_out)
+
+    def watch():
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                for f in ("in", "out", "stdout", "stderr", "pid", "log"):
+                    try:
+                        os.unlink(os.path.join(d, f))
+                    except OSError:
+                        pass
+                try:
+                    os.rmdir(d)
+                except OSError:
+                    pass
+                os._exit(0)
+            except PermissionError:
+                pass
+            time.sleep(0.5)
+
+    threading.Thread(target=watch, daemon=True).start()
+    with open(os.path.join(d, "pid"), "w") as f:
+        f.write("%d\n" % os.getpid())
+    compiled = {}
+    libc = ctypes.CDLL(None, use_errno=True)
+    while True:
+        with open(fifo_in, "rb") as f:
+            req = f.read()
+        fields = req.split(b"\0")
+        if len(fields) < 3:
+            continue  # an empty or cut request: nobody waits for it
+        ns, script = fields[0].decode(), fields[1].decode()
+        argv = [a.decode() for a in fields[2:-1]]
+        try:
+            if ns != "-":
+                setns(os.path.join("/run/netns", ns))
+            if script not in compiled:
+                compiled[script] = compile(script, "<genl_py>", "exec")
+            rc, out, err = run_script(compiled[script], argv)
+        except Exception as e:
+            rc, out, err = 1, "", "genl_py: %s\n" % e
+        finally:
+            libc.setns(home_fd, CLONE_NEWNET)
+        with open(os.path.join(d, "stdout"), "w") as f:
+            f.write(out)
+        with open(os.path.join(d, "stderr"), "w") as f:
+            f.write(err)
+        with open(fifo_out, "w") as f:
+            f.write("%d\n" % (rc & 0xff))
+
+
 def main(argv):
+    if argv[:1] == ["--serve"] and len(argv) == 3:
+        serve(argv[1], int(argv[2]))
+        return 0
     dump = show = False
     while argv and argv[0].startswith("--"):
         opt = argv.pop(0)

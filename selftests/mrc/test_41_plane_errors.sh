@@ -21,8 +21,9 @@ B=mrc41b
 # family's spec (mrc_genl.py: attributes named, numbered and typed from
 # Documentation/netlink/specs/mrc.yaml) with exactly the attributes given,
 # print the kernel's answer as "ok" or "error ENAME (strerror): extack
-# message" and exit 0 or 1.
-genl_raw() { ns_exec "$A" "$MRC_GENL" "$@"; }
+# message" and exit 0 or 1 (mrc_genl.py's command line, through
+# genl_py's one server).
+genl_raw() { genl_py "$A" 'import mrc_genl; sys.exit(mrc_genl.main(sys.argv[1:]))' "$@"; }
 
 # planes DEV: the plane ids of DEV, e.g. "1 2".
 planes() {

@@ -135,7 +135,7 @@ struct mrc_qp_ev {
 struct mrc_qp_paths {
 	u8 format;			/* enum mrc_ev_format */
 	u16 n_evs;
-	u16 route_planes;		/* bit p - 1: plane p has a hop */
+	u16 route_planes;		/* bit p - 1: plane p is used (a hop) */
 	u32 ev_profile;			/* the profile the EVs came from */
 	u32 event_mask;			/* MRC_EV_EVT_*: EV events wanted */
 	struct mrc_qp_plane plane[MRC_MAX_PLANES + 1];	/* [0] unused */
@@ -153,6 +153,8 @@ struct mrc_qp_path_prep {
 	u16 min_active;
 	u32 ev_profile;
 	u32 event_mask;
+	u16 ev_planes;			/* bit p - 1: an EV of plane p */
+	bool direct;			/* no route: ev_planes to the GID */
 	int oif[MRC_MAX_PLANES + 1];	/* plane netdevs, 0 if detached */
 	bool plane_up[MRC_MAX_PLANES + 1];
 	u16 up_mask;			/* bit p - 1: plane p is up */

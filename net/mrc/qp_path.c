@@ -4,11 +4,17 @@
  * which EVs its packets leave.
  *
  * At RTR the peer's address (the address vector's) selects a route
- * (route.c).  Without one the QP behaves like a single-path RoCE QP:
- * plane 1, the AV's addresses, one EV.  With one, every plane the route
- * names carries packets toward the peer's address on that plane, and the
- * route's EV profile gives the EV set; profile 0, the built-in default,
- * is AUTO format UDP with MRC_QP_AUTO_EVS_PER_PLANE EVs per plane.
+ * (route.c).  With one, every plane the route names carries packets
+ * toward the peer's address on that plane, and the route's EV profile
+ * gives the EV set; profile 0, the built-in default, is AUTO format UDP
+ * with MRC_QP_AUTO_EVS_PER_PLANE EVs per plane.  Without one, a QP given
+ * an EV profile of its own (MRC_QP_EV_PROFILE_ID) uses every plane the
+ * profile's EVs name: each plane's netdev carries packets from the QP's
+ * GID address to the AV's, the peer's GID (planes joined directly, or a
+ * fabric that delivers each host's address on every plane).  The peer
+ * knows the QP by that one address on every plane, as the QP knows it.
+ * Otherwise the QP behaves like a single-path RoCE QP: plane 1, the AV's
+ * addresses, one EV.
  *
  * The work is split in two because the route table and profiles are
  * under a mutex: mrc_qp_paths_prepare() gathers everything in process
@@ -100,6 +106,7 @@ static int mrc_prep_evs(struct mrc_dev *mdev, u32 qpn, u32 id,
 	int n, i;
 
 	prep->ev_profile = id;
+	prep->ev_planes = 0;
 	if (id) {
 		n = mrc_ev_profile_conn_get(mdev, id, qpn, prep->evs,
 					    prep->cfg, MRC_MAX_EVS,
@@ -107,6 +114,10 @@ static int mrc_prep_evs(struct mrc_dev *mdev, u32 qpn, u32 id,
 					    &prep->event_mask);
 		if (n < 0)
 			return n;
+		for (i = 0; i < n; i++)
+			if (prep->cfg[i].plane >= 1 &&
+			    prep->cfg[i].plane <= MRC_MAX_PLANES)
+				prep->ev_planes |= BIT(prep->cfg[i].plane - 1);
 	} else {
 		prep->format = MRC_EV_FMT_UDP;
 		prep->min_active = 1;
@@ -128,6 +139,9 @@ static int mrc_prep_evs(struct mrc_dev *mdev, u32 qpn, u32 id,
 	if (!ipv6 && prep->format != MRC_EV_FMT_UDP)
 		return -EAFNOSUPPORT;	/* STEV and SRV6 live in IPv6 */
 	prep->n_evs = n;
+	/* No route: the QP's own profile's planes, straight to the GID. */
+	prep->direct = !prep->has_route && id &&
+		       (prep->ev_planes & ~BIT(0));
 	return 0;
 }
 
@@ -188,8 +202,20 @@ int mrc_qp_paths_prepare(struct mrc_qp *qp, const struct rdma_ah_attr *ah,
 				 ev, cc, prep);
 }
 
+/* The planes a QP's packets may use: the route's, the profile's EVs'
+ * without a route (mrc_prep_evs()), or plane 1 alone.
+ */
+static u16 mrc_qp_prep_planes_used(const struct mrc_qp_path_prep *prep)
+{
+	if (prep->has_route)
+		return mrc_qp_route_planes(&prep->route);
+	if (prep->direct)
+		return prep->ev_planes | BIT(0);
+	return BIT(0);
+}
+
 /* Plane @p from the route's hop (the AV's addresses for plane 1 without
- * a route).
+ * a route, and for each of the profile's planes when direct).
  */
 static void mrc_qp_install_plane(struct mrc_qp *qp,
 				 const struct mrc_qp_path_prep *prep, int p)
@@ -203,6 +229,18 @@ static void mrc_qp_install_plane(struct mrc_qp *qp,
 	pl->valid = false;
 	if (prep->has_route && !hop->valid)
 		return;
+	if (p != 1 && prep->direct) {
+		if (!(prep->ev_planes & BIT(p - 1)))
+			return;
+		/* The GID's addresses on this plane's netdev (detached
+		 * now, oif 0: down until it is attached).
+		 */
+		pl->oif = prep->oif[p];
+		pl->saddr = qp->saddr;
+		pl->daddr = qp->daddr;
+		pl->valid = true;
+		return;
+	}
 	if (p == 1) {
 		/* The GID names the source and its netdev. */
 		pl->oif = qp->oif;
@@ -259,8 +297,7 @@ int mrc_qp_paths_install(struct mrc_qp *qp,
 	paths->n_evs = prep->n_evs;
 	paths->ev_profile = prep->ev_profile;
 	paths->event_mask = prep->event_mask;
-	paths->route_planes = prep->has_route ?
-			      mrc_qp_route_planes(&prep->route) : 0x1;
+	paths->route_planes = mrc_qp_prep_planes_used(prep);
 	for (p = 1; p <= MRC_MAX_PLANES; p++)
 		mrc_qp_install_plane(qp, prep, p);
 	for (i = 0; i < prep->n_evs; i++)

@@ -26,6 +26,9 @@
 #     WRITE_WITH_IMM; one with max_wimm 8 has one refused (invalid
 #     request NAK, counted in h1's rx_proto_err), the server's QP ends
 #     with QP_REQ_ERR;
+#   - over four planes without a route: bw with its QPs given an AUTO EV
+#     profile over planes 1-4 (-E), h2's plane counters showing MRC
+#     bytes sent on every plane;
 #   - over four planes (a route over planes 1-4) pingpong and bw again,
 #     with h2's plane counters showing MRC bytes sent on every plane;
 #   - the controller API's ports (mrc_ctl_query_port/modify_port) on
@@ -97,20 +100,48 @@ check "h1 counted the WRITE_WITH_IMM beyond max_wimm_dest (rx_proto_err $pe0 -> 
 	test "$pe1" -gt "$pe0"
 fab_loss_off 2 1
 
+tmp=$(mktemp -d) || exit 1
+
+# plane_shares DESC MIN: h2's MRC bytes sent per plane between the
+# snapshots $tmp/a and $tmp/b, each checked above MIN.
+plane_shares() {
+	local p tx
+	for p in 1 2 3 4; do
+		tx=$(awk -v p="$p" 'FNR == NR && $1 == p { o = $2 } FNR != NR && $1 == p { print $2 - o }' \
+			"$tmp/a" "$tmp/b")
+		check "$1: h2 sent MRC bytes on plane $p (+${tx:-none})" test "${tx:-0}" -gt "$2"
+	done
+}
+
+# --- four planes without a route: the QPs' own EV profile names them -----
+# An AUTO profile over planes 1-4 on both hosts, no route: each QP given
+# it (mrc_bw -E) sends on every plane's netdev from its GID address to
+# the peer's (qp_path.c).
+EVP=7
+ev_profile_up() {
+	ns_exec "$1" "$MRCCTL" ev-profile add dev "$2" id $EVP mode auto format udp count 32 planes 1-4 &&
+		ns_exec "$1" "$MRCCTL" ev-profile set dev "$2" id $EVP state offline &&
+		ns_exec "$1" "$MRCCTL" ev-profile set dev "$2" id $EVP state online
+}
+check "EV profile $EVP (AUTO, udp, planes 1-4) online on both hosts, no route" \
+	eval 'ev_profile_up h1 "$H1_DEV" && ev_profile_up h2 "$H2_DEV"'
+fab_plane_stats h2 "$H2_DEV" >"$tmp/a"
+app_pair "4 planes, no route (EV profile $EVP): mrc_bw 64 KiB x 200, verified" \
+	"^mrc_bw: 200 messages of 65536 bytes .* MB/s" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18606 "$BIN/mrc_bw" -p 18606 -s 64K -n 200 -E $EVP
+fab_plane_stats h2 "$H2_DEV" >"$tmp/b"
+# 200 x 64 KiB = 13 MB: an even share is 3.3 MB.
+plane_shares "4 planes, no route" 500000
+
 # --- four planes ----------------------------------------------------------
 check "routes over planes 1-4 on both hosts" fabric_routes
-tmp=$(mktemp -d) || exit 1
 fab_plane_stats h2 "$H2_DEV" >"$tmp/a"
 app_pair "4 planes: mrc_bw 64 KiB x 400, verified" "^mrc_bw: 400 messages of 65536 bytes .* MB/s" \
 	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18604 "$BIN/mrc_bw" -p 18604 -s 64K -n 400
 fab_plane_stats h2 "$H2_DEV" >"$tmp/b"
-for p in 1 2 3 4; do
-	tx=$(awk -v p="$p" 'FNR == NR && $1 == p { o = $2 } FNR != NR && $1 == p { print $2 - o }' \
-		"$tmp/a" "$tmp/b")
-	# 400 x 64 KiB = 26 MB: an even share is 6.5 MB; any real share of
-	# the spraying is well above 1 MB.
-	check "4 planes: h2 sent MRC bytes on plane $p (+${tx:-none})" test "${tx:-0}" -gt 1000000
-done
+# 400 x 64 KiB = 26 MB: an even share is 6.5 MB; any real share of the
+# spraying is well above 1 MB.
+plane_shares "4 planes" 1000000
 app_pair "4 planes: mrc_pingpong 4 KiB x 200" "$PINGPONG_RE" \
 	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18605 "$BIN/mrc_pingpong" -p 18605 -s 4096 -n 200
 

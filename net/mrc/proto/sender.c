@@ -252,13 +252,21 @@ bool mrc_conn_tx_next(struct mrc_conn *c, u64 now, struct mrc_tx_desc *out)
 	return true;
 }
 
-/* The receiver has @p: count it, feed RACK. */
+/* The receiver has @p: count it, feed RACK and the EV recycling.  The
+ * receiver ACKs at once on a CE mark, so of the packets an ACK newly
+ * acknowledges only its trigger (tx->ack_trig) can have been marked:
+ * every other one came through its path cleanly.  A packet declared lost
+ * that arrives after all took too long: its path is not reused either.
+ */
 static void tx_delivered(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
 			 u32 *acked, u64 now)
 {
 	struct mrc_tx *tx = &c->tx;
 
 	*acked += p->len;
+	if (!(tx->ack_slow && psn == tx->ack_trig) &&
+	    !(p->flags & MRC_TXP_LOST))
+		mrc_path_on_delivered(c, p->ev);
 	if (p->flags & MRC_TXP_LOST)
 		p->flags &= (u8)~MRC_TXP_LOST;	/* arrived after all */
 	else if (!(p->flags & MRC_TXP_RNR))
@@ -525,6 +533,14 @@ int mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 		c->st.ecn_acks++;
 		mrc_path_on_ecn(c, a->echo_ev, now);
 	}
+	/* The trigger's own path is not worth reusing when it marked the
+	 * packet or delayed it beyond the connection's smoothed RTT: below
+	 * the marking threshold, queues of several hops add up to more
+	 * delay than any one of them marks for (fat tree, UDP EVs: +0.01).
+	 */
+	tx->ack_trig = pkt->hdr.psn;
+	tx->ack_slow = ecn || (tx->srtt &&
+			       tx->qdelay + c->cfg.cc.base_rtt > tx->srtt);
 	progress = tx_advance_cum(c, a->cum_psn, &acked, now);
 	progress |= tx_apply_sack(c, a, &acked, now);
 	if (progress) {
@@ -548,6 +564,7 @@ int mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	if (!tx_psn_known(c, n->cum_psn, 1) || !tx_psn_known(c, n->psn, 0))
 		return tx_invalid(c);
 	c->st.nacks_rx++;
+	tx->ack_slow = 0;
 	if (tx_advance_cum(c, n->cum_psn, &acked, now))
 		tx_progress(c, now);
 	if (!tx_in_flight(tx, n->psn))

@@ -121,6 +121,7 @@ struct mrc_ev {
 	u64 next_probe;
 	u64 probe_sent;
 	u64 state_since;	/* time of the latest state change */
+	u64 echo_at;		/* latest ACK echoing it (0: none yet) */
 	struct mrc_ev_counters cnt;
 	u32 srtt, rttvar;	/* ns; srtt 0: no sample yet */
 	u32 probe_id;		/* outstanding probe; 0 none */
@@ -196,8 +197,10 @@ int mrc_path_pick_ctrl(struct mrc_conn *c, u32 hint, u64 now);
  */
 #define MRC_PATH_HOLD_SHIFT	16
 void mrc_path_on_ack(struct mrc_conn *c, u32 ev);
+/* Recycling needs an ACK that echoed the EV within this many RTTs. */
+#define MRC_PATH_ECHO_RTTS	8
 /* A packet sent on @ev was delivered without an ECN mark. */
-void mrc_path_on_delivered(struct mrc_conn *c, u32 ev);
+void mrc_path_on_delivered(struct mrc_conn *c, u32 ev, u64 now);
 void mrc_path_on_loss(struct mrc_conn *c, u32 ev, u8 reason, u64 now);
 void mrc_path_on_ecn(struct mrc_conn *c, u32 ev, u64 now);
 void mrc_path_on_rtt(struct mrc_conn *c, u32 ev, u32 rtt);

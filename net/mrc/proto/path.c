@@ -205,11 +205,20 @@ static int path_pick_recycled(struct mrc_paths *p, u64 now, int exclude)
 	return -1;
 }
 
-void mrc_path_on_delivered(struct mrc_conn *c, u32 ev)
+void mrc_path_on_delivered(struct mrc_conn *c, u32 ev, u64 now)
 {
 	struct mrc_paths *p = &c->paths;
+	u64 rtt = c->tx.srtt ? c->tx.srtt : c->cfg.cc.base_rtt;
 
 	if (c->cfg.spray != MRC_SPRAY_RECYCLE || ev >= p->n)
+		return;
+	/* Delivered, but is the way back alive?  A packet that another
+	 * path's ACK reports says nothing about the ACKs of its own index;
+	 * an EV whose own ACKs stopped (a dead reverse link) would keep
+	 * earning reuse that way, and a connection down to its last packet
+	 * would resend into it until it fails.
+	 */
+	if (p->ev[ev].echo_at + MRC_PATH_ECHO_RTTS * rtt < now)
 		return;
 	if (p->rc_tail - p->rc_head >= MRC_PATH_RECYCLE)
 		p->rc_head++;

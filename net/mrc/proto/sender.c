@@ -266,7 +266,7 @@ static void tx_delivered(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
 	*acked += p->len;
 	if (!(tx->ack_slow && psn == tx->ack_trig) &&
 	    !(p->flags & MRC_TXP_LOST))
-		mrc_path_on_delivered(c, p->ev);
+		mrc_path_on_delivered(c, p->ev, now);
 	if (p->flags & MRC_TXP_LOST)
 		p->flags &= (u8)~MRC_TXP_LOST;	/* arrived after all */
 	else if (!(p->flags & MRC_TXP_RNR))
@@ -525,6 +525,7 @@ int mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	if (a->echo_ev < c->paths.n) {
 		e = &c->paths.ev[a->echo_ev];
 		e->cnt.acks++;
+		e->echo_at = now;
 		e->cnt.ecn_marks += ecn;
 		mrc_path_on_ack(c, a->echo_ev);
 	}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // MRC_SPRAY_RECYCLE: data packets reuse the EVs whose packets were just
 // delivered cleanly, in delivery order, and explore (round robin) only
-// when none is left; a marked or slow trigger and a packet that arrived
-// after being declared lost give nothing back; the round robin stays the
-// default.
+// when none is left; a marked or slow trigger, a packet that arrived
+// after being declared lost and a packet of an EV whose own ACKs stopped
+// give nothing back; the round robin stays the default.
 #include <gtest/gtest.h>
 
 #include "engine_harness.h"
@@ -45,7 +45,8 @@ std::vector<uint16_t> evs_of(const std::vector<struct mrc_tx_desc> &v)
 	return r;
 }
 
-// 16 EVs, 16 packets sent (EV i carries PSN i), an RTT of 10 us learnt.
+// 16 EVs, 16 packets sent (EV i carries PSN i), an RTT of 10 us learnt
+// and an ACK back on every EV (acknowledging nothing yet).
 struct Sent {
 	Solo s;
 	std::vector<struct mrc_tx_desc> v;
@@ -56,7 +57,8 @@ struct Sent {
 		s.send(16 * 1000 * 4);
 		v = s.drain(16);
 		s.now += 10000;
-		s.rx(ack_of(s, v[0].psn, {}, v[0], 10000));
+		for (const auto &d : v)
+			s.rx(ack_of(s, v[0].psn, {}, d, 10000));
 	}
 };
 
@@ -150,4 +152,22 @@ TEST(SprayRecycle, RecycledPathsCarryTheWholeWindowOnceLearnt)
 	}
 	for (uint32_t i = 0; i < 64; i++)
 		EXPECT_EQ(used[i], i < 8 ? 50u : 0u) << "EV " << i;
+}
+
+TEST(SprayRecycle, EvWhoseOwnAcksStoppedEarnsNothingFromOthers)
+{
+	Sent t;
+
+	// 5 us later EV 2's packet is reported by EV 3's ACK: its own ACKs
+	// came back recently, so it is reused.
+	t.s.now += 5000;
+	t.s.rx(ack_of(t.s, t.v[0].psn, {t.v[2].psn, t.v[3].psn}, t.v[3], 10000));
+	EXPECT_EQ(evs_of(t.s.drain(2)), (std::vector<uint16_t>{2, 3}));
+	// 100 us (10 RTTs) after the last ACK on EVs 0-7 an ACK on EV 8
+	// reports PSNs 0-8: nothing came back on EVs 0-7 for more than
+	// MRC_PATH_ECHO_RTTS (8) RTTs (their way back may be dead), so only
+	// EV 8 is reused.
+	t.s.now += 95000;
+	t.s.rx(ack_of(t.s, t.v[9].psn, {}, t.v[8], 10000));
+	EXPECT_EQ(evs_of(t.s.drain(2)), (std::vector<uint16_t>{8, 0}));
 }

@@ -104,9 +104,47 @@ static void tx_uncount(struct mrc_tx *tx, const struct mrc_txpkt *p)
 	tx->inflight = tx->inflight > p->len ? tx->inflight - p->len : 0;
 }
 
+/* EV @ev was just retired: what else is in flight on it went into the
+ * same hole.  Resend it now instead of waiting for each packet's own
+ * deadline (the reorder window and every later completion wait for
+ * them).  Only a path that fell silent, not one that merely drops some.
+ */
+static void tx_presume_lost(struct mrc_conn *c, u16 ev, u32 skip,
+			    u64 lost_sent, u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+	u32 psn;
+
+	/* Only a silent path: an ACK that echoed the EV after the lost
+	 * packet left says it still delivers (a lossy path, not a dead one).
+	 */
+	if (c->paths.ev[ev].echo_at > lost_sent)
+		return;
+	for (psn = mrc_ring_next_zero(tx->sacked, tx->snd_una, tx->snd_nxt);
+	     psn != tx->snd_nxt;
+	     psn = mrc_ring_next_zero(tx->sacked, psn + 1, tx->snd_nxt)) {
+		struct mrc_txpkt *p = txp(tx, psn);
+
+		if (psn == skip || p->ev != ev ||
+		    (p->flags & (MRC_TXP_SACKED | MRC_TXP_LOST | MRC_TXP_RNR)))
+			continue;
+		tx_uncount(tx, p);
+		tx_queue_retx(c, psn, p);
+		c->st.lost_pkts++;
+		c->paths.ev[ev].cnt.lost_pkts++;
+		/* Charged to the path as its own deadline would have been
+		 * (the loss score); the window was cut once already.
+		 */
+		mrc_path_on_loss(c, ev, MRC_EVR_LOSS, now);
+	}
+}
+
 static void tx_mark_lost(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
 			 u8 reason, u64 now)
 {
+	bool was_good;
+	u64 lost_sent;
+
 	tx_uncount(&c->tx, p);
 	tx_queue_retx(c, psn, p);
 	c->st.lost_pkts++;
@@ -114,8 +152,12 @@ static void tx_mark_lost(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
 	c->paths.ev[p->ev].cnt.lost_pkts++;
 	if (p->flags & MRC_TXP_NOBLAME)
 		return;
+	was_good = c->paths.ev[p->ev].state == MRC_EV_GOOD;
+	lost_sent = p->sent;
 	mrc_path_on_loss(c, p->ev, reason, now);
 	mrc_nscc_on_loss(&c->cc, now);
+	if (was_good && c->paths.ev[p->ev].state != MRC_EV_GOOD)
+		tx_presume_lost(c, p->ev, psn, lost_sent, now);
 }
 
 static void tx_fill(struct mrc_conn *c, u32 psn, const struct mrc_txpkt *p,

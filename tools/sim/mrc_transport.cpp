@@ -76,9 +76,18 @@ MrcTransport::MrcTransport(SimContext &ctx)
 	cfg_.cc.base_rtt = static_cast<u32>(
 		c.time("mrc.base_rtt", static_cast<Time>(bdp * 8000.0 / rate)) /
 		kNs);
+	// The delay target grows with the tiers a round trip crosses: a fully
+	// loaded sprayed fabric queues a little at every hop on its own, and
+	// a 3-tier round trip crosses 10 switch queues where a 2-tier one
+	// crosses 6.  With the engine's 5 us on the k=8 fat tree, flows whose
+	// queueing sat just above the target were cut and, with the increase
+	// about zero there, never regrew (SRv6 min 0.853 -> 0.894 with 10 us).
+	const bool three_tiers = ctx.fabric.topo().params().kind ==
+				 TopoKind::FatTree;
+	const Time tiers_above_leaf = three_tiers ? 2 : 1;
 	cfg_.cc.target_delay = static_cast<u32>(
-		c.time("mrc.target_delay",
-		       static_cast<Time>(cfg_.cc.target_delay) * kNs) /
+		c.time("mrc.target_delay", static_cast<Time>(cfg_.cc.target_delay) *
+						   kNs * tiers_above_leaf) /
 		kNs);
 	cfg_.cc.max_cwnd = static_cast<u32>(
 		c.bytes("mrc.max_cwnd", 2 * bdp * planes));
@@ -123,6 +132,13 @@ MrcTransport::MrcTransport(SimContext &ctx)
 	if (evs_ < 1 || evs_ > MRC_MAX_EVS)
 		throw ConfigError("mrc.evs: 1.." + std::to_string(MRC_MAX_EVS));
 	srv6_ = c.str("ev_mode", "udp") == "srv6";
+	const std::string spray = c.str("mrc.spray", "round_robin");
+	if (spray == "recycle")
+		cfg_.spray = MRC_SPRAY_RECYCLE;
+	else if (spray == "round_robin")
+		cfg_.spray = MRC_SPRAY_ROUND_ROBIN;
+	else
+		throw ConfigError("mrc.spray: round_robin or recycle");
 	// Two packets per plane keep every NIC port busy without building a
 	// host queue the engine's RTT samples would mistake for the fabric's.
 	nic_limit_ = static_cast<std::uint64_t>(

@@ -44,7 +44,8 @@ static bool conn_config_valid(const struct mrc_conn_config *cfg)
 	       cfg->ack_timeout_exp <= 24 && cfg->retry_cnt <= 7 &&
 	       cfg->backoff_cnt <= MRC_BACKOFF_INFINITE &&
 	       cfg->rnr_retry <= MRC_RNR_INFINITE &&
-	       cfg->probe_backoff_max <= 24 && cfg->ack_every >= 1;
+	       cfg->probe_backoff_max <= 24 && cfg->ack_every >= 1 &&
+	       cfg->spray <= MRC_SPRAY_RECYCLE;
 }
 
 int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,

@@ -77,6 +77,8 @@ struct mrc_tx {
 	u32 rack_psn;			/* ... and that packet's PSN */
 	u32 qdelay;			/* latest queueing delay sample */
 	u8 rack_valid;
+	u8 ack_slow;			/* the ACK being applied: its trigger ... */
+	u32 ack_trig;			/* ... (this PSN) was marked or slow */
 	u64 rnr_deadline;
 };
 
@@ -119,6 +121,7 @@ struct mrc_ev {
 	u64 next_probe;
 	u64 probe_sent;
 	u64 state_since;	/* time of the latest state change */
+	u64 echo_at;		/* latest ACK echoing it (0: none yet) */
 	struct mrc_ev_counters cnt;
 	u32 srtt, rttvar;	/* ns; srtt 0: no sample yet */
 	u32 probe_id;		/* outstanding probe; 0 none */
@@ -130,8 +133,16 @@ struct mrc_ev {
 	u8 ecn_marked;
 };
 
+/* EVs to reuse (MRC_SPRAY_RECYCLE): one entry per packet delivered
+ * unmarked, oldest first.  A power of two; when full the oldest entry
+ * is dropped.
+ */
+#define MRC_PATH_RECYCLE	MRC_MAX_WINDOW
+
 struct mrc_paths {
 	struct mrc_ev ev[MRC_MAX_EVS];
+	u16 recycle[MRC_PATH_RECYCLE];
+	u32 rc_head, rc_tail;	/* free-running indices into recycle[] */
 	u32 n;
 	u32 cursor;		/* data spraying round robin */
 	u32 ctrl_cursor;	/* ACK/NACK path choice */
@@ -186,6 +197,10 @@ int mrc_path_pick_ctrl(struct mrc_conn *c, u32 hint, u64 now);
  */
 #define MRC_PATH_HOLD_SHIFT	16
 void mrc_path_on_ack(struct mrc_conn *c, u32 ev);
+/* Recycling needs an ACK that echoed the EV within this many RTTs. */
+#define MRC_PATH_ECHO_RTTS	8
+/* A packet sent on @ev was delivered without an ECN mark. */
+void mrc_path_on_delivered(struct mrc_conn *c, u32 ev, u64 now);
 void mrc_path_on_loss(struct mrc_conn *c, u32 ev, u8 reason, u64 now);
 void mrc_path_on_ecn(struct mrc_conn *c, u32 ev, u64 now);
 void mrc_path_on_rtt(struct mrc_conn *c, u32 ev, u32 rtt);

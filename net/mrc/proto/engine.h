@@ -108,7 +108,7 @@ struct mrc_conn_config {
 	u8 backoff_cnt;		/* doubling retries after those (<= 25) */
 	u8 rnr_retry;		/* RNR retries (<= 7, 7 = infinite) */
 	u8 probe_backoff_max;	/* probe interval doubles up to << this */
-	u8 reserved;
+	u8 spray;		/* enum mrc_spray: how data packets pick EVs */
 	u32 rnr_timeout;	/* ns to wait after an RNR NACK (default) */
 	u32 ack_every;		/* ACK at least every N data packets */
 	u32 ack_delay;		/* ns: ... or this long after the first unACKed */
@@ -120,6 +120,21 @@ struct mrc_conn_config {
 				 * host cannot guess an answer's id
 				 */
 	struct mrc_nscc_params cc;
+};
+
+/* Path choice for data packets (mrc_conn_config.spray). */
+enum mrc_spray {
+	/* Round robin over the usable EVs, skipping ECN-marked ones: an
+	 * equal share per EV.  Suits EVs that name disjoint paths evenly
+	 * (source routes).
+	 */
+	MRC_SPRAY_ROUND_ROBIN = 0,
+	/* Reuse the EVs whose packets were just delivered without an ECN
+	 * mark, one reuse per such packet, and explore (round robin) only
+	 * when none is left: load follows what the fabric delivers.  Suits
+	 * hashed EVs (UDP source ports), whose paths overlap unevenly.
+	 */
+	MRC_SPRAY_RECYCLE = 1,
 };
 
 /* A message to send.  The engine never touches payload bytes. */

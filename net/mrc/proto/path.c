@@ -169,9 +169,60 @@ int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 	p->cursor = 0;
 	p->ctrl_cursor = 0;
 	p->n_ecn = 0;
+	p->rc_head = 0;
+	p->rc_tail = 0;
 	path_recount(p);
 	path_probe_deadline(p);
 	return 0;
+}
+
+/* Expire @e's ECN mark lazily, as a pick passes by. */
+static void path_ecn_expire(struct mrc_paths *p, struct mrc_ev *e, u64 now)
+{
+	if (e->ecn_marked && e->ecn_until <= now) {
+		e->ecn_marked = 0;
+		p->n_ecn--;
+	}
+}
+
+/* The oldest recycled EV still worth a packet, or -1.  An entry whose EV
+ * became unusable or marked since it was queued is dropped: the mark is
+ * newer news than the delivery.  Each entry is looked at once.
+ */
+static int path_pick_recycled(struct mrc_paths *p, u64 now, int exclude)
+{
+	while (p->rc_head != p->rc_tail) {
+		u32 i = p->recycle[p->rc_head++ & (MRC_PATH_RECYCLE - 1)];
+		struct mrc_ev *e;
+
+		if (i >= p->n || (int)i == exclude)
+			continue;
+		e = &p->ev[i];
+		path_ecn_expire(p, e, now);
+		if (mrc_path_usable(p, e) && !e->ecn_marked)
+			return (int)i;
+	}
+	return -1;
+}
+
+void mrc_path_on_delivered(struct mrc_conn *c, u32 ev, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	u64 rtt = c->tx.srtt ? c->tx.srtt : c->cfg.cc.base_rtt;
+
+	if (c->cfg.spray != MRC_SPRAY_RECYCLE || ev >= p->n)
+		return;
+	/* Delivered, but is the way back alive?  A packet that another
+	 * path's ACK reports says nothing about the ACKs of its own index;
+	 * an EV whose own ACKs stopped (a dead reverse link) would keep
+	 * earning reuse that way, and a connection down to its last packet
+	 * would resend into it until it fails.
+	 */
+	if (p->ev[ev].echo_at + MRC_PATH_ECHO_RTTS * rtt < now)
+		return;
+	if (p->rc_tail - p->rc_head >= MRC_PATH_RECYCLE)
+		p->rc_head++;
+	p->recycle[p->rc_tail++ & (MRC_PATH_RECYCLE - 1)] = (u16)ev;
 }
 
 int mrc_path_pick(struct mrc_conn *c, u64 now, int exclude)
@@ -180,6 +231,13 @@ int mrc_path_pick(struct mrc_conn *c, u64 now, int exclude)
 	bool skip_ecn = p->n_ecn * 2 <= p->n_usable;
 	int fallback = -1;
 	u32 step;
+	int r;
+
+	if (c->cfg.spray == MRC_SPRAY_RECYCLE) {
+		r = path_pick_recycled(p, now, exclude);
+		if (r >= 0)
+			return r;
+	}
 
 	for (step = 0; step < p->n; step++) {
 		u32 i = p->cursor;
@@ -187,10 +245,7 @@ int mrc_path_pick(struct mrc_conn *c, u64 now, int exclude)
 
 		p->cursor = i + 1 == p->n ? 0 : i + 1;
 		/* Marks expire lazily, as the round robin passes by. */
-		if (e->ecn_marked && e->ecn_until <= now) {
-			e->ecn_marked = 0;
-			p->n_ecn--;
-		}
+		path_ecn_expire(p, e, now);
 		if (!mrc_path_usable(p, e))
 			continue;
 		if (e->ecn_marked && skip_ecn) {

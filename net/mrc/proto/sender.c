@@ -104,9 +104,47 @@ static void tx_uncount(struct mrc_tx *tx, const struct mrc_txpkt *p)
 	tx->inflight = tx->inflight > p->len ? tx->inflight - p->len : 0;
 }
 
+/* EV @ev was just retired: what else is in flight on it went into the
+ * same hole.  Resend it now instead of waiting for each packet's own
+ * deadline (the reorder window and every later completion wait for
+ * them).  Only a path that fell silent, not one that merely drops some.
+ */
+static void tx_presume_lost(struct mrc_conn *c, u16 ev, u32 skip,
+			    u64 lost_sent, u64 now)
+{
+	struct mrc_tx *tx = &c->tx;
+	u32 psn;
+
+	/* Only a silent path: an ACK that echoed the EV after the lost
+	 * packet left says it still delivers (a lossy path, not a dead one).
+	 */
+	if (c->paths.ev[ev].echo_at > lost_sent)
+		return;
+	for (psn = mrc_ring_next_zero(tx->sacked, tx->snd_una, tx->snd_nxt);
+	     psn != tx->snd_nxt;
+	     psn = mrc_ring_next_zero(tx->sacked, psn + 1, tx->snd_nxt)) {
+		struct mrc_txpkt *p = txp(tx, psn);
+
+		if (psn == skip || p->ev != ev ||
+		    (p->flags & (MRC_TXP_SACKED | MRC_TXP_LOST | MRC_TXP_RNR)))
+			continue;
+		tx_uncount(tx, p);
+		tx_queue_retx(c, psn, p);
+		c->st.lost_pkts++;
+		c->paths.ev[ev].cnt.lost_pkts++;
+		/* Charged to the path as its own deadline would have been
+		 * (the loss score); the window was cut once already.
+		 */
+		mrc_path_on_loss(c, ev, MRC_EVR_LOSS, now);
+	}
+}
+
 static void tx_mark_lost(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
 			 u8 reason, u64 now)
 {
+	bool was_good;
+	u64 lost_sent;
+
 	tx_uncount(&c->tx, p);
 	tx_queue_retx(c, psn, p);
 	c->st.lost_pkts++;
@@ -114,8 +152,12 @@ static void tx_mark_lost(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
 	c->paths.ev[p->ev].cnt.lost_pkts++;
 	if (p->flags & MRC_TXP_NOBLAME)
 		return;
+	was_good = c->paths.ev[p->ev].state == MRC_EV_GOOD;
+	lost_sent = p->sent;
 	mrc_path_on_loss(c, p->ev, reason, now);
 	mrc_nscc_on_loss(&c->cc, now);
+	if (was_good && c->paths.ev[p->ev].state != MRC_EV_GOOD)
+		tx_presume_lost(c, p->ev, psn, lost_sent, now);
 }
 
 static void tx_fill(struct mrc_conn *c, u32 psn, const struct mrc_txpkt *p,
@@ -252,13 +294,21 @@ bool mrc_conn_tx_next(struct mrc_conn *c, u64 now, struct mrc_tx_desc *out)
 	return true;
 }
 
-/* The receiver has @p: count it, feed RACK. */
+/* The receiver has @p: count it, feed RACK and the EV recycling.  The
+ * receiver ACKs at once on a CE mark, so of the packets an ACK newly
+ * acknowledges only its trigger (tx->ack_trig) can have been marked:
+ * every other one came through its path cleanly.  A packet declared lost
+ * that arrives after all took too long: its path is not reused either.
+ */
 static void tx_delivered(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
 			 u32 *acked, u64 now)
 {
 	struct mrc_tx *tx = &c->tx;
 
 	*acked += p->len;
+	if (!(tx->ack_slow && psn == tx->ack_trig) &&
+	    !(p->flags & MRC_TXP_LOST))
+		mrc_path_on_delivered(c, p->ev, now);
 	if (p->flags & MRC_TXP_LOST)
 		p->flags &= (u8)~MRC_TXP_LOST;	/* arrived after all */
 	else if (!(p->flags & MRC_TXP_RNR))
@@ -517,6 +567,7 @@ int mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	if (a->echo_ev < c->paths.n) {
 		e = &c->paths.ev[a->echo_ev];
 		e->cnt.acks++;
+		e->echo_at = now;
 		e->cnt.ecn_marks += ecn;
 		mrc_path_on_ack(c, a->echo_ev);
 	}
@@ -525,6 +576,14 @@ int mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 		c->st.ecn_acks++;
 		mrc_path_on_ecn(c, a->echo_ev, now);
 	}
+	/* The trigger's own path is not worth reusing when it marked the
+	 * packet or delayed it beyond the connection's smoothed RTT: below
+	 * the marking threshold, queues of several hops add up to more
+	 * delay than any one of them marks for (fat tree, UDP EVs: +0.01).
+	 */
+	tx->ack_trig = pkt->hdr.psn;
+	tx->ack_slow = ecn || (tx->srtt &&
+			       tx->qdelay + c->cfg.cc.base_rtt > tx->srtt);
 	progress = tx_advance_cum(c, a->cum_psn, &acked, now);
 	progress |= tx_apply_sack(c, a, &acked, now);
 	if (progress) {
@@ -548,6 +607,7 @@ int mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	if (!tx_psn_known(c, n->cum_psn, 1) || !tx_psn_known(c, n->psn, 0))
 		return tx_invalid(c);
 	c->st.nacks_rx++;
+	tx->ack_slow = 0;
 	if (tx_advance_cum(c, n->cum_psn, &acked, now))
 		tx_progress(c, now);
 	if (!tx_in_flight(tx, n->psn))

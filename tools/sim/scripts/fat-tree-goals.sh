@@ -8,7 +8,9 @@
 #
 #   fat-tree-goals.sh [-b BUILD] [-o OUT] [--set key=value]... [SEED...]
 # Seeds default to 1..10.  Run directories go to OUT (default: a temporary
-# directory, removed at the end).
+# directory, removed at the end).  Hashed EVs use the recycling EV choice
+# (mrc.spray=recycle), SRv6 EVs the round robin: the choice a controller
+# makes per EV format (Documentation/sim.rst, "Fat tree").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -21,7 +23,7 @@ while [ $# -gt 0 ]; do
 	-b) build=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
 	--set) extra+=(--set "$2"); shift 2 ;;
-	-h|--help) sed -n '3,11p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,14p' "$0"; exit 0 ;;
 	-*) echo "usage: $0 [-b BUILD] [-o OUT] [--set k=v]... [SEED...]" >&2; exit 2 ;;
 	*) seeds+=("$1"); shift ;;
 	esac
@@ -38,11 +40,13 @@ scn=$root/tools/sim/scenarios/fat-tree-k8.scn
 
 printf '%-5s %5s %7s %7s %7s\n' mode seed mean min p1
 for mode in srv6 udp; do
+	spray=round_robin
+	[ "$mode" = udp ] && spray=recycle
 	for s in "${seeds[@]}"; do
 		d=$out/$mode-$s
 		nice -n 19 "$sim" "$scn" --out "$d" --set transport=mrc \
 			--set flow_bytes=2MB --set ev_mode="$mode" \
-			--set seed="$s" "${extra[@]}" -q
+			--set mrc.spray=$spray --set seed="$s" "${extra[@]}" -q
 		python3 - "$d/summary.json" "$mode" "$s" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))["throughput"]

@@ -94,3 +94,58 @@ TEST(EngineDeadPath, RetiredPathWithoutSamplesIsJudgedByItsPlane)
 		}
 	}
 }
+
+// A path that answered and then fell silent: when its first overdue
+// packet retires it, the others still in flight on it are resent at
+// once instead of each waiting its own deadline.
+TEST(EngineDeadPath, RetiredSilentPathGivesUpItsOtherPacketsAtOnce)
+{
+	auto cfg = solo_config();
+	Solo s(cfg, 4);
+
+	s.send(64 * cfg.mtu);
+	uint32_t cum = s.stats().snd_una;
+	std::vector<uint32_t> sacked;
+	// Two rounds with every EV answering: RTT samples everywhere.
+	for (int i = 0; i < 2; i++) {
+		auto v = s.drain(4);
+
+		s.now += 10 * kUs;
+		for (const auto &d : v) {
+			sacked.push_back(d.psn);
+			std::sort(sacked.begin(), sacked.end());
+			while (!sacked.empty() && sacked.front() == cum) {
+				sacked.erase(sacked.begin());
+				cum++;
+			}
+			ASSERT_EQ(s.rx(s.ack(cum, sacked, &d)), MRC_RX_CONTROL);
+		}
+	}
+	// Now EV kDead falls silent: one packet into it, then another 5 us
+	// later; the other EVs keep answering.
+	const uint32_t a = on_dead(round(s, cum, sacked));
+	s.now += 5 * kUs;
+	auto v = s.drain(4);
+	const uint32_t b = on_dead(v);
+	// Only the first is overdue when RACK retires the EV (the second
+	// was sent 5 us later): both are given up together.
+	const uint64_t lost_before = s.stats().lost_pkts;
+	for (const auto &d : v)
+		if (d.ev != kDead) {
+			sacked.push_back(d.psn);
+			EXPECT_EQ(s.rx(s.ack(cum, sacked, &d)), MRC_RX_CONTROL);
+		}
+	for (int i = 0; i < 1000 && s.stats().lost_pkts == lost_before; i++)
+		s.timer_to(std::max(mrc_conn_next_deadline(s.c), s.now + 100));
+	EXPECT_EQ(s.stats().lost_pkts, lost_before + 2)
+		<< "the second packet on the retired EV waited for its own deadline";
+	struct mrc_ev_info info;
+	ASSERT_EQ(mrc_conn_get_ev_info(s.c, kDead, &info), 0);
+	EXPECT_EQ(info.state, MRC_EV_ASSUMED_BAD);
+	std::vector<uint32_t> resent;
+	for (const auto &d : s.drain())
+		if (d.flags & MRC_F_RETX)
+			resent.push_back(d.psn);
+	EXPECT_NE(std::find(resent.begin(), resent.end(), a), resent.end());
+	EXPECT_NE(std::find(resent.begin(), resent.end(), b), resent.end());
+}

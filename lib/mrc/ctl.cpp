@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The controller API (mrc_ctl.h): the version query, and the entry points
 // whose kernel semantics are not modelled yet (EV format profiles, the
-// API's EV and CC profile operations, EV events, endpoint operations);
-// the device query is in ctl_device.cpp, the ports in ctl_port.cpp.  Those check their arguments like the real ones will, then
-// refuse with EOPNOTSUPP (ENOTSUP is the same value on Linux), so that a
-// controller built against the OCP header links, runs and is told
-// plainly; Documentation/networking/lib_mrc.rst lists them.
+// API's EV profile operations, EV events, endpoint operations); the
+// device query is in ctl_device.cpp, the ports in ctl_port.cpp, the CC
+// profiles in ctl_cc_profile.cpp.  Those check their arguments like the
+// real ones will, then refuse with EOPNOTSUPP (ENOTSUP is the same value
+// on Linux), so that a controller built against the OCP header links,
+// runs and is told plainly; Documentation/networking/lib_mrc.rst lists
+// them.
 #include "objects.hpp"
 
 #include <mrc_ctl.h>
@@ -53,18 +55,6 @@ MRC_API int mrc_ctl_modify_ev_profile(mrc_context *mrc_ctx, uint64_t,
 
 MRC_API int mrc_ctl_query_ev_profile(mrc_context *mrc_ctx, uint64_t,
 				     mrc_ctl_ev_profile_attr *attr, int)
-{
-	return not_modelled(mrc_ctx && attr);
-}
-
-MRC_API int mrc_ctl_modify_cc_profile(mrc_context *mrc_ctx, uint64_t,
-				      mrc_ctl_cc_profile_attr *attr, int)
-{
-	return not_modelled(mrc_ctx && attr);
-}
-
-MRC_API int mrc_ctl_query_cc_profile(mrc_context *mrc_ctx, uint64_t,
-				     mrc_ctl_cc_profile_attr *attr, int)
 {
 	return not_modelled(mrc_ctx && attr);
 }

@@ -100,7 +100,8 @@ MRC_API int mrc_ctl_query_device_ex(ibv_context *context, mrc_context *mcontext,
 	ctl_attr->cc.cc_max_profiles = max_cc_profiles;
 	ctl_attr->cc.algorithms = cc_algorithms;
 	ctl_attr->phy_port_mask = ports;
-	ctl_attr->opt_attr = 0;
+	// A CC profile's values change while it is ONLINE (cc-profile-set).
+	ctl_attr->opt_attr = MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE;
 	return 0;
 }
 

@@ -12,8 +12,10 @@
 #include <array>
 #include <cerrno>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 // A definition of a function of mrc.h: C linkage, exported (everything
@@ -103,6 +105,11 @@ struct mrc_context {
 	mrc::lib::Registry<mrc_cq> cqs;
 	mrc::lib::Registry<mrc_qp_hint> hints;
 	mrc::lib::Registry<mrc_qp> qps;
+	// The controller API's OFFLINE CC profiles (ctl_cc_profile.cpp): the
+	// kernel's profiles are all usable, so one that is configured but not
+	// online lives here, with its values (the kernel's units, attributes
+	// MRC_A_CC_BASE_RTT on) once it has some.
+	std::map<uint32_t, std::optional<std::array<uint32_t, 15>>> cc_offline;
 };
 
 namespace mrc::lib {

@@ -32,7 +32,10 @@
 #   - over four planes (a route over planes 1-4) pingpong and bw again,
 #     with h2's plane counters showing MRC bytes sent on every plane;
 #   - the controller API's ports (mrc_ctl_query_port/modify_port) on
-#     h1's four planes, with CAP_NET_ADMIN and without;
+#     h1's four planes, with CAP_NET_ADMIN and without, and its CC
+#     profiles (mrc_ctl_modify/query_cc_profile): profile 77 through its
+#     states and refusals, read back by mrcctl cc-profile show, EPERM
+#     without CAP_NET_ADMIN;
 #   - a long bw over four planes with one plane taken down mid-run: it
 #     completes, every byte verified, the dead plane left.
 # Everything past the first mrc_api_check needs the mrc device's own
@@ -154,6 +157,11 @@ check "mrc_ctl ports without CAP_NET_ADMIN: port 4 reads, modify is EPERM" \
 	ns_exec h1 setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
 	"$BIN/mrc_api_check" -d "$H1_DEV" --ctl-unpriv 4
 check "plane 4 of h1 up again (mrcctl)" ns_exec h1 "$MRCCTL" plane set dev "$H1_DEV" id 4 up
+check_output "mrc_ctl CC profile 77: the kernel holds the API's values" \
+	"id 77 algo uet-1.0-nscc base-rtt 123us target-delay 246us qa-threshold 5ms adjust-bytes 32768 adjust-period 50us eta 3 fi 2 fi-scale 8 gamma 512 max-md-jump 256 max-cwnd 100000 min-cwnd 0 init-cwnd 100000 qa-gate 2 disable-qa on" \
+	ns_exec h1 "$MRCCTL" cc-profile show dev "$H1_DEV" id 77
+check "CC profile 77 of h1 deleted (mrcctl)" \
+	ns_exec h1 "$MRCCTL" cc-profile del dev "$H1_DEV" id 77
 
 # --- a plane goes down mid-run -----------------------------------------------
 # A long verified mrc_bw; 2 s in, h2's plane 3 netdev goes down.  The run

@@ -14,14 +14,18 @@
 //   mrc_api_check -d DEV --ctl N  the controller API's ports on a device
 //                                 with planes 1..N: every port enabled,
 //                                 the refusals, port N disabled (and
-//                                 left so, for the caller to see)
+//                                 left so, for the caller to see); CC
+//                                 profile 77 through its states and
+//                                 refusals, left ONLINE
 //   mrc_api_check -d DEV --ctl-unpriv N
 //                                 without CAP_NET_ADMIN: port N still
-//                                 reads, a change is refused with EPERM
+//                                 reads, a change is refused with EPERM;
+//                                 CC profile 77 reads, its changes EPERM
 #include "example_common.hpp"
 
 #include <mrc_ctl.h>
 
+#include <cmath>
 #include <cstring>
 
 using namespace example;
@@ -289,6 +293,170 @@ int set_port(Endpoint &e, int port, int state)
 				   MRC_CTL_PORT_ADMIN_STATE);
 }
 
+// CC profiles through the API (id 77; the caller must not have one).
+mrc_ctl_cc_nscc_cfg good_cc()
+{
+	mrc_ctl_cc_nscc_cfg c{};
+	c.base_rtt = 123000;
+	c.target_delay = 246000;
+	c.qa_threshold = 5000000;
+	c.adjust_bytes_threshold = 32768;
+	c.adjust_period_threshold = 50000;
+	c.eta = 3;
+	c.fi = 2;
+	c.fi_scale = 8;
+	c.gamma = 0.5f;	       // 512 / 1024
+	c.max_md_jump = 0.25f; // 256 / 1024
+	c.max_cwnd = 100000;   // below the default init cwnd: it follows
+	c.qa_gate = 2;
+	c.disable_qa = 1;
+	return c;
+}
+
+bool same_cc(const mrc_ctl_cc_nscc_cfg &a, const mrc_ctl_cc_nscc_cfg &b)
+{
+	return a.base_rtt == b.base_rtt && a.target_delay == b.target_delay &&
+	       a.qa_threshold == b.qa_threshold &&
+	       a.adjust_bytes_threshold == b.adjust_bytes_threshold &&
+	       a.adjust_period_threshold == b.adjust_period_threshold &&
+	       a.eta == b.eta && a.fi == b.fi && a.fi_scale == b.fi_scale &&
+	       a.gamma == b.gamma && a.max_md_jump == b.max_md_jump &&
+	       a.max_cwnd == b.max_cwnd && a.qa_gate == b.qa_gate &&
+	       a.disable_qa == b.disable_qa;
+}
+
+int cc_modify(Endpoint &e, uint64_t id, int state, const char *algo,
+	      const mrc_ctl_cc_nscc_cfg *cfg, int extra = 0)
+{
+	mrc_ctl_cc_profile_attr a{};
+	a.profile_state = static_cast<mrc_ctl_profile_state>(state);
+	a.algorithm = algo;
+	a.cc_config = cfg;
+	int mask = MRC_CTL_CC_PROFILE_STATE | extra;
+	if (algo)
+		mask |= MRC_CTL_CC_PROFILE_ALGORITHM;
+	if (cfg)
+		mask |= MRC_CTL_CC_PROFILE_CONFIG;
+	errno = 0;
+	return mrc_ctl_modify_cc_profile(e.ctx.get(), id, &a, mask);
+}
+
+// The state of profile @id (-1: the query failed), its algorithm and
+// values in @algo / @cfg.
+int cc_state(Endpoint &e, uint64_t id, std::string *algo = nullptr,
+	     mrc_ctl_cc_nscc_cfg *cfg = nullptr)
+{
+	mrc_ctl_cc_nscc_cfg c{};
+	mrc_ctl_cc_profile_attr a{};
+	a.cur_profile_state = static_cast<mrc_ctl_profile_state>(99);
+	a.algorithm = "stale";
+	a.cc_config = &c;
+	if (mrc_ctl_query_cc_profile(e.ctx.get(), id, &a,
+				     MRC_CTL_CC_PROFILE_CUR_STATE |
+					     MRC_CTL_CC_PROFILE_ALGORITHM |
+					     MRC_CTL_CC_PROFILE_CONFIG))
+		return -1;
+	if (algo)
+		*algo = a.algorithm ? a.algorithm : "(null)";
+	if (cfg)
+		*cfg = c;
+	return a.cur_profile_state;
+}
+
+constexpr int INIT = MRC_CTL_PROFILE_INIT, OFFLINE = MRC_CTL_PROFILE_OFFLINE,
+	      ONLINE = MRC_CTL_PROFILE_ONLINE;
+
+void ctl_cc_profiles(Endpoint &e)
+{
+	const char *nscc = "uet-1.0-nscc";
+	std::string algo;
+	mrc_ctl_cc_nscc_cfg got{}, cfg = good_cc();
+
+	check(cc_state(e, 0, &algo, &got) == ONLINE && algo == nscc &&
+		      got.base_rtt == 100000 && got.gamma == 1.0f &&
+		      got.max_md_jump == 0.5f,
+	      "CC profile 0: the built-in one, ONLINE, base RTT 100 us");
+	check(cc_state(e, 77, &algo) == INIT && algo == "(null)",
+	      "CC profile 77 starts INIT, no algorithm");
+	check(cc_modify(e, 77, ONLINE, nscc, &cfg) == -1 && errno == EINVAL,
+	      "INIT -> ONLINE: EINVAL");
+	check(cc_modify(e, 77, OFFLINE, nullptr, nullptr) == -1 && errno == EINVAL,
+	      "to OFFLINE without an algorithm: EINVAL");
+	check(cc_modify(e, 77, OFFLINE, "dctcp", nullptr) == -1 && errno == EINVAL,
+	      "an unknown algorithm: EINVAL");
+	for (uint64_t id : {uint64_t{0}, uint64_t{65536}})
+		check(cc_modify(e, id, OFFLINE, nscc, nullptr) == -1 &&
+			      errno == EINVAL,
+		      "modify of CC profile " + std::to_string(id) + ": EINVAL");
+	check(cc_modify(e, 77, OFFLINE, nscc, nullptr,
+			MRC_CTL_CC_PROFILE_CUR_STATE) == -1 &&
+		      errno == EINVAL,
+	      "modify with CUR_STATE in the mask: EINVAL");
+	check(cc_modify(e, 77, 5, nscc, nullptr) == -1 && errno == EINVAL,
+	      "modify to state 5: EINVAL");
+	check(cc_state(e, 77) == INIT, "... the refusals left it INIT");
+
+	check(cc_modify(e, 77, OFFLINE, nscc, nullptr) == 0 &&
+		      cc_state(e, 77, &algo) == OFFLINE && algo == nscc,
+	      "INIT -> OFFLINE with uet-1.0-nscc");
+	check(cc_modify(e, 77, ONLINE, nullptr, nullptr) == -1 && errno == EINVAL,
+	      "to ONLINE without a config: EINVAL");
+	struct Bad {
+		const char *what;
+		void (*spoil)(mrc_ctl_cc_nscc_cfg &);
+	} bad[] = {
+		{"gamma 2.0", [](mrc_ctl_cc_nscc_cfg &c) { c.gamma = 2.0f; }},
+		{"gamma NaN", [](mrc_ctl_cc_nscc_cfg &c) { c.gamma = NAN; }},
+		{"max_md_jump 0",
+		 [](mrc_ctl_cc_nscc_cfg &c) { c.max_md_jump = 0; }},
+		{"eta -1", [](mrc_ctl_cc_nscc_cfg &c) { c.eta = -1; }},
+		{"base_rtt 0", [](mrc_ctl_cc_nscc_cfg &c) { c.base_rtt = 0; }},
+		{"qa_gate 40", [](mrc_ctl_cc_nscc_cfg &c) { c.qa_gate = 40; }},
+		{"max_cwnd 0", [](mrc_ctl_cc_nscc_cfg &c) { c.max_cwnd = 0; }},
+	};
+	for (const Bad &b : bad) {
+		mrc_ctl_cc_nscc_cfg c = good_cc();
+		b.spoil(c);
+		check(cc_modify(e, 77, ONLINE, nullptr, &c) == -1 &&
+			      errno == EINVAL && cc_state(e, 77) == OFFLINE,
+		      std::string("to ONLINE with ") + b.what +
+			      ": EINVAL, still OFFLINE");
+	}
+	check(cc_modify(e, 77, ONLINE, nullptr, &cfg) == 0 &&
+		      cc_state(e, 77, &algo, &got) == ONLINE && algo == nscc &&
+		      same_cc(got, cfg),
+	      "OFFLINE -> ONLINE: the kernel holds the values given");
+	check(cc_modify(e, 77, INIT, nullptr, nullptr) == -1 && errno == EINVAL,
+	      "ONLINE -> INIT: EINVAL");
+	mrc_ctl_cc_nscc_cfg c2 = cfg;
+	c2.base_rtt = 124000;
+	check(cc_modify(e, 77, ONLINE, nullptr, &c2) == 0 &&
+		      cc_state(e, 77, nullptr, &got) == ONLINE &&
+		      got.base_rtt == 124000,
+	      "a new config while ONLINE (cc-profile-set)");
+	check(cc_modify(e, 77, OFFLINE, nullptr, nullptr) == 0 &&
+		      cc_state(e, 77, nullptr, &got) == OFFLINE &&
+		      same_cc(got, c2),
+	      "ONLINE -> OFFLINE keeps the values");
+	check(cc_modify(e, 77, INIT, nullptr, nullptr) == 0 &&
+		      cc_state(e, 77) == INIT,
+	      "OFFLINE -> INIT");
+	check(cc_modify(e, 77, OFFLINE, nscc, &cfg) == 0 &&
+		      cc_modify(e, 77, ONLINE, nullptr, nullptr) == 0 &&
+		      cc_state(e, 77, nullptr, &got) == ONLINE &&
+		      same_cc(got, cfg),
+	      "INIT -> OFFLINE with a config -> ONLINE, left for the caller");
+	mrc_ctl_cc_profile_attr a{};
+	check(mrc_ctl_query_cc_profile(e.ctx.get(), 77, &a,
+				       MRC_CTL_CC_PROFILE_CONFIG) == -1 &&
+		      errno == EINVAL,
+	      "query of the config without cc_config: EINVAL");
+	check(mrc_ctl_query_cc_profile(e.ctx.get(), 77, &a,
+				       MRC_CTL_CC_PROFILE_VENDOR_CFG) == -1 &&
+		      errno == EINVAL,
+	      "query of the vendor config: EINVAL");
+}
+
 // The controller API's ports: planes 1..n of the device.
 void ctl_ports(Endpoint &e, int n)
 {
@@ -316,8 +484,9 @@ void ctl_ports(Endpoint &e, int n)
 		      da.ev.ev_free_count == da.ev.ev_max_count &&
 		      da.ev.ev_count_align == 1 && da.ev.ev_max_width == 256 &&
 		      da.ev.ev_max_fmt_profiles == 0 &&
-		      da.cc.cc_max_profiles == 256 && da.opt_attr == 0,
-	      "the kernel's limits, all EVs free, no optional feature");
+		      da.cc.cc_max_profiles == 256 &&
+		      da.opt_attr == MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE,
+	      "the kernel's limits, all EVs free, CC profiles change online");
 	check(da.cc.algorithms && da.cc.algorithms[0] &&
 		      std::string(da.cc.algorithms[0]) == "uet-1.0-nscc" &&
 		      !da.cc.algorithms[1],
@@ -373,6 +542,7 @@ void ctl_ports(Endpoint &e, int n)
 	      "port " + std::to_string(n) + " enabled again");
 	check(set_port(e, n, MRC_CTL_PORT_ADMIN_DISABLED) == 0,
 	      "port " + std::to_string(n) + " disabled for the caller to see");
+	ctl_cc_profiles(e);
 }
 
 // Without CAP_NET_ADMIN: reading works, changing is refused.
@@ -387,6 +557,16 @@ void ctl_unprivileged(Endpoint &e, int port)
 	check(set_port(e, port, MRC_CTL_PORT_ADMIN_DISABLED) == -1 &&
 		      errno == EPERM,
 	      "without CAP_NET_ADMIN modify_port: EPERM");
+	mrc_ctl_cc_nscc_cfg cfg = good_cc(), got{};
+	check(cc_state(e, 77, nullptr, &got) == ONLINE && same_cc(got, cfg),
+	      "without CAP_NET_ADMIN CC profile 77 reads ONLINE");
+	check(cc_modify(e, 77, OFFLINE, nullptr, nullptr) == -1 &&
+		      errno == EPERM && cc_state(e, 77) == ONLINE,
+	      "without CAP_NET_ADMIN ONLINE -> OFFLINE: EPERM");
+	check(cc_modify(e, 78, OFFLINE, "uet-1.0-nscc", &cfg) == 0 &&
+		      cc_modify(e, 78, ONLINE, nullptr, nullptr) == -1 &&
+		      errno == EPERM && cc_state(e, 78) == OFFLINE,
+	      "without CAP_NET_ADMIN OFFLINE (the library's) -> ONLINE: EPERM");
 }
 
 int main(int argc, char **argv)

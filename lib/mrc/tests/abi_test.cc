@@ -254,3 +254,61 @@ TEST(LibMrcAbi, CtlRefusals)
 		  nullptr);
 	EXPECT_EQ(errno, EINVAL);
 }
+
+// The CC profile calls' argument checks, made before the context or the
+// kernel is asked (a fake context is never touched): EINVAL.
+TEST(LibMrcAbi, CtlCcProfileArguments)
+{
+	auto *fake_ctx = reinterpret_cast<mrc_context *>(16);
+	mrc_ctl_cc_nscc_cfg cfg{};
+	mrc_ctl_cc_profile_attr a{};
+	a.profile_state = MRC_CTL_PROFILE_OFFLINE;
+	a.algorithm = "uet-1.0-nscc";
+	a.cc_config = &cfg;
+	const int st = MRC_CTL_CC_PROFILE_STATE | MRC_CTL_CC_PROFILE_ALGORITHM;
+	struct {
+		mrc_context *ctx;
+		uint64_t id;
+		int mask;
+		const char *algo;
+		int state;
+	} bad[] = {
+		{nullptr, 1, st, "uet-1.0-nscc", MRC_CTL_PROFILE_OFFLINE},
+		{fake_ctx, 0, st, "uet-1.0-nscc", MRC_CTL_PROFILE_OFFLINE},
+		{fake_ctx, 65536, st, "uet-1.0-nscc", MRC_CTL_PROFILE_OFFLINE},
+		{fake_ctx, 1, 0, "uet-1.0-nscc", MRC_CTL_PROFILE_OFFLINE},
+		{fake_ctx, 1, st | MRC_CTL_CC_PROFILE_CUR_STATE, "uet-1.0-nscc",
+		 MRC_CTL_PROFILE_OFFLINE},
+		{fake_ctx, 1, st | MRC_CTL_CC_PROFILE_VENDOR_CFG,
+		 "uet-1.0-nscc", MRC_CTL_PROFILE_OFFLINE},
+		{fake_ctx, 1, st, "dctcp", MRC_CTL_PROFILE_OFFLINE},
+		{fake_ctx, 1, st, nullptr, MRC_CTL_PROFILE_OFFLINE},
+		{fake_ctx, 1, st, "uet-1.0-nscc", 3},
+	};
+	for (const auto &b : bad) {
+		a.algorithm = b.algo;
+		a.profile_state = static_cast<mrc_ctl_profile_state>(b.state);
+		errno = 0;
+		EXPECT_EQ(mrc_ctl_modify_cc_profile(b.ctx, b.id, &a, b.mask), -1);
+		EXPECT_EQ(errno, EINVAL) << "id " << b.id << " mask " << b.mask;
+	}
+	errno = 0;
+	EXPECT_EQ(mrc_ctl_modify_cc_profile(fake_ctx, 1, nullptr, st), -1);
+	EXPECT_EQ(errno, EINVAL);
+	for (int mask : {0, int{MRC_CTL_CC_PROFILE_VENDOR_CFG}, 1 << 4}) {
+		errno = 0;
+		EXPECT_EQ(mrc_ctl_query_cc_profile(fake_ctx, 1, &a, mask), -1);
+		EXPECT_EQ(errno, EINVAL);
+	}
+	a.cc_config = nullptr;
+	errno = 0;
+	EXPECT_EQ(mrc_ctl_query_cc_profile(fake_ctx, 1, &a,
+					   MRC_CTL_CC_PROFILE_CONFIG),
+		  -1);
+	EXPECT_EQ(errno, EINVAL);
+	errno = 0;
+	EXPECT_EQ(mrc_ctl_query_cc_profile(fake_ctx, 65536, &a,
+					   MRC_CTL_CC_PROFILE_CUR_STATE),
+		  -1);
+	EXPECT_EQ(errno, EINVAL);
+}

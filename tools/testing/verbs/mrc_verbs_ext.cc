@@ -993,7 +993,9 @@ private:
 	}
 
 	// A WRITE with @rkey at @off from the server's buffer start that the
-	// responder must refuse; the QP ends, both ways.
+	// responder must refuse; the QP ends, both ways.  @off must be a
+	// range no earlier check of the case wrote (through_window() writes
+	// [kWinOff + 1024, kWinOff + 5120)).
 	void refused(Conn &k, uint32_t rkey, uint64_t off, uint32_t len,
 		     const std::string &what, uint32_t slot)
 	{
@@ -1029,7 +1031,7 @@ private:
 			return;
 		tap(rkey2 != rkey, "a rebind changes the rkey");
 		through_window(k2, rkey2, "rebound type 1");
-		refused(k2, rkey, kWinOff + 1024, 64,
+		refused(k2, rkey, kWinOff + 16384, 64,
 			"WRITE through the type 1 window's rkey before the rebind",
 			1);
 	}
@@ -1044,7 +1046,7 @@ private:
 		through_window(k, rkey, "type 2");
 		// Bound to the server's QP of slot 0: not reachable from the
 		// QP of slot 1.
-		refused(other, rkey, kWinOff + 1024, 64,
+		refused(other, rkey, kWinOff + 16384, 64,
 			"WRITE through the type 2 window from a QP it is not bound to",
 			1);
 		refused(k, rkey, kWinOff - 64, 128,
@@ -1059,7 +1061,7 @@ private:
 		Cmd r = command(INV, 2, r3);
 		tap(r.arg == 0, "server: IBV_WR_LOCAL_INV of the window's rkey: " +
 					err_str(static_cast<int>(r.arg)));
-		refused(k3, r3, kWinOff + 1024, 64,
+		refused(k3, r3, kWinOff + 16384, 64,
 			"WRITE through the locally invalidated window's rkey", 2);
 	}
 
@@ -1091,7 +1093,7 @@ private:
 				     " flags " + std::to_string(rw[0].wc_flags) +
 					     " rkey " + std::to_string(rw[0].imm) :
 				     ""));
-		refused(k, rkey, kWinOff + 1024, 64,
+		refused(k, rkey, kWinOff + 16384, 64,
 			"WRITE through the remotely invalidated window's rkey", 0);
 	}
 

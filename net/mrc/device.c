@@ -244,7 +244,9 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	/* IEEE "no vendor", as soft-RoCE reports. */
 	attr->vendor_id = 0xffffff;
 	attr->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
-				 IB_DEVICE_SYS_IMAGE_GUID;
+				 IB_DEVICE_SYS_IMAGE_GUID |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	/* "rdma link del" may remove the device. */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_pd = MRC_MAX_PD;
@@ -259,6 +261,7 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	attr->max_cq = MRC_MAX_CQ;
 	attr->max_cqe = MRC_MAX_CQE;
 	attr->max_mr = MRC_MAX_MR;
+	attr->max_mw = MRC_MAX_MW;
 	attr->max_ah = MRC_MAX_AH;
 	attr->max_qp_rd_atom = MRC_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = MRC_MAX_RD_ATOMIC;
@@ -286,6 +289,7 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	ib_set_device_ops(ibdev, &mrc_queue_ops);
 	ib_set_device_ops(ibdev, &mrc_cq_ops);
 	ib_set_device_ops(ibdev, &mrc_mr_ops);
+	ib_set_device_ops(ibdev, &mrc_mw_ops);
 	ib_set_device_ops(ibdev, &mrc_ah_ops);
 	ib_set_device_ops(ibdev, &mrc_qp_ops);
 	ib_set_device_ops(ibdev, &mrc_counter_ops);
@@ -363,6 +367,7 @@ static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	xa_init(&mdev->ev_profiles);
 	xa_init(&mdev->cc_profiles);
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->mws, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC);
 	mrc_dev_init_attr(mdev, ndev);
 

@@ -6,7 +6,8 @@
  * Keys: lkey == rkey == (index << 8) | tag, where index is the MR's slot
  * in mdev->mrs and tag is 8 random bits.  The index is allocated
  * cyclically and the tag varies, so a stale key of a freed MR does not
- * name the MR that later reuses its slot.
+ * name the MR that later reuses its slot.  The top bit of a key is clear:
+ * keys with it set name memory windows (mw.c), which an lkey never does.
  *
  * Lifetime: the xarray entry is the only way to find an MR.  A lookup
  * runs under RCU and takes a reference with refcount_inc_not_zero(); a
@@ -26,18 +27,17 @@
 #include "mrc.h"
 #include "qp.h"
 
-/* What an MR can grant. */
+/* What an MR can grant (IB_ACCESS_MW_BIND: windows may be bound to it). */
 #define MRC_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
-			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
+			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
+			 IB_ACCESS_MW_BIND)
 /* Hints with no meaning for memory the CPU copies: accepted, ignored. */
 #define MRC_MR_HINTS	(IB_ACCESS_HUGETLB | IB_ACCESS_OPTIONAL)
-/* Defined by the verbs but not offered: no memory windows, no ODP, no
- * zero-based regions.
- */
-#define MRC_MR_UNSUPPORTED (IB_ACCESS_MW_BIND | IB_ZERO_BASED | \
-			    IB_ACCESS_ON_DEMAND)
+/* Defined by the verbs but not offered: no ODP, no zero-based regions. */
+#define MRC_MR_UNSUPPORTED (IB_ZERO_BASED | IB_ACCESS_ON_DEMAND)
 
-#define MRC_MR_INDEX_MAX	((1U << 24) - 1)
+/* 23 bits: MRC_KEY_MW stays clear in an MR's key. */
+#define MRC_MR_INDEX_MAX	((1U << 23) - 1)
 #define MRC_MR_TAG_MASK		0xffU
 
 static int mrc_mr_check_access(int access)
@@ -156,6 +156,7 @@ struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	refcount_set(&mr->ref, 1);
 	init_completion(&mr->released);
 	spin_lock_init(&mr->atomic_lock);
+	spin_lock_init(&mr->mw_lock);
 	/* The core sets these after we return, but a lookup may run as soon
 	 * as the MR is published: mrc_mr_check() must see the PD already.
 	 */
@@ -182,6 +183,18 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct mrc_mr *mr = to_mmr(ibmr);
 	struct mrc_dev *mdev = mr->mdev;
+
+	/* IBA 10.6.7.2.6: not while windows are bound to it (as rxe).  When
+	 * the process exits the core destroys the windows first and tries
+	 * again.  Once dead, no bind takes it (mrc_mw_bind()).
+	 */
+	spin_lock_bh(&mr->mw_lock);
+	if (mr->num_mw) {
+		spin_unlock_bh(&mr->mw_lock);
+		return -EINVAL;
+	}
+	mr->dead = true;
+	spin_unlock_bh(&mr->mw_lock);
 
 	/* No new lookup finds it.  The READ responses that hold it until
 	 * the peer ACKs them let go (the peer decides when that is, and
@@ -223,6 +236,21 @@ struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key)
 	if (mr && (mr->ibmr.lkey != key || !refcount_inc_not_zero(&mr->ref)))
 		mr = NULL;
 	rcu_read_unlock();
+	return mr;
+}
+
+struct mrc_mr *mrc_rkey_get(struct mrc_qp *qp, u32 rkey, u64 iova, u64 len,
+			    int access)
+{
+	struct mrc_mr *mr;
+
+	if (rkey & MRC_KEY_MW)
+		return mrc_mw_get_mr(qp, rkey, iova, len, access);
+	mr = mrc_mr_get(qp->mdev, rkey);
+	if (mr && mrc_mr_check(mr, &qp->pd->ibpd, iova, len, access)) {
+		mrc_mr_put(mr);
+		mr = NULL;
+	}
 	return mr;
 }
 

@@ -166,12 +166,16 @@ struct mrc_dev {
 	atomic_t nr_ucontext;		/* user contexts, <= MRC_MAX_UCONTEXT */
 	atomic_t nr_cq;			/* <= MRC_MAX_CQ */
 	atomic_t nr_mr;			/* <= MRC_MAX_MR */
+	atomic_t nr_mw;			/* <= MRC_MAX_MW */
 	atomic_t nr_ah;			/* <= MRC_MAX_AH */
 	atomic_t nr_qp;			/* <= MRC_MAX_QP */
 
 	/* MR key -> struct mrc_mr; xa_lock for writers, RCU for lookups. */
 	struct xarray mrs;
 	u32 mr_next;			/* xa_alloc_cyclic() cursor; xa_lock */
+	/* Window key index -> struct mrc_mw (mw.c); as mrs. */
+	struct xarray mws;
+	u32 mw_next;			/* xa_lock of mws */
 	/* AH number -> struct mrc_ah (the provider's ah_num). */
 	struct xarray ahs;
 	u32 ah_next;			/* xa_lock of ahs */

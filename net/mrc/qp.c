@@ -187,6 +187,9 @@ static int mrc_qpn_reserve(struct mrc_net *mn, u32 *qpn)
 			XA_LIMIT(MRC_QPN_MIN, MRC_QPN_MASK), GFP_KERNEL);
 }
 
+/* QP identities for memory windows: a pointer or a QPN may be reused. */
+static atomic64_t mrc_qp_uid_next = ATOMIC64_INIT(0);
+
 static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			 struct ib_udata *udata)
 {
@@ -207,6 +210,7 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	qp->mdev = mdev;
 	qp->mnet = mdev->mnet;
+	qp->uid = atomic64_inc_return(&mrc_qp_uid_next);
 	qp->pd = to_mpd(ibqp->pd);
 	qp->scq = to_mcq(init->send_cq);
 	qp->rcq = to_mcq(init->recv_cq);

@@ -53,6 +53,7 @@ struct mrc_swqe {
 	u32 opcode;		/* IB_WR_* (same values as the user ABI) */
 	u32 send_flags;		/* IB_SEND_* */
 	__be32 imm;
+	u32 inv_rkey;		/* SEND_WITH_INV: the peer's key to invalidate */
 	u32 rkey;
 	u32 length;		/* message bytes */
 	u32 num_sge;		/* 0 with IB_SEND_INLINE */
@@ -88,7 +89,7 @@ struct mrc_inmsg {
 	u64 va;			/* READ/ATOMIC: responder address */
 	u64 swap_add;
 	u64 compare;
-	u32 rkey;
+	u32 rkey;		/* READ/ATOMIC; SEND_INV: the key to invalidate */
 	u32 len;		/* message length */
 	u32 seq;		/* ssn or rsn */
 	__be32 imm;
@@ -189,6 +190,10 @@ struct mrc_qp {
 	struct ib_qp ibqp;
 	struct mrc_dev *mdev;		/* const */
 	struct mrc_net *mnet;		/* const */
+	/* const: never reused while the module is loaded; names the QP a
+	 * type 2 memory window is bound to (mw.c).
+	 */
+	u64 uid;
 	refcount_t ref;			/* receive path lookups + 1 */
 	struct completion released;
 

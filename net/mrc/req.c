@@ -45,11 +45,17 @@ static bool mrc_wr_is_rd(u32 op)
 	return mrc_wr_is_read(op) || mrc_wr_is_atomic(op);
 }
 
+/* Operations done here, on our own memory windows: no packet. */
+static bool mrc_wr_is_local(u32 op)
+{
+	return op == IB_WR_BIND_MW || op == IB_WR_LOCAL_INV;
+}
+
 /* Operations that consume a receive WQE at the peer. */
 static bool mrc_wr_has_ssn(u32 op)
 {
 	return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM ||
-	       op == IB_WR_RDMA_WRITE_WITH_IMM;
+	       op == IB_WR_SEND_WITH_INV || op == IB_WR_RDMA_WRITE_WITH_IMM;
 }
 
 static u8 mrc_wr_to_op(u32 op)
@@ -57,6 +63,7 @@ static u8 mrc_wr_to_op(u32 op)
 	switch (op) {
 	case IB_WR_SEND:			return MRC_OP_SEND;
 	case IB_WR_SEND_WITH_IMM:		return MRC_OP_SEND_IMM;
+	case IB_WR_SEND_WITH_INV:		return MRC_OP_SEND_INV;
 	case IB_WR_RDMA_WRITE:			return MRC_OP_WRITE;
 	case IB_WR_RDMA_WRITE_WITH_IMM:		return MRC_OP_WRITE_IMM;
 	case IB_WR_RDMA_READ:			return MRC_OP_READ_REQ;
@@ -74,6 +81,8 @@ static u32 mrc_wr_to_wc(u32 op)
 	case IB_WR_RDMA_READ:			return IB_UVERBS_WC_RDMA_READ;
 	case IB_WR_ATOMIC_CMP_AND_SWP:		return IB_UVERBS_WC_COMP_SWAP;
 	case IB_WR_ATOMIC_FETCH_AND_ADD:	return IB_UVERBS_WC_FETCH_ADD;
+	case IB_WR_BIND_MW:			return IB_UVERBS_WC_BIND_MW;
+	case IB_WR_LOCAL_INV:			return IB_UVERBS_WC_LOCAL_INV;
 	default:				return IB_UVERBS_WC_SEND;
 	}
 }
@@ -129,7 +138,8 @@ static u8 mrc_req_check_remote(const struct mrc_swqe *w)
 	if (mrc_wr_is_atomic(w->opcode))
 		return w->remote_addr & (sizeof(u64) - 1) ?
 		       IB_WC_REM_INV_REQ_ERR : IB_WC_SUCCESS;
-	if (w->opcode == IB_WR_SEND || w->opcode == IB_WR_SEND_WITH_IMM)
+	if (w->opcode == IB_WR_SEND || w->opcode == IB_WR_SEND_WITH_IMM ||
+	    w->opcode == IB_WR_SEND_WITH_INV)
 		return IB_WC_SUCCESS;	/* no remote address */
 	/* The same test as the packet checker's: va + len must not wrap. */
 	if (w->remote_addr + w->length < w->remote_addr)
@@ -176,6 +186,28 @@ static u8 mrc_req_fetch_data(struct mrc_qp *qp, struct mrc_swqe *w,
 	return IB_WC_SUCCESS;
 }
 
+/* BIND_MW or LOCAL_INV: done at once, in send-queue order with the
+ * other WQEs as they are fetched (rxe's requester too does them when it
+ * reaches them, without waiting for the WQEs before to complete).
+ * Nothing of it reaches the engine: the WQE is DONE with its status.
+ */
+static u8 mrc_req_local(struct mrc_qp *qp, struct mrc_swqe *w,
+			const struct rxe_send_wqe *u)
+{
+	/* A WQE after a failed one is flushed, not executed. */
+	if (qp->pending_error)
+		return IB_WC_WR_FLUSH_ERR;
+	if (w->opcode == IB_WR_LOCAL_INV)
+		return mrc_local_invalidate(qp,
+					    READ_ONCE(u->wr.ex.invalidate_rkey));
+	return mrc_mw_bind(qp, READ_ONCE(u->wr.wr.mw.mw_rkey),
+			   READ_ONCE(u->wr.wr.mw.rkey),
+			   READ_ONCE(u->wr.wr.mw.mr_lkey),
+			   READ_ONCE(u->wr.wr.mw.addr),
+			   READ_ONCE(u->wr.wr.mw.length),
+			   READ_ONCE(u->wr.wr.mw.access));
+}
+
 /* Copy the ring's WQE @u into @w; the completion status it deserves.
  * Everything the engine, the encoder and the data path rely on is
  * checked here, once, on the copy: a bad WQE completes at once with its
@@ -193,17 +225,24 @@ static u8 mrc_req_fetch_one(struct mrc_qp *qp, struct mrc_swqe *w,
 	w->state = MRC_SWQE_FETCHED;
 	if (qp->state == IB_QPS_ERR)
 		return IB_WC_WR_FLUSH_ERR;
-	/* Only RC QPs exist: every operation mrc_wr_to_op() knows is one
-	 * an RC QP may post; the rest (UD's, memory windows, LSO, local
-	 * invalidate) is not an operation of this QP.
-	 */
-	if (!mrc_wr_to_op(w->opcode))
-		return IB_WC_LOC_QP_OP_ERR;
 	/* An MRC QP carries RDMA WRITE and WRITE_WITH_IMM only. */
 	if (mrc_qp_is_mrc(qp) && w->opcode != IB_WR_RDMA_WRITE &&
 	    w->opcode != IB_WR_RDMA_WRITE_WITH_IMM)
 		return IB_WC_LOC_QP_OP_ERR;
+	if (mrc_wr_is_local(w->opcode)) {
+		st = mrc_req_local(qp, w, u);
+		if (st == IB_WC_SUCCESS)
+			w->state = MRC_SWQE_DONE;
+		return st;
+	}
+	/* Only RC QPs exist: every operation mrc_wr_to_op() knows is one
+	 * an RC QP may post; the rest (UD's, LSO, ...) is not an operation
+	 * of this QP.
+	 */
+	if (!mrc_wr_to_op(w->opcode))
+		return IB_WC_LOC_QP_OP_ERR;
 	w->imm = READ_ONCE(u->wr.ex.imm_data);
+	w->inv_rkey = READ_ONCE(u->wr.ex.invalidate_rkey);
 	if (mrc_wr_is_atomic(w->opcode)) {
 		w->remote_addr = READ_ONCE(u->wr.wr.atomic.remote_addr);
 		w->rkey = READ_ONCE(u->wr.wr.atomic.rkey);
@@ -259,6 +298,12 @@ void mrc_req_post(struct mrc_qp *qp, u64 now)
 
 	while (qp->sq_post != qp->sq_fetch && qp->req_msgs < MRC_REQ_MSGS) {
 		w = mrc_swqe(qp, qp->sq_post);
+		/* A local operation done at fetch: nothing to send. */
+		if (w->state == MRC_SWQE_DONE && w->status == IB_WC_SUCCESS &&
+		    mrc_wr_is_local(w->opcode)) {
+			qp->sq_post = mrc_sq_next(qp, qp->sq_post);
+			continue;
+		}
 		if (w->state != MRC_SWQE_FETCHED)
 			break;		/* failed at fetch: the QP errors */
 		if (mrc_wr_is_rd(w->opcode) &&
@@ -308,10 +353,14 @@ static void mrc_req_fill(const struct mrc_swqe *w,
 	u32 imm = be32_to_cpu(w->imm);
 
 	switch (d->opcode) {
+	case MRC_OP_SEND_INV:
+		pkt->u.send.imm = w->inv_rkey;
+		goto send;
 	case MRC_OP_SEND_IMM:
 		pkt->u.send.imm = imm;
 		fallthrough;
 	case MRC_OP_SEND:
+send:
 		pkt->u.send.msg.msn = w->seq;
 		if ((w->send_flags & IB_SEND_SOLICITED) &&
 		    (d->flags & MRC_F_LAST))

@@ -7,6 +7,8 @@
  *                  if the user has not posted it yet) and copy the payload
  *                  at its offset in the message
  *   WRITE(_IMM)    check rkey, PD, bounds and access, copy to the MR
+ *                  (the rkey of an MR or of a memory window bound to
+ *                  one: mrc_rkey_get(), for every packet)
  *   READ/ATOMIC    check, and remember the request for its completion
  * complete (in order, from recv_complete)
  *   receive completions; READ and ATOMIC execution (an atomic runs exactly
@@ -126,14 +128,26 @@ static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		rw->status = IB_WC_LOC_LEN_ERR;
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 	}
+	/* SEND_WITH_INV names a type 2 window bound to this QP (IBA
+	 * 10.6.7.2.5), or it is an invalid request: checked before any
+	 * byte lands, done at the in-order completion.
+	 */
+	if (pkt->hdr.opcode == MRC_OP_SEND_INV && (pkt->hdr.flags & MRC_F_LAST) &&
+	    mrc_remote_invalidate(qp, s->imm, false)) {
+		rw->status = IB_WC_REM_INV_REQ_ERR;
+		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
+	}
 	if (mrc_sge_copy(qp->mdev, &qp->pd->ibpd, rw->sge, rw->num_sge,
 			 s->msg.offset, (void *)pkt->payload,
 			 pkt->payload_len, MRC_TO_MR)) {
 		rw->status = IB_WC_LOC_PROT_ERR;
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 	}
-	if (pkt->hdr.flags & MRC_F_LAST)
+	if (pkt->hdr.flags & MRC_F_LAST) {
 		mrc_resp_note_last(qp, pkt, s->msg.msn, s->msg.msg_len, s->imm);
+		if (pkt->hdr.opcode == MRC_OP_SEND_INV)
+			mrc_inmsg(qp, pkt->hdr.psn)->rkey = s->imm;
+	}
 	return 0;
 }
 
@@ -176,14 +190,10 @@ static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 			return r == MRC_NACK_RNR ? r : mrc_resp_fatal(qp, r);
 	}
 	if (pkt->payload_len) {
-		mr = mrc_mr_get(qp->mdev, w->rkey);
+		mr = mrc_rkey_get(qp, w->rkey, w->va, pkt->payload_len,
+				  IB_ACCESS_REMOTE_WRITE);
 		if (!mr)
 			return mrc_resp_fatal(qp, MRC_NACK_REMOTE_ACCESS_ERROR);
-		if (mrc_mr_check(mr, &qp->pd->ibpd, w->va, pkt->payload_len,
-				 IB_ACCESS_REMOTE_WRITE)) {
-			mrc_mr_put(mr);
-			return mrc_resp_fatal(qp, MRC_NACK_REMOTE_ACCESS_ERROR);
-		}
 		mrc_mr_copy(mr, w->va, (void *)pkt->payload, pkt->payload_len,
 			    MRC_TO_MR);
 		mrc_mr_put(mr);
@@ -205,7 +215,6 @@ static int mrc_resp_place_rd(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	u64 va;
 	u32 rkey, len;
 	struct mrc_mr *mr;
-	int err;
 
 	if (!mrc_resp_allowed(qp, access))
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
@@ -227,13 +236,10 @@ static int mrc_resp_place_rd(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	    MRC_RESP_SLOTS)
 		return MRC_NACK_RNR;
 	if (len) {
-		mr = mrc_mr_get(qp->mdev, rkey);
+		mr = mrc_rkey_get(qp, rkey, va, len, access);
 		if (!mr)
 			return mrc_resp_fatal(qp, MRC_NACK_REMOTE_ACCESS_ERROR);
-		err = mrc_mr_check(mr, &qp->pd->ibpd, va, len, access);
 		mrc_mr_put(mr);
-		if (err)
-			return mrc_resp_fatal(qp, MRC_NACK_REMOTE_ACCESS_ERROR);
 	}
 	memset(im, 0, sizeof(*im));
 	im->opcode = pkt->hdr.opcode;
@@ -263,6 +269,7 @@ int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	switch (pkt->hdr.opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 		return mrc_resp_place_send(qp, pkt);
 	case MRC_OP_WRITE:
 	case MRC_OP_WRITE_IMM:
@@ -275,6 +282,12 @@ int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 	}
 }
+
+/* The user CQE's flag for an invalidated rkey: libibverbs' IBV_WC_WITH_INV.
+ * The kernel's IB_WC_WITH_INVALIDATE (1 << 2), which 6.1's rxe writes
+ * into the user CQE, reads there as IBV_WC_IP_CSUM_OK.
+ */
+#define MRC_UWC_WITH_INV	BIT(3)
 
 static void mrc_resp_post_wc(struct mrc_qp *qp, struct mrc_rwqe *rw,
 			     const struct mrc_inmsg *im, u8 status)
@@ -291,7 +304,10 @@ static void mrc_resp_post_wc(struct mrc_qp *qp, struct mrc_rwqe *rw,
 		wc.byte_len = im->len;
 		if (im->opcode == MRC_OP_WRITE_IMM)
 			wc.opcode = IB_WC_RECV_RDMA_WITH_IMM;
-		if (im->opcode != MRC_OP_SEND) {
+		if (im->opcode == MRC_OP_SEND_INV) {
+			wc.ex.invalidate_rkey = im->rkey;
+			wc.wc_flags = MRC_UWC_WITH_INV;
+		} else if (im->opcode != MRC_OP_SEND) {
 			wc.ex.imm_data = im->imm;
 			wc.wc_flags = IB_WC_WITH_IMM;
 		}
@@ -314,12 +330,10 @@ static void mrc_resp_execute(struct mrc_qp *qp, const struct mrc_inmsg *im)
 	qp->resp_reserved--;
 	if (im->len) {
 		/* Checked at placement; the MR may have gone since. */
-		mr = mrc_mr_get(qp->mdev, im->rkey);
-		if (!mr || mrc_mr_check(mr, &qp->pd->ibpd, im->va, im->len,
-					is_read ? IB_ACCESS_REMOTE_READ :
-						  IB_ACCESS_REMOTE_ATOMIC)) {
-			if (mr)
-				mrc_mr_put(mr);
+		mr = mrc_rkey_get(qp, im->rkey, im->va, im->len,
+				  is_read ? IB_ACCESS_REMOTE_READ :
+					    IB_ACCESS_REMOTE_ATOMIC);
+		if (!mr) {
 			qp->pending_error = true;
 			return;
 		}
@@ -356,6 +370,7 @@ void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im)
 	switch (im->opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_WRITE_IMM:
 		if (!rw->bound || rw->ssn != im->seq) {
 			/* The peer skipped a send sequence number: its
@@ -364,6 +379,15 @@ void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im)
 			mrc_count(qp->mdev, MRC_CNT_PROTO_ERR, 1);
 			qp->pending_error = true;
 			return;
+		}
+		/* Checked at placement; our own invalidate or rebind may
+		 * have come in between: then the receive fails.
+		 */
+		if (im->opcode == MRC_OP_SEND_INV &&
+		    rw->status == IB_WC_SUCCESS &&
+		    mrc_remote_invalidate(qp, im->rkey, true)) {
+			rw->status = IB_WC_REM_INV_REQ_ERR;
+			qp->pending_error = true;
 		}
 		mrc_resp_post_wc(qp, rw, im, rw->status);
 		break;

@@ -42,6 +42,7 @@
 #define MRC_MAX_CQ		4096
 #define MRC_MAX_CQE		32767	/* entries per CQ */
 #define MRC_MAX_MR		65536
+#define MRC_MAX_MW		65536
 #define MRC_MAX_MR_SIZE		BIT_ULL(32)
 #define MRC_MAX_AH		4096
 #define MRC_MAX_RD_ATOMIC	16	/* READ/ATOMIC outstanding per QP */
@@ -174,6 +175,9 @@ struct mrc_mr {
 	refcount_t ref;			/* lookups in flight + 1 */
 	struct completion released;	/* ref reached 0 (dereg waits) */
 	spinlock_t atomic_lock;		/* makes CS/FA atomic per MR */
+	spinlock_t mw_lock;		/* num_mw, dead */
+	u32 num_mw;			/* windows bound to it (mw.c) */
+	bool dead;			/* dereg passed: no new binding */
 };
 
 static inline struct mrc_mr *to_mmr(struct ib_mr *ibmr)
@@ -213,9 +217,63 @@ int mrc_sge_copy(struct mrc_dev *mdev, const struct ib_pd *pd,
 		 const struct rxe_sge *sge, u32 num_sge, u32 offset,
 		 void *buf, u32 len, enum mrc_copy_dir dir);
 
+/* The memory a remote key (an MR's rkey or a bound window's) names for
+ * @qp, checked for [@iova, @iova + @len) and every IB_ACCESS_* bit in
+ * @access: the MR with a reference held, or NULL (a remote access
+ * error).  Every remote access of every packet resolves its key here.
+ */
+struct mrc_qp;
+struct mrc_mr *mrc_rkey_get(struct mrc_qp *qp, u32 rkey, u64 iova, u64 len,
+			    int access);
+
 struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 iova, int access, struct ib_udata *udata);
 int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* ------------------------------------------------------------------ mw.c
+ * Memory windows (IBA 10.6.7): type 1, bound by ibv_bind_mw() and
+ * tied to its PD, and type 2B, bound by a BIND_MW work request and tied
+ * to the QP that bound it.  Their keys share the MRs' key space
+ * (mr.c): an index with MRC_KEY_MW set names a window.
+ */
+#define MRC_KEY_MW		BIT(31)
+
+enum mrc_mw_state {
+	MRC_MW_FREE = 0,		/* type 2: not bound */
+	MRC_MW_VALID,			/* type 1 always; type 2 bound */
+};
+
+struct mrc_mw {
+	struct ib_mw ibmw;		/* ibmw.rkey: the key at alloc */
+	struct mrc_dev *mdev;		/* const */
+	spinlock_t lock;		/* everything below (_bh) */
+	u32 rkey;			/* the current key (bind changes it) */
+	u8 state;			/* enum mrc_mw_state */
+	struct mrc_mr *mr;		/* bound MR (its num_mw counts us) */
+	u64 addr;
+	u64 length;			/* 0: not bound to memory */
+	int access;			/* IB_ACCESS_REMOTE_* */
+	u64 qp_uid;			/* type 2: the QP bound to (mrc_qp.uid) */
+};
+
+static inline struct mrc_mw *to_mmw(struct ib_mw *ibmw)
+{
+	return container_of(ibmw, struct mrc_mw, ibmw);
+}
+
+/* The requester's local operations (status IB_WC_SUCCESS or the error
+ * the WQE completes with).  With the QP's lock held.
+ */
+u8 mrc_mw_bind(struct mrc_qp *qp, u32 mw_rkey, u32 new_rkey, u32 mr_lkey,
+	       u64 addr, u64 length, int access);
+u8 mrc_local_invalidate(struct mrc_qp *qp, u32 rkey);
+/* SEND_WITH_INV at the responder: 0 if @qp may invalidate @rkey (a type
+ * 2 window bound to it); with @doit, invalidate it.
+ */
+int mrc_remote_invalidate(struct mrc_qp *qp, u32 rkey, bool doit);
+/* A window's memory for a remote access (mrc_rkey_get()). */
+struct mrc_mr *mrc_mw_get_mr(struct mrc_qp *qp, u32 rkey, u64 iova, u64 len,
+			     int access);
 
 /* ------------------------------------------------------------------ ah.c */
 struct mrc_ah {
@@ -233,6 +291,7 @@ int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
 extern const struct ib_device_ops mrc_queue_ops;	/* mmap */
 extern const struct ib_device_ops mrc_cq_ops;
 extern const struct ib_device_ops mrc_mr_ops;
+extern const struct ib_device_ops mrc_mw_ops;
 extern const struct ib_device_ops mrc_ah_ops;
 extern const struct ib_device_ops mrc_qp_ops;
 /* uverbs_mrc.c: the device's own methods (include/uapi/rdma/mrc-abi.h) */

@@ -191,6 +191,7 @@ int mrc_conn_rx(struct mrc_conn *c, const struct mrc_pkt *pkt, u32 rx_flags,
 	switch (pkt->hdr.opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_WRITE:
 	case MRC_OP_WRITE_IMM:
 	case MRC_OP_READ_REQ:
@@ -258,6 +259,7 @@ void mrc_tx_desc_to_pkt(const struct mrc_tx_desc *d, struct mrc_pkt *pkt)
 	switch (d->opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_READ_RESP:
 		m = &pkt->u.send.msg;
 		break;

@@ -46,6 +46,7 @@ int mrc_ext_hdr_len(u8 opcode)
 	case MRC_OP_READ_RESP:
 		return EXT_SEND;
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 		return EXT_SEND_IMM;
 	case MRC_OP_WRITE:
 		return EXT_WRITE;
@@ -95,6 +96,7 @@ bool mrc_opcode_has_payload(u8 opcode)
 	switch (opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_WRITE:
 	case MRC_OP_WRITE_IMM:
 	case MRC_OP_READ_RESP:
@@ -127,9 +129,10 @@ static void put_ext(const struct mrc_pkt *pkt, u8 *p)
 	switch (op) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_READ_RESP:
 		put_msg(p, &pkt->u.send.msg);
-		if (op == MRC_OP_SEND_IMM)
+		if (op == MRC_OP_SEND_IMM || op == MRC_OP_SEND_INV)
 			mrc_put_be32(p + 12, pkt->u.send.imm);
 		break;
 	case MRC_OP_WRITE:
@@ -205,9 +208,10 @@ static int get_ext(const u8 *p, struct mrc_pkt *pkt)
 	switch (op) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_READ_RESP:
 		get_msg(p, &pkt->u.send.msg);
-		if (op == MRC_OP_SEND_IMM)
+		if (op == MRC_OP_SEND_IMM || op == MRC_OP_SEND_INV)
 			pkt->u.send.imm = mrc_get_be32(p + 12);
 		break;
 	case MRC_OP_WRITE:

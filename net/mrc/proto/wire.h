@@ -44,6 +44,7 @@ enum mrc_opcode {
 	MRC_OP_ATOMIC_CS	= 0x07,	/* compare and swap */
 	MRC_OP_ATOMIC_FA	= 0x08,	/* fetch and add */
 	MRC_OP_ATOMIC_RESP	= 0x09,
+	MRC_OP_SEND_INV		= 0x0a,	/* SEND with invalidate (imm: rkey) */
 	MRC_OP_ACK		= 0x10,
 	MRC_OP_NACK		= 0x11,
 	MRC_OP_PROBE_REQ	= 0x20,
@@ -115,7 +116,9 @@ struct mrc_msg_ext {
 /* SEND, SEND_IMM, READ_RESP. */
 struct mrc_send_ext {
 	struct mrc_msg_ext msg;
-	u32 imm;		/* SEND_IMM only (network order value) */
+	u32 imm;		/* SEND_IMM: immediate (network order value);
+				 * SEND_INV: the rkey to invalidate
+				 */
 };
 
 /* WRITE, WRITE_IMM: va is where THIS packet's payload goes. */

@@ -86,6 +86,7 @@ static int mrc_check_ext(const struct mrc_pkt *pkt)
 	switch (h->opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_READ_RESP:
 		return mrc_check_msg(h, &pkt->u.send.msg, pkt->payload_len,
 				     h->opcode != MRC_OP_READ_RESP);

@@ -8,6 +8,7 @@
 static const char *const mrc_opcode_names[] = {
 	[MRC_OP_SEND]		= "SEND",
 	[MRC_OP_SEND_IMM]	= "SEND_IMM",
+	[MRC_OP_SEND_INV]	= "SEND_INV",
 	[MRC_OP_WRITE]		= "WRITE",
 	[MRC_OP_WRITE_IMM]	= "WRITE_IMM",
 	[MRC_OP_READ_REQ]	= "READ_REQ",

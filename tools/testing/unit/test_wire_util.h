@@ -21,7 +21,7 @@ inline const std::vector<u8> &all_opcodes()
 		MRC_OP_SEND,	   MRC_OP_SEND_IMM,    MRC_OP_WRITE,
 		MRC_OP_WRITE_IMM,  MRC_OP_READ_REQ,    MRC_OP_READ_RESP,
 		MRC_OP_ATOMIC_CS,  MRC_OP_ATOMIC_FA,   MRC_OP_ATOMIC_RESP,
-		MRC_OP_ACK,	   MRC_OP_NACK,	       MRC_OP_PROBE_REQ,
+		MRC_OP_SEND_INV,   MRC_OP_ACK,	   MRC_OP_NACK,	       MRC_OP_PROBE_REQ,
 		MRC_OP_PROBE_RESP, MRC_OP_PORT_STATUS,
 	};
 	return ops;
@@ -47,10 +47,11 @@ inline mrc_pkt sample_pkt(u8 op, const std::vector<u8> &payload)
 	switch (op) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_READ_RESP:
 		p.hdr.flags = MRC_F_ACK_REQ | MRC_F_RETX;
 		p.u.send.msg = msg;
-		if (op == MRC_OP_SEND_IMM)
+		if (op == MRC_OP_SEND_IMM || op == MRC_OP_SEND_INV)
 			p.u.send.imm = 0xcafef00d;
 		break;
 	case MRC_OP_WRITE:
@@ -151,6 +152,7 @@ inline std::string pkt_diff(const mrc_pkt &a, const mrc_pkt &b)
 	switch (a.hdr.opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_READ_RESP:
 		MRC_EQ_FIELD(u.send.msg.msn);
 		MRC_EQ_FIELD(u.send.msg.offset);

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Memory windows (IBA 10.6.7), as soft-RoCE offers them: type 1 and
+ * type 2B.
+ *
+ * A window grants remote access to a range of an MR bound to it.  Its
+ * key is looked up by the responder of every packet that names it
+ * (mrc_rkey_get()), exactly as an MR's rkey is: the window must be bound
+ * (VALID, with memory), belong to the QP's PD, allow the access, and for
+ * type 2 be bound to that very QP; the range must lie inside the window.
+ *
+ * Keys: MRC_KEY_MW | index << 8 | tag, index the window's slot in
+ * mdev->mws.  A bind changes the tag to the one the provider chose
+ * (ibv_inc_rkey()), so the key of an earlier binding names nothing.
+ *
+ * Lifetime: mws entries are found under RCU and inspected under mw->lock
+ * without a reference: dealloc unpublishes, waits for a grace period and
+ * only then lets the core free the window.  A bound window counts in its
+ * MR's num_mw, and an MR with windows bound cannot be deregistered
+ * (mrc_dereg_mr()), so the MR a VALID window names is alive; a lookup
+ * takes a reference on it for the copy.
+ *
+ * Locks: mw->lock (_bh) nests inside qp->lock (the requester binds and
+ * invalidates, the responder checks and invalidates, each under its own
+ * QP's lock), mr->mw_lock inside mw->lock.
+ */
+
+#include <linux/random.h>
+
+#include "mrc.h"
+#include "qp.h"
+
+#define MRC_MW_INDEX_MAX	((1U << 23) - 1)
+#define MRC_MW_ACCESS		(IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ | \
+				 IB_ACCESS_REMOTE_ATOMIC)
+
+static u32 mrc_mw_index(u32 key)
+{
+	return (key & ~MRC_KEY_MW) >> 8;
+}
+
+static int mrc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibmw->device);
+	struct mrc_mw *mw = to_mmw(ibmw);
+	u32 index;
+	int err;
+
+	if (ibmw->type != IB_MW_TYPE_1 && ibmw->type != IB_MW_TYPE_2)
+		return -EINVAL;
+	err = mrc_obj_limit_get(&mdev->nr_mw, MRC_MAX_MW);
+	if (err)
+		return err;
+
+	mw->mdev = mdev;
+	spin_lock_init(&mw->lock);
+	/* Type 1 is valid (bound to no memory) from the start; type 2 is
+	 * free until a BIND_MW work request binds it.
+	 */
+	mw->state = ibmw->type == IB_MW_TYPE_1 ? MRC_MW_VALID : MRC_MW_FREE;
+
+	err = xa_alloc_cyclic(&mdev->mws, &index, NULL,
+			      XA_LIMIT(1, MRC_MW_INDEX_MAX), &mdev->mw_next,
+			      GFP_KERNEL);
+	if (err < 0) {
+		err = err == -EBUSY ? -ENOMEM : err;
+		goto err_count;
+	}
+	mw->rkey = MRC_KEY_MW | index << 8 | (get_random_u32() & 0xff);
+	ibmw->rkey = mw->rkey;
+	/* Published after every field a lookup reads (xa_store releases). */
+	err = xa_err(xa_store(&mdev->mws, index, mw, GFP_KERNEL));
+	if (err) {
+		xa_erase(&mdev->mws, index);
+		goto err_count;
+	}
+	return 0;
+
+err_count:
+	mrc_obj_limit_put(&mdev->nr_mw);
+	return err;
+}
+
+/* Let go of the bound memory.  With mw->lock held. */
+static void mrc_mw_unbind_locked(struct mrc_mw *mw)
+{
+	struct mrc_mr *mr = mw->mr;
+
+	lockdep_assert_held(&mw->lock);
+	if (mr) {
+		spin_lock(&mr->mw_lock);
+		mr->num_mw--;
+		spin_unlock(&mr->mw_lock);
+	}
+	mw->mr = NULL;
+	mw->addr = 0;
+	mw->length = 0;
+	mw->access = 0;
+	mw->qp_uid = 0;
+}
+
+static int mrc_dealloc_mw(struct ib_mw *ibmw)
+{
+	struct mrc_mw *mw = to_mmw(ibmw);
+	struct mrc_dev *mdev = mw->mdev;
+
+	xa_erase(&mdev->mws, mrc_mw_index(mw->rkey));
+	/* Lookups that found it finish inside their RCU section. */
+	synchronize_rcu();
+	spin_lock_bh(&mw->lock);
+	mrc_mw_unbind_locked(mw);
+	mw->state = MRC_MW_FREE;
+	spin_unlock_bh(&mw->lock);
+	mrc_obj_limit_put(&mdev->nr_mw);
+	return 0;
+}
+
+/* The window whose current key is @rkey, locked (mw->lock, BHs off), or
+ * NULL.  The caller is in an RCU read-side section until it unlocks.
+ */
+static struct mrc_mw *mrc_mw_lock(struct mrc_dev *mdev, u32 rkey)
+{
+	struct mrc_mw *mw;
+
+	if (!(rkey & MRC_KEY_MW))
+		return NULL;
+	mw = xa_load(&mdev->mws, mrc_mw_index(rkey));
+	if (!mw)
+		return NULL;
+	spin_lock_bh(&mw->lock);
+	if (mw->rkey != rkey) {
+		spin_unlock_bh(&mw->lock);
+		return NULL;
+	}
+	return mw;
+}
+
+/* IBA 10.6.7.2 and C10-72..75, as rxe checks them: 0 or -EINVAL. */
+static int mrc_mw_check_bind(struct mrc_qp *qp, struct mrc_mw *mw,
+			     struct mrc_mr *mr, u64 addr, u64 length,
+			     int access)
+{
+	if (mw->ibmw.pd != &qp->pd->ibpd)
+		return -EINVAL;
+	if (access & ~MRC_MW_ACCESS)
+		return -EINVAL;		/* zero based, or not a remote right */
+	if (mw->ibmw.type == IB_MW_TYPE_2) {
+		/* A bound type 2 window is invalidated first; a bind of no
+		 * memory is not how to invalidate it.
+		 */
+		if (mw->state != MRC_MW_FREE || !length)
+			return -EINVAL;
+	}
+	if (!length)
+		return 0;		/* type 1: unbind */
+	if (!mr || mr->ibmr.pd != &qp->pd->ibpd ||
+	    !(mr->access & IB_ACCESS_MW_BIND))
+		return -EINVAL;
+	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	    !(mr->access & IB_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	/* Inside the MR, without wrapping. */
+	if (addr + length < addr || addr < mr->iova ||
+	    addr + length > mr->iova + mr->length)
+		return -EINVAL;
+	return 0;
+}
+
+u8 mrc_mw_bind(struct mrc_qp *qp, u32 mw_rkey, u32 new_rkey, u32 mr_lkey,
+	       u64 addr, u64 length, int access)
+{
+	struct mrc_mr *mr = NULL;
+	struct mrc_mw *mw;
+	u8 st = IB_WC_MW_BIND_ERR;
+
+	lockdep_assert_held(&qp->lock);
+
+	if (length) {
+		mr = mrc_mr_get(qp->mdev, mr_lkey);
+		if (!mr)
+			return IB_WC_MW_BIND_ERR;
+	}
+	rcu_read_lock();
+	mw = mrc_mw_lock(qp->mdev, mw_rkey);
+	if (!mw)
+		goto out;
+	if (mrc_mw_check_bind(qp, mw, mr, addr, length, access))
+		goto unlock;
+	if (mr) {
+		spin_lock(&mr->mw_lock);
+		if (mr->dead) {
+			spin_unlock(&mr->mw_lock);
+			goto unlock;
+		}
+		mr->num_mw++;
+		spin_unlock(&mr->mw_lock);
+	}
+	/* A type 1 rebind replaces what it was bound to. */
+	mrc_mw_unbind_locked(mw);
+	mw->mr = mr;
+	mw->addr = addr;
+	mw->length = length;
+	mw->access = access;
+	if (mw->ibmw.type == IB_MW_TYPE_2)
+		mw->qp_uid = qp->uid;
+	mw->state = MRC_MW_VALID;
+	/* The provider chose the new tag; the index stays ours. */
+	mw->rkey = (mw->rkey & ~0xffU) | (new_rkey & 0xff);
+	st = IB_WC_SUCCESS;
+unlock:
+	spin_unlock_bh(&mw->lock);
+out:
+	rcu_read_unlock();
+	if (mr)
+		mrc_mr_put(mr);
+	return st;
+}
+
+/* Invalidate the type 2 window @rkey for @qp: @remote (SEND_WITH_INV)
+ * only if it is bound to @qp, a local invalidate if it is in @qp's PD.
+ */
+static int mrc_mw_invalidate(struct mrc_qp *qp, u32 rkey, bool remote,
+			     bool doit)
+{
+	struct mrc_mw *mw;
+	int err = -EINVAL;
+
+	rcu_read_lock();
+	mw = mrc_mw_lock(qp->mdev, rkey);
+	if (!mw)
+		goto out;
+	if (mw->ibmw.type != IB_MW_TYPE_2 || mw->state != MRC_MW_VALID ||
+	    mw->ibmw.pd != &qp->pd->ibpd ||
+	    (remote && mw->qp_uid != qp->uid))
+		goto unlock;
+	err = 0;
+	if (doit) {
+		mrc_mw_unbind_locked(mw);
+		mw->state = MRC_MW_FREE;
+	}
+unlock:
+	spin_unlock_bh(&mw->lock);
+out:
+	rcu_read_unlock();
+	return err;
+}
+
+u8 mrc_local_invalidate(struct mrc_qp *qp, u32 rkey)
+{
+	lockdep_assert_held(&qp->lock);
+	/* No MR here is a fast-registration MR, the only kind a local
+	 * invalidate may name (rxe refuses the others the same way).
+	 */
+	if (mrc_mw_invalidate(qp, rkey, false, true))
+		return IB_WC_LOC_QP_OP_ERR;
+	return IB_WC_SUCCESS;
+}
+
+int mrc_remote_invalidate(struct mrc_qp *qp, u32 rkey, bool doit)
+{
+	lockdep_assert_held(&qp->lock);
+	return mrc_mw_invalidate(qp, rkey, true, doit);
+}
+
+struct mrc_mr *mrc_mw_get_mr(struct mrc_qp *qp, u32 rkey, u64 iova, u64 len,
+			     int access)
+{
+	struct mrc_mr *mr = NULL;
+	struct mrc_mw *mw;
+	u64 off;
+
+	rcu_read_lock();
+	mw = mrc_mw_lock(qp->mdev, rkey);
+	if (!mw)
+		goto out;
+	if (mw->state != MRC_MW_VALID || !mw->length || !mw->mr ||
+	    mw->ibmw.pd != &qp->pd->ibpd ||
+	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->qp_uid != qp->uid) ||
+	    (access & ~mw->access))
+		goto unlock;
+	/* Inside the window (the bind put the window inside the MR). */
+	if (iova < mw->addr)
+		goto unlock;
+	off = iova - mw->addr;
+	if (off > mw->length || len > mw->length - off)
+		goto unlock;
+	/* Alive: it cannot be deregistered while we are bound to it. */
+	if (refcount_inc_not_zero(&mw->mr->ref))
+		mr = mw->mr;
+unlock:
+	spin_unlock_bh(&mw->lock);
+out:
+	rcu_read_unlock();
+	return mr;
+}
+
+const struct ib_device_ops mrc_mw_ops = {
+	.alloc_mw = mrc_alloc_mw,
+	.dealloc_mw = mrc_dealloc_mw,
+
+	INIT_RDMA_OBJ_SIZE(ib_mw, mrc_mw, ibmw),
+};

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# selftest-timeout: 300
+#
+# The verbs beyond the basic post/poll path that rdma_rxe offers through
+# the same rxe provider, between h1 and h2 over $H1_DEV/$H2_DEV (issue
+# 15), by mrc_verbs_ext: ibv_query_device_ex; ibv_create_cq_ex with every
+# wc field the provider reads and its refusals; ibv_create_qp_ex with
+# send_ops_flags and every RC operation posted through ibv_wr_*, the
+# completions read through the extended CQ at both ends, data and atomic
+# results checked; ibv_rereg_mr refused as on rxe, the MR unchanged;
+# memory windows of type 1 and 2 (bind, WRITE and READ through the
+# window's rkey, a remote access error one byte beyond it, from a QP a
+# type 2 window is not bound to, after a rebind, a local invalidate and
+# a SEND_WITH_INV).  EXT_OPTS (e.g. "--case=mw1") go to the client.
+. "$(dirname "$0")/lib.sh"
+
+require_cmd rdma ibv_devinfo "$VERBS_BIN/mrc_verbs_ext"
+mrc_load || done_testing
+check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
+
+EXT_RE='^# mrc_verbs_ext: ([1-9][0-9]* passed, 0 failed|server: [1-9][0-9]* sessions, 0 errors)$'
+VERBS_TIMEOUT=200 verbs_pair "mrc_verbs_ext" "$EXT_RE" \
+	h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 mrc_verbs_ext --qp-timeout=12 --retry=2 ${EXT_OPTS:-}
+
+check "rmmod mrc after the programs exited" mrc_unload_wait 20
+
+done_testing

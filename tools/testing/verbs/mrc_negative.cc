@@ -199,8 +199,7 @@ int serve(const Options &o, Clock::time_point deadline)
 	std::optional<Session> s;
 	Buffer big;
 	Mr big_mr;
-	int sessions = 0;
-	serve_commands(tcp, deadline, QUIT, [&](const Cmd &c, Cmd &reply) {
+	return serve_commands(tcp, deadline, "mrc_negative", NEW, QUIT, [&](const Cmd &c, Cmd &reply) {
 		switch (c.type) {
 		case NEW: {
 			s.reset();
@@ -211,7 +210,6 @@ int serve(const Options &o, Clock::time_point deadline)
 			s->remote = tcp.recv<ConnInfo>(deadline);
 			// The responder's timeout and retry do not matter.
 			connect_session(b, *s, o, 14, 7);
-			sessions++;
 			break;
 		}
 		case CHECK:
@@ -263,8 +261,6 @@ int serve(const Options &o, Clock::time_point deadline)
 		}
 		return true;
 	});
-	std::printf("# mrc_negative: server: %d sessions, 0 errors\n", sessions);
-	return 0;
 }
 
 // ----------------------------------------------------------------------
@@ -1056,10 +1052,7 @@ int run_client(const Options &o, Clock::time_point deadline)
 {
 	Base b = open_base(o);
 	fill(b.buf2.get(), kBufSize);
-	Tcp tcp = Tcp::connect(o.server, o.port, deadline);
-	tap_header("mrc_negative", o);
-	Client c(o, b, tcp, deadline);
-	return c.run();
+	return run_tap_client<Client>("mrc_negative", o, b, deadline);
 }
 
 [[noreturn]] void usage()

@@ -189,8 +189,7 @@ int serve(const Options &o, Clock::time_point deadline)
 	Base b = open_base(o, server_byte);
 	Tcp tcp = Tcp::listen_accept(o.port, deadline);
 	std::map<uint32_t, ServerSession> ss;
-	int sessions = 0;
-	serve_commands(tcp, deadline, QUIT, [&](const Cmd &c, Cmd &reply) {
+	return serve_commands(tcp, deadline, "mrc_qp_compat", NEW, QUIT, [&](const Cmd &c, Cmd &reply) {
 		switch (c.type) {
 		case NEW: {
 			ss.erase(c.arg);
@@ -218,7 +217,6 @@ int serve(const Options &o, Clock::time_point deadline)
 						       kChunk, b.mr->lkey,
 						       1000 + k))
 					fail_errno("ibv_post_recv", err_of(rc));
-			sessions++;
 			break;
 		}
 		case RECV: {
@@ -284,8 +282,6 @@ int serve(const Options &o, Clock::time_point deadline)
 		}
 		return true;
 	});
-	std::printf("# mrc_qp_compat: server: %d sessions, 0 errors\n", sessions);
-	return 0;
 }
 
 // ----------------------------------------------------------------------
@@ -572,27 +568,34 @@ private:
 			    ", " + std::to_string(bad) + " bytes wrong");
 		for (size_t i = 0; i < kChunk; i++)
 			b_.buf[kReadOff + i] = client_byte(kReadOff + i);
-		int rc = post_recv(k.qp.get(), 0, 0, 0, 30, false);
-		tap(err_of(rc) == ENOMEM,
-		    "ibv_post_recv on the connected QP with max_recv_wr 0: expected ENOMEM, got " +
-			    err_str(rc));
-		wcs = collect(c, 1, 0, 300);
-		tap(wcs.empty(), "no completion for it:" + describe(wcs));
-		Cmd st = command(STATE, 0);
-		tap(st.arg == IBV_QPS_RTS, "the responder stays in RTS (state " +
-						   std::to_string(st.arg) + ")");
+		expect_empty_queue_refusal(c,
+					   post_recv(k.qp.get(), 0, 0, 0, 30,
+						     false),
+					   "ibv_post_recv on the connected QP with max_recv_wr 0",
+					   0, "the responder");
 		// And a connected requester without send queue.
 		Conn z = connect(1, Spec{0, 16}, Spec{16, 16}, c.cq.get());
-		rc = post(z, IBV_WR_RDMA_WRITE, 0, 0, 0, 40, false);
-		tap(err_of(rc) == ENOMEM,
-		    "ibv_post_send on the connected QP with max_send_wr 0: expected ENOMEM, got " +
-			    err_str(rc));
-		wcs = collect(c, 1, 0, 300);
-		tap(wcs.empty(), "no completion for it:" + describe(wcs));
-		st = command(STATE, 1);
-		tap(st.arg == IBV_QPS_RTS, "its peer stays in RTS (state " +
-						   std::to_string(st.arg) + ")");
+		expect_empty_queue_refusal(c,
+					   post(z, IBV_WR_RDMA_WRITE, 0, 0, 0,
+						40, false),
+					   "ibv_post_send on the connected QP with max_send_wr 0",
+					   1, "its peer");
 		command(END);
+	}
+
+	// A post (its result @rc, @what) to the queue of depth 0 of a
+	// connected QP: refused at once with ENOMEM, nothing completes on
+	// @c, and the server's QP in @slot (@peer) stays in RTS.
+	void expect_empty_queue_refusal(Cq1 &c, int rc, const std::string &what,
+					uint32_t slot, const std::string &peer)
+	{
+		tap(err_of(rc) == ENOMEM,
+		    what + ": expected ENOMEM, got " + err_str(rc));
+		auto wcs = collect(c, 1, 0, 300);
+		tap(wcs.empty(), "no completion for it:" + describe(wcs));
+		Cmd st = command(STATE, slot);
+		tap(st.arg == IBV_QPS_RTS, peer + " stays in RTS (state " +
+						   std::to_string(st.arg) + ")");
 	}
 
 	// rxe's responder finds no receive WQE and NAKs RNR.
@@ -732,10 +735,7 @@ private:
 int run_client(const Options &o, Clock::time_point deadline)
 {
 	Base b = open_base(o, client_byte);
-	Tcp tcp = Tcp::connect(o.server, o.port, deadline);
-	tap_header("mrc_qp_compat", o);
-	Client c(o, b, tcp, deadline);
-	return c.run();
+	return run_tap_client<Client>("mrc_qp_compat", o, b, deadline);
 }
 
 [[noreturn]] void usage()

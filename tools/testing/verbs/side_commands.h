@@ -8,6 +8,7 @@
 #include "verbs_common.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace verbs {
@@ -31,11 +32,13 @@ inline Cmd round_trip(Tcp &tcp, const Cmd &c, Clock::time_point deadline)
 // The server's loop: each command goes to @handle(c, reply), which fills
 // in the reply (type already set, arg and value 0) and returns false for a
 // type it does not know (a protocol error, thrown); @quit is answered and
-// ends the loop.
+// ends the loop with "# PROG: server: N sessions, 0 errors", N the @open
+// commands (each sets up a session) handled.  Returns 0, the exit status.
 template <class Handle>
-void serve_commands(Tcp &tcp, Clock::time_point deadline, uint32_t quit,
-		    Handle handle)
+int serve_commands(Tcp &tcp, Clock::time_point deadline, const char *prog,
+		   uint32_t open, uint32_t quit, Handle handle)
 {
+	int sessions = 0;
 	for (;;) {
 		Cmd c = tcp.recv<Cmd>(deadline);
 		Cmd reply{c.type, 0, 0};
@@ -43,9 +46,13 @@ void serve_commands(Tcp &tcp, Clock::time_point deadline, uint32_t quit,
 			fail("protocol: unknown command " +
 			     std::to_string(c.type));
 		tcp.send(reply);
+		if (c.type == open)
+			sessions++;
 		if (c.type == quit)
-			return;
+			break;
 	}
+	std::printf("# %s: server: %d sessions, 0 errors\n", prog, sessions);
+	return 0;
 }
 
 } // namespace verbs

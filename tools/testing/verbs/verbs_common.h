@@ -166,7 +166,8 @@ inline bool parse_conn_option(int c, const std::string &a, ConnOptions &o)
 
 // The getopt_long loop of a client/server program: the shared options,
 // the program's own (@own) through @take(c, arg), which returns false for
-// a bad one, then at most one SERVER_ADDR.  Anything else: @usage().
+// a bad one, then at most one SERVER_ADDR.  Anything else: @usage(), which
+// does not return.
 template <class Take>
 void parse_conn_args(int argc, char **argv, std::initializer_list<option> own,
 		     ConnOptions &o, Take take, void (*usage)())
@@ -384,6 +385,19 @@ private:
 	}
 	Fd fd_;
 };
+
+// The client end of a client/server TAP program whose device is open (@b):
+// the side channel to o.server, the first TAP lines, then the checks of a
+// @Client(o, b, tcp, deadline); its run() is the exit status.
+template <class Client, class Options, class Base>
+int run_tap_client(const char *prog, const Options &o, Base &b,
+		   Clock::time_point deadline)
+{
+	Tcp tcp = Tcp::connect(o.server, o.port, deadline);
+	tap_header(prog, o);
+	Client c(o, b, tcp, deadline);
+	return c.run();
+}
 
 // What each end tells the other about its QP and memory.  Both ends run
 // on the same architecture (the same build), so the struct goes as is.

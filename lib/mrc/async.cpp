@@ -37,6 +37,15 @@ Kind kind_of(ibv_event_type t)
 	}
 }
 
+// The object of @r that a verbs object's context pointer @p names (the
+// library sets it to its own object), or nullptr if @r does not hold it:
+// a verbs object the library did not create.  Caller holds the lock.
+template <typename T> T *registered(const Registry<T> &r, void *p)
+{
+	auto *o = static_cast<T *>(p);
+	return r.contains(o) ? o : nullptr;
+}
+
 // The library object an event is about, or false if it is not ours.
 bool translate(mrc_context *ctx, const ibv_async_event &ev, mrc_async_event *out)
 {
@@ -44,20 +53,12 @@ bool translate(mrc_context *ctx, const ibv_async_event &ev, mrc_async_event *out
 	out->event_type = ev.event_type;
 	std::lock_guard l(ctx->lock);
 	switch (kind_of(ev.event_type)) {
-	case Kind::qp: {
-		auto *q = static_cast<mrc_qp *>(ev.element.qp->qp_context);
-		if (!ctx->qps.contains(q))
-			return false;
-		out->element.qp = q;
-		return true;
-	}
-	case Kind::cq: {
-		auto *c = static_cast<mrc_cq *>(ev.element.cq->cq_context);
-		if (!ctx->cqs.contains(c))
-			return false;
-		out->element.cq = c;
-		return true;
-	}
+	case Kind::qp:
+		out->element.qp = registered(ctx->qps, ev.element.qp->qp_context);
+		return out->element.qp;
+	case Kind::cq:
+		out->element.cq = registered(ctx->cqs, ev.element.cq->cq_context);
+		return out->element.cq;
 	case Kind::port:
 		out->element.port_num = ev.element.port_num;
 		return true;

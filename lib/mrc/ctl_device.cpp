@@ -62,18 +62,11 @@ void read_fabric(const char *dev, uint32_t *ports, uint32_t *evs_used)
 MRC_API int mrc_ctl_query_device_ex(ibv_context *context, mrc_context *mcontext,
 				    mrc_ctl_device_attr *ctl_attr, int *supported)
 {
-	if (!context || !ctl_attr || !supported)
-		return fail(EINVAL);
-	if (mcontext && mcontext->vctx != context)
-		return fail(EINVAL);
-
 	mrc_ib_device_attr dev;
-	bool ok;
-	if (int rc = device_query(context, &dev, &ok))
-		return fail(kabi_err(rc));
+	if (query_device_start(context, mcontext, ctl_attr, supported, &dev))
+		return -1;
 	std::memset(ctl_attr, 0, sizeof(*ctl_attr));
-	*supported = ok;
-	if (!ok)
+	if (!*supported)
 		return 0;
 
 	uint32_t ports = 0, used = 0;

@@ -20,6 +20,20 @@ int device_query(ibv_context *ctx, mrc_ib_device_attr *dev, bool *supported)
 	return rc;
 }
 
+int query_device_start(ibv_context *context, const mrc_context *mcontext,
+		       const void *out, int *supported, mrc_ib_device_attr *dev)
+{
+	if (!context || !out || !supported)
+		return fail(EINVAL);
+	if (mcontext && mcontext->vctx != context)
+		return fail(EINVAL);
+	bool ok;
+	if (int rc = device_query(context, dev, &ok))
+		return fail(kabi_err(rc));
+	*supported = ok;
+	return 0;
+}
+
 void device_attr_fill(const mrc_ib_device_attr &dev, mrc_device_attr *attr)
 {
 	std::memset(attr, 0, sizeof(*attr));
@@ -42,19 +56,10 @@ using namespace mrc::lib;
 MRC_API int mrc_query_device_ex(ibv_context *context, mrc_context *mcontext,
 				mrc_device_attr *attr, int *supported)
 {
-	if (!context || !attr || !supported)
-		return fail(EINVAL);
-	if (mcontext && mcontext->vctx != context)
-		return fail(EINVAL);
-
 	mrc_ib_device_attr dev;
-	bool ok;
-	int rc = device_query(context, &dev, &ok);
-
-	if (rc)
-		return fail(kabi_err(rc));
-	*supported = ok;
-	if (!ok) {
+	if (query_device_start(context, mcontext, attr, supported, &dev))
+		return -1;
+	if (!*supported) {
 		std::memset(attr, 0, sizeof(*attr));
 		return 0;
 	}

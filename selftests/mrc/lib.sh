@@ -142,72 +142,78 @@ _mrc_explain() {
 	} | sed 's/^/#   /'
 }
 
-# check DESC CMD...: ok iff CMD exits 0.
-check() {
-	local desc=$1 rc
-	shift
+# _mrc_check WANT DESC REGEX CMD...: the one body of the checks below.
+# Ok iff CMD's exit status is as WANT says (ok: 0, fail: not 0) and its
+# combined output matches the extended regular expression REGEX (grep -E,
+# per line; the empty REGEX matches any output).
+_mrc_check() {
+	local want=$1 desc=$2 re=$3 rc status_ok=0
+	shift 3
 	_mrc_run "$@"
 	rc=$?
-	if [ $rc -eq 0 ]; then
+	if [ "$want" = ok ]; then
+		[ $rc -eq 0 ] && status_ok=1
+	else
+		[ $rc -ne 0 ] && status_ok=1
+	fi
+	# An empty REGEX (check, check_fail) matches any output: no grep
+	# (every exec counts in the TCG guest).
+	if [ $status_ok = 1 ] && { [ -z "$re" ] || grep -Eq -- "$re" <<<"$_mrc_out"; }; then
 		ok "$desc"
 		return 0
 	fi
 	not_ok "$desc"
-	_mrc_explain "exit status $rc, expected 0; output:" "$@"
+	if [ $status_ok = 0 ] && [ $rc -ne 0 ]; then
+		_mrc_explain "exit status $rc, expected 0; output:" "$@"
+	elif [ $status_ok = 0 ]; then
+		_mrc_explain "exit status 0, expected failure; output:" "$@"
+	elif [ $rc -eq 0 ]; then
+		_mrc_explain "output does not match /$re/:" "$@"
+	else
+		_mrc_explain "exit status $rc but output does not match /$re/:" "$@"
+	fi
 	return 1
+}
+
+# check DESC CMD...: ok iff CMD exits 0.
+check() {
+	_mrc_check ok "$1" "" "${@:2}"
 }
 
 # check_fail DESC CMD...: ok iff CMD exits non-zero.
 check_fail() {
-	local desc=$1 rc
-	shift
-	_mrc_run "$@"
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		ok "$desc"
-		return 0
-	fi
-	not_ok "$desc"
-	_mrc_explain "exit status 0, expected failure; output:" "$@"
-	return 1
+	_mrc_check fail "$1" "" "${@:2}"
 }
 
 # check_output DESC REGEX CMD...: ok iff CMD exits 0 and its combined
 # output matches the extended regular expression (grep -E, per line).
 check_output() {
-	local desc=$1 re=$2 rc
-	shift 2
-	_mrc_run "$@"
-	rc=$?
-	if [ $rc -eq 0 ] && grep -Eq -- "$re" <<<"$_mrc_out"; then
-		ok "$desc"
-		return 0
-	fi
-	not_ok "$desc"
-	if [ $rc -ne 0 ]; then
-		_mrc_explain "exit status $rc, expected 0; output:" "$@"
-	else
-		_mrc_explain "output does not match /$re/:" "$@"
-	fi
-	return 1
+	_mrc_check ok "$1" "$2" "${@:3}"
 }
 
 # check_output_fail DESC REGEX CMD...: ok iff CMD fails and its combined
 # output matches REGEX (e.g. the kernel's extack message).
 check_output_fail() {
-	local desc=$1 re=$2 rc
-	shift 2
-	_mrc_run "$@"
-	rc=$?
-	if [ $rc -ne 0 ] && grep -Eq -- "$re" <<<"$_mrc_out"; then
+	_mrc_check fail "$1" "$2" "${@:3}"
+}
+
+# check_finished DESC RC LOG REGEX CMD...: the check of a command that ran
+# in the background and has been waited for: ok iff it exited with status
+# RC = 0 and its output, in the file LOG, matches REGEX (grep -E, per line;
+# empty: any).  CMD... is how the diagnostics name the command.
+check_finished() {
+	local desc=$1 rc=$2 log=$3 re=$4
+	shift 4
+	_mrc_out=$(cat "$log")
+	if [ "$rc" -eq 0 ] && { [ -z "$re" ] || grep -Eq -- "$re" <<<"$_mrc_out"; }; then
 		ok "$desc"
 		return 0
 	fi
 	not_ok "$desc"
-	if [ $rc -eq 0 ]; then
-		_mrc_explain "exit status 0, expected failure; output:" "$@"
+	if [ "$rc" -ne 0 ]; then
+		_mrc_explain "exit status $rc; output:" "$@"
 	else
-		_mrc_explain "exit status $rc but output does not match /$re/:" "$@"
+		_mrc_explain "output does not match /$re/:" "$@"
 	fi
 	return 1
 }

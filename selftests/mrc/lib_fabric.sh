@@ -300,12 +300,29 @@ fabric_setup() {
 	shift
 	require_cmd rdma ibv_devinfo tc python3 sysctl
 	mrc_load || done_testing
-	if fabric_leafspine "$@"; then
-		ok "$desc"
-	else
-		not_ok "$desc"
-		done_testing
+	fabric_leafspine "$@"
+	_fab_setup_check $? "$desc"
+}
+
+# fabric_direct_setup N: the start of a test on N direct planes: mrc loaded
+# (else the test is skipped), then fabric_direct N as a check; without the
+# fabric the test ends here.  Not run through "check" (see fabric_setup).
+fabric_direct_setup() {
+	mrc_load || done_testing
+	fabric_direct "$1"
+	_fab_setup_check $? \
+		"fabric: $1 direct planes h1 <-> h2, $H1_DEV/$H2_DEV with planes 1-$1"
+}
+
+# _fab_setup_check RC DESC: the check DESC of a fabric set up with exit
+# status RC; a fabric that failed ends the test.
+_fab_setup_check() {
+	if [ "$1" -eq 0 ]; then
+		ok "$2"
+		return 0
 	fi
+	not_ok "$2"
+	done_testing
 }
 
 # fabric_routes [PLANE...]: on each host, the route to the other host

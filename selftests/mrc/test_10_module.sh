@@ -47,6 +47,20 @@ check "the netdev can be used again after reload" \
 check_output "reloaded instance is ACTIVE" "mrc_m0/1 state ACTIVE" rdma link show
 check "rdma link del" rdma link del mrc_m0
 
+# refused_while_loaded LOADED OTHER WHAT CMD...: with module LOADED in,
+# loading OTHER by CMD... (described as WHAT) fails, OTHER stays out and
+# the kernel says why.
+refused_while_loaded() {
+	local loaded=$1 other=$2 what=$3
+	shift 3
+	dmesg_mark
+	check_fail "$what refused while $loaded is loaded" "$@"
+	check_fail "$other is not loaded" test -d "/sys/module/$other"
+	check_output "kernel says why $other was refused" \
+		"mrc: $loaded is loaded; mrc and rdma_rxe .*cannot run together: rmmod $loaded first" \
+		dmesg_new
+}
+
 # --- rdma_rxe while mrc is loaded -----------------------------------------
 if ! modinfo rdma_rxe >/dev/null 2>&1; then
 	skip "rdma_rxe conflict checks" "no rdma_rxe module in this kernel"
@@ -54,12 +68,7 @@ if ! modinfo rdma_rxe >/dev/null 2>&1; then
 	done_testing
 fi
 
-dmesg_mark
-check_fail "modprobe rdma_rxe refused while mrc is loaded" modprobe rdma_rxe
-check_fail "rdma_rxe is not loaded" test -d /sys/module/rdma_rxe
-check_output "kernel says why rdma_rxe was refused" \
-	"mrc: mrc is loaded; mrc and rdma_rxe .*cannot run together: rmmod mrc first" \
-	dmesg_new
+refused_while_loaded mrc rdma_rxe "modprobe rdma_rxe" modprobe rdma_rxe
 check "mrc still works after refusing rdma_rxe" \
 	rdma link add mrc_m1 type mrc netdev m1a
 check_output "its port is ACTIVE" "PORT_ACTIVE" ibv_devinfo -d mrc_m1
@@ -68,12 +77,7 @@ check_fail "the instance went with it" sh -c 'rdma link show | grep -q mrc_m1'
 
 # --- mrc while rdma_rxe is loaded -----------------------------------------
 check "rdma_rxe loads once mrc is gone" modprobe rdma_rxe
-dmesg_mark
-check_fail "insmod mrc refused while rdma_rxe is loaded" insmod "$MRC_KO"
-check_fail "mrc is not loaded" test -d /sys/module/mrc
-check_output "kernel says why mrc was refused" \
-	"mrc: rdma_rxe is loaded; mrc and rdma_rxe .*cannot run together: rmmod rdma_rxe first" \
-	dmesg_new
+refused_while_loaded rdma_rxe mrc "insmod mrc" insmod "$MRC_KO"
 check "rdma_rxe still works after refusing mrc" \
 	rdma link add rxe_m0 type rxe netdev m0a
 check_output "rxe device is usable" "PORT_ACTIVE" ibv_devinfo -d rxe_m0

@@ -110,13 +110,8 @@ check "ibv_rc_pingpong client in h2 ($ITERS iterations)" \
 	ns_exec h2 ibv_rc_pingpong -d $H2_DEV -g 1 -n $ITERS 10.0.0.1
 wait "$server"
 rc=$?
-_mrc_out=$(cat "$T/server")
-if [ $rc -eq 0 ]; then
-	ok "ibv_rc_pingpong server in h1"
-else
-	not_ok "ibv_rc_pingpong server in h1"
-	_mrc_explain "exit status $rc; output:" ibv_rc_pingpong -d $H1_DEV
-fi
+check_finished "ibv_rc_pingpong server in h1" "$rc" "$T/server" "" \
+	ibv_rc_pingpong -d $H1_DEV
 
 check "h1's counters settle" stable h1 $H1_DEV
 check "h2's counters settle" stable h2 $H2_DEV

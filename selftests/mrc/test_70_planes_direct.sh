@@ -17,13 +17,7 @@ TOL=20		# % of an even share
 BW_SECS=6
 
 require_cmd rdma ibv_devinfo ib_write_bw "$MRCCTL"
-mrc_load || done_testing
-if fabric_direct 4; then
-	ok "fabric: 4 direct planes h1 <-> h2, $H1_DEV/$H2_DEV with planes 1-4"
-else
-	not_ok "fabric: 4 direct planes h1 <-> h2, $H1_DEV/$H2_DEV with planes 1-4"
-	done_testing
-fi
+fabric_direct_setup 4
 tmp=$(mktemp -d) || exit 1
 
 # measure DESC: ib_write_bw, once it moves data BW_SECS seconds between

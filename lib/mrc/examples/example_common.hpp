@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // What the lib_mrc example programs share: RAII owners of the mrc.h and
-// verbs objects, the options, the TCP side channel that exchanges QPN,
+// verbs objects, the options (example_options.hpp), the TCP side channel that exchanges QPN,
 // GID, PSN, buffer address and rkey (as ibv_rc_pingpong does), the QP
 // bring-up through mrc_modify_qp with the API's state table, and waiting
 // for completions with a deadline.  Written against include/mrc.h (no
@@ -13,6 +13,8 @@
 
 // The verbs test programs' helpers: fail(), RAII owners, Buffer, Fd.
 #include "verbs_common.h"
+
+#include "example_options.hpp"
 
 #include <arpa/inet.h>
 #include <getopt.h>
@@ -50,108 +52,6 @@ using VContext = verbs::Context;
 using Context = std::unique_ptr<mrc_context, Deleter<mrc_destroy_context>>;
 using Cq = std::unique_ptr<mrc_cq, Deleter<mrc_destroy_cq>>;
 using Qp = std::unique_ptr<mrc_qp, Deleter<mrc_destroy_qp>>;
-
-// The options of every example; each adds its own.
-struct Options {
-	std::string dev = "mrc0";
-	int gid = 1;
-	uint16_t port = 18600;
-	size_t size = 4096;
-	long iters = 1000;
-	uint64_t ev_profile = 0; // 0: none set
-	uint64_t cc_profile = 0;
-	int timeout = 120;		// seconds for the whole run
-	unsigned int max_wimm = 0;	// 0: the device's maximum
-	unsigned int max_wimm_dest = 0; // 0: as max_wimm
-	uint8_t mrc_timeout = 14;	// MRC_QP_TIMEOUT at RTS
-	uint8_t retry_linear = 7;	// MRC_QP_RETRY_CNT at RTS
-	uint8_t retry_exp = 7;
-	std::string server; // empty: this is the server
-};
-
-// getopt_long table: the shared options, the program's, the end.
-inline std::vector<option> longopts(std::initializer_list<option> own)
-{
-	std::vector<option> v = {{"ib-dev", required_argument, nullptr, 'd'},
-				 {"gid-idx", required_argument, nullptr, 'g'},
-				 {"port", required_argument, nullptr, 'p'},
-				 {"size", required_argument, nullptr, 's'},
-				 {"iters", required_argument, nullptr, 'n'},
-				 {"ev-profile", required_argument, nullptr, 'E'},
-				 {"cc-profile", required_argument, nullptr, 'C'},
-				 {"timeout", required_argument, nullptr, 't'},
-				 {"max-wimm", required_argument, nullptr, 'W'},
-				 {"help", no_argument, nullptr, 'h'}};
-	v.insert(v.end(), own);
-	v.push_back({nullptr, 0, nullptr, 0});
-	return v;
-}
-inline const char *shortopts = "d:g:p:s:n:E:C:t:W:h";
-
-inline const char *common_usage =
-	"  -d, --ib-dev=DEV      RDMA device (default mrc0)\n"
-	"  -g, --gid-idx=N       GID index (default 1: the IPv4-mapped address)\n"
-	"  -p, --port=N          TCP port of the side channel (default 18600)\n"
-	"  -s, --size=N          message size in bytes (default 4096)\n"
-	"  -n, --iters=N         messages (default 1000)\n"
-	"  -E, --ev-profile=ID   EV profile of the QP (MRC_QP_EV_PROFILE_ID)\n"
-	"  -C, --cc-profile=ID   CC profile of the QP (MRC_QP_CC_PROFILE_ID)\n"
-	"  -W, --max-wimm=N      MRC_QP_MAX_WIMM / _DEST (default: the device's)\n"
-	"  -t, --timeout=S       give up after S seconds (default 120)\n";
-
-inline uint64_t parse_num(const std::string &a)
-{
-	char *end = nullptr;
-	errno = 0;
-	unsigned long long v = std::strtoull(a.c_str(), &end, 0);
-	if (errno || end == a.c_str())
-		fail("not a number: " + a);
-	if (*end == 'k' || *end == 'K')
-		v <<= 10, end++;
-	else if (*end == 'm' || *end == 'M')
-		v <<= 20, end++;
-	if (*end)
-		fail("not a number: " + a);
-	return v;
-}
-
-// A shared option (getopt_long's result, its argument); false if none.
-inline bool parse_common(int c, const char *arg, Options &o)
-{
-	switch (c) {
-	case 'd': o.dev = arg; break;
-	case 'g': o.gid = static_cast<int>(parse_num(arg)); break;
-	case 'p': o.port = static_cast<uint16_t>(parse_num(arg)); break;
-	case 's': o.size = parse_num(arg); break;
-	case 'n': o.iters = static_cast<long>(parse_num(arg)); break;
-	case 'E': o.ev_profile = parse_num(arg); break;
-	case 'C': o.cc_profile = parse_num(arg); break;
-	case 't': o.timeout = static_cast<int>(parse_num(arg)); break;
-	case 'W': o.max_wimm = static_cast<unsigned int>(parse_num(arg)); break;
-	default: return false;
-	}
-	return true;
-}
-
-// The getopt_long loop of an example: the shared options (parse_common)
-// and its own, @own, through @take(c, optarg), which returns false for
-// none of them; anything else calls @usage(argv[0]) and exits, with
-// status 0 for -h, else 2.
-template <typename Take>
-void parse_options(int argc, char **argv, Options &o,
-		   std::initializer_list<option> own, Take take,
-		   void (*usage)(const char *prog))
-{
-	auto lo = longopts(own);
-	int c;
-	while ((c = getopt_long(argc, argv, shortopts, lo.data(), nullptr)) !=
-	       -1) {
-		if (parse_common(c, optarg, o) || take(c, optarg))
-			continue;
-		usage(argv[0]);
-		std::exit(c == 'h' ? 0 : 2);
-	}
-}
 
 // What each side tells the other.
 struct Wire {

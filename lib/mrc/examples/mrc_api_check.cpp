@@ -575,26 +575,16 @@ int main(int argc, char **argv)
 		Options o;
 		bool mrc = false;
 		int ctl = 0, unpriv = 0;
-		parse_options(
-			argc, argv, o,
-			{{"mrc", no_argument, nullptr, 'M'},
-			 // Long-only codes: the letters are the shared options'.
-			 {"ctl", required_argument, nullptr, 0x100},
-			 {"ctl-unpriv", required_argument, nullptr, 0x101}},
-			[&](int c, const char *arg) {
-				if (c == 'M')
-					mrc = true;
-				else if (c == 0x100 || c == 0x101)
-					(c == 0x100 ? ctl :
-						      unpriv) = std::atoi(arg);
-				else
-					return false;
-				return true;
-			},
-			[](const char *prog) {
-				std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N]\n",
-					    prog);
-			});
+		parse_options(argc, argv, o,
+			      {{"mrc", 0, false, set_true(mrc)},
+			       {"ctl", 0, true,
+				[&](const char *a) { ctl = std::atoi(a); }},
+			       {"ctl-unpriv", 0, true,
+				[&](const char *a) { unpriv = std::atoi(a); }}},
+			      [](const char *prog) {
+				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N]\n",
+						  prog);
+			      });
 		Endpoint e;
 		e.opt = o;
 		int n = 0;

@@ -137,18 +137,8 @@ int main(int argc, char **argv)
 		Options o;
 		o.size = 65536;
 		size_t slots = 16;
-		parse_options(
-			argc, argv, o,
-			{{"slots", required_argument, nullptr, 'S'}},
-			[&](int c, const char *arg) {
-				if (c != 'S')
-					return false;
-				slots = parse_num(arg);
-				return true;
-			},
-			usage);
-		if (optind < argc)
-			o.server = argv[optind];
+		parse_options(argc, argv, o,
+			      {{"slots", 0, true, number_into(slots)}}, usage);
 		if (!o.size || o.iters <= 0 || !slots || slots > 1024)
 			fail("size, iterations and slots (<= 1024) must be positive");
 		Endpoint e;

@@ -206,52 +206,20 @@ int main(int argc, char **argv)
 		o.size = 256;
 		o.max_wimm = 4;
 		ImmOptions io;
-		parse_options(
-			argc, argv, o,
-			{{"count", required_argument, nullptr, 'c'},
-			 {"recv", required_argument, nullptr, 'r'},
-			 {"expect-fail", no_argument, nullptr, 'F'},
-			 {"async", no_argument, nullptr, 'A'},
-			 {"peer-gone", no_argument, nullptr, 'G'},
-			 {"mrc-timeout", required_argument, nullptr, 'T'},
-			 {"retry-linear", required_argument, nullptr, 'L'},
-			 {"retry-exp", required_argument, nullptr, 'X'},
-			 {"wimm-dest", required_argument, nullptr, 'D'}},
-			[&](int c, const char *arg) {
-				switch (c) {
-				case 'c':
-					io.count = static_cast<long>(
-						parse_num(arg));
-					return true;
-				case 'r':
-					io.recv = static_cast<long>(
-						parse_num(arg));
-					return true;
-				case 'F': io.expect_fail = true; return true;
-				case 'A': io.async = true; return true;
-				case 'G': io.peer_gone = true; return true;
-				case 'T':
-					o.mrc_timeout = static_cast<uint8_t>(
-						parse_num(arg));
-					return true;
-				case 'L':
-					o.retry_linear = static_cast<uint8_t>(
-						parse_num(arg));
-					return true;
-				case 'X':
-					o.retry_exp = static_cast<uint8_t>(
-						parse_num(arg));
-					return true;
-				case 'D':
-					o.max_wimm_dest = static_cast<unsigned int>(
-						parse_num(arg));
-					return true;
-				}
-				return false;
-			},
-			usage);
-		if (optind < argc)
-			o.server = argv[optind];
+		parse_options(argc, argv, o,
+			      {{"count", 0, true, number_into(io.count)},
+			       {"recv", 0, true, number_into(io.recv)},
+			       {"expect-fail", 0, false, set_true(io.expect_fail)},
+			       {"async", 0, false, set_true(io.async)},
+			       {"peer-gone", 0, false, set_true(io.peer_gone)},
+			       {"mrc-timeout", 0, true,
+				number_into(o.mrc_timeout)},
+			       {"retry-linear", 0, true,
+				number_into(o.retry_linear)},
+			       {"retry-exp", 0, true, number_into(o.retry_exp)},
+			       {"wimm-dest", 0, true,
+				number_into(o.max_wimm_dest)}},
+			      usage);
 		if (!io.count)
 			io.count = 4L * (o.max_wimm ? o.max_wimm : 4);
 		if (io.recv < 0)

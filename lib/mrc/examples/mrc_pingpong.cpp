@@ -98,11 +98,7 @@ int main(int argc, char **argv)
 {
 	return run_main("mrc_pingpong", [&] {
 		Options o;
-		parse_options(
-			argc, argv, o, {},
-			[](int, const char *) { return false; }, usage);
-		if (optind < argc)
-			o.server = argv[optind];
+		parse_options(argc, argv, o, {}, usage);
 		if (!o.size || o.iters <= 0)
 			fail("size and iterations must be positive");
 		run(o);

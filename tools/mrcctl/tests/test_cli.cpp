@@ -6,30 +6,13 @@
 #include <gtest/gtest.h>
 
 #include "cli.hpp"
+#include "parse_words.hpp"
 
 using namespace mrcctl;
+using mrcctl::test::parse;
+using mrcctl::test::usage_error;
 
 namespace {
-
-Invocation parse(std::initializer_list<std::string_view> a)
-{
-	std::vector<std::string_view> v(a);
-	return parse_args(v);
-}
-
-// The message of the UsageError that parsing throws ("" if none).
-std::string usage_error(std::initializer_list<std::string_view> a,
-			std::string *topic = nullptr)
-{
-	try {
-		parse(a);
-	} catch (const UsageError &e) {
-		if (topic)
-			*topic = e.topic();
-		return e.what();
-	}
-	return "";
-}
 
 TEST(Cli, PlaneAddFull)
 {
@@ -251,26 +234,6 @@ TEST(Cli, BadNames)
 		  std::string::npos);
 	EXPECT_NE(usage_error({"plane", "show", "dev", std::string(64, 'a')}),
 		  "");
-}
-
-TEST(Cli, ParseNumber)
-{
-	EXPECT_EQ(parse_number("0"), 0u);
-	// A leading zero is decimal, not octal (unlike strtoul base 0).
-	EXPECT_EQ(parse_number("007"), 7u);
-	EXPECT_EQ(parse_number("010"), 10u);
-	EXPECT_EQ(parse_number("4294967295"), 4294967295u);
-	EXPECT_EQ(parse_number("0x1"), 1u);
-	EXPECT_EQ(parse_number("0X0000ffffffff"), 4294967295u);
-	EXPECT_FALSE(parse_number("4294967296"));
-	EXPECT_FALSE(parse_number("99999999999999999999999"));
-	EXPECT_FALSE(parse_number("0x100000000"));
-	EXPECT_FALSE(parse_number("0x10000000000000000"));
-	EXPECT_FALSE(parse_number(""));
-	EXPECT_FALSE(parse_number("0x"));
-	EXPECT_FALSE(parse_number("1.5"));
-	EXPECT_FALSE(parse_number("0b1"));
-	EXPECT_FALSE(parse_number("1e3"));
 }
 
 // One number grammar and one wording for every command: what one accepts

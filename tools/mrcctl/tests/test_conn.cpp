@@ -17,8 +17,10 @@
 #include "format.hpp"
 #include "genl_msg.hpp"
 #include "nl.hpp"
+#include "parse_words.hpp"
 
 using namespace mrcctl;
+using mrcctl::test::parse;
 
 namespace {
 
@@ -88,12 +90,6 @@ MsgPtr conn_reply(std::uint32_t first, std::uint32_t n, bool planes)
 	return msg;
 }
 
-Invocation parse(std::initializer_list<std::string_view> words)
-{
-	std::vector<std::string_view> v(words);
-	return parse_args(v);
-}
-
 } // namespace
 
 TEST(Conn, DecodeReply)
@@ -132,10 +128,7 @@ TEST(Conn, Text)
 TEST(Conn, Json)
 {
 	MsgPtr m = conn_reply(0, 1, false);
-	std::ostringstream os;
-	Printer w(os, true, false);
-	print_conn(w, decode_conn(m.get()));
-	EXPECT_EQ(os.str(),
+	EXPECT_EQ(mrcctl::test::json_of(print_conn, decode_conn(m.get())),
 		  "{\"dev\":\"mrc2\",\"qpn\":17,\"peer\":\"10.0.0.1\",\"dest_qpn\":18,"
 		  "\"state\":\"RTS\",\"ev_profile\":0,\"status\":\"ok\","
 		  "\"srtt_ns\":1872000,\"rto_ns\":67108864,\"evs_total\":48,"
@@ -180,10 +173,7 @@ TEST(Conn, EvStateEvent)
 	EXPECT_EQ(mrcctl::test::text_of(print_event, ev),
 		  "ev state dev mrc2 qpn 17 peer 10.0.0.1 ev 4 plane 2 "
 		  "assumed_bad -> good reason probe_ok rtt 412us");
-	std::ostringstream os;
-	Printer w(os, true, false);
-	print_event(w, ev);
-	EXPECT_EQ(os.str(),
+	EXPECT_EQ(mrcctl::test::json_of(print_event, ev),
 		  "{\"event\":\"ev_state\",\"dev\":\"mrc2\",\"dev_index\":2,"
 		  "\"qpn\":17,\"peer\":\"10.0.0.1\",\"dest_qpn\":18,\"ev\":4,"
 		  "\"plane\":2,\"old_state\":\"assumed_bad\",\"state\":\"good\","

@@ -8,6 +8,7 @@
 #include "render_one.hpp"
 
 using namespace mrcctl;
+using mrcctl::test::json_of;
 using mrcctl::test::text_of;
 
 namespace {
@@ -22,14 +23,6 @@ Plane plane(std::uint32_t id, const char *netdev, std::uint32_t ifindex,
 	p.admin_up = admin;
 	p.oper_up = oper;
 	return p;
-}
-
-template <typename F> std::string json(F f, bool pretty = false)
-{
-	std::ostringstream os;
-	Printer w(os, true, pretty);
-	f(w);
-	return os.str();
 }
 
 TEST(Format, CapsWords)
@@ -58,7 +51,7 @@ TEST(Format, PlaneJson)
 	Plane p = plane(1, "p1", 5, true, true);
 	p.dev = "mrc0";
 	p.dev_index = 3;
-	EXPECT_EQ(json([&](Printer &w) { print_plane(w, p); }),
+	EXPECT_EQ(json_of(print_plane, p),
 		  "{\"dev\":\"mrc0\",\"dev_index\":3,\"id\":1,\"netdev\":\"p1\","
 		  "\"ifindex\":5,\"admin_state\":\"up\",\"oper_state\":\"up\"}");
 }
@@ -78,7 +71,7 @@ TEST(Format, DevTextAndJson)
 		  "4791 planes 2 (1 up)\n"
 		  "    plane id 1 netdev p1 ifindex 5 admin up oper up\n"
 		  "    plane id 2 netdev p2 ifindex 6 admin down oper down\n");
-	EXPECT_EQ(json([&](Printer &w) { print_dev(w, d); }),
+	EXPECT_EQ(json_of(print_dev, d),
 		  "{\"name\":\"mrc0\",\"index\":3,\"caps\":[\"trim_nack\","
 		  "\"ev_udp\"],\"max_planes\":16,\"udp_port\":4791,\"planes\":["
 		  "{\"id\":1,\"netdev\":\"p1\",\"ifindex\":5,\"admin_state\":"
@@ -93,7 +86,7 @@ TEST(Format, DevWithoutCaps)
 	d.name = "mrc1";
 	d.caps = 0;
 	EXPECT_EQ(text_of(print_dev, d), "mrc1: caps none planes 0 (0 up)\n");
-	EXPECT_EQ(json([&](Printer &w) { print_dev(w, d); }),
+	EXPECT_EQ(json_of(print_dev, d),
 		  "{\"name\":\"mrc1\",\"caps\":[],\"planes\":[]}");
 }
 
@@ -151,7 +144,7 @@ TEST(Format, EventJson)
 	e.dev_index = 3;
 	e.plane.id = 2;
 	e.plane.oper_up = false;
-	EXPECT_EQ(json([&](Printer &w) { print_event(w, e); }),
+	EXPECT_EQ(json_of(print_event, e),
 		  "{\"event\":\"plane_down\",\"dev\":\"mrc0\",\"dev_index\":3,"
 		  "\"id\":2,\"oper_state\":\"down\"}");
 	EXPECT_EQ(event_name(MRC_EVENT_PLANE_ADD), "plane_add");
@@ -197,7 +190,7 @@ TEST(Format, DevTextAndJsonWithStats)
 		  "          4\n"
 		  "    rx_malformed\n"
 		  "              10\n");
-	EXPECT_EQ(json([&](Printer &w) { print_dev(w, d); }),
+	EXPECT_EQ(json_of(print_dev, d),
 		  "{\"name\":\"mrc1\",\"planes\":[{\"id\":1,\"netdev\":\"e0\","
 		  "\"ifindex\":2,\"admin_state\":\"up\",\"oper_state\":\"up\","
 		  "\"stats\":{\"tx_pkts\":3,\"rx_pkts\":4}}],"
@@ -218,7 +211,7 @@ TEST(Format, PlaneTextAndJsonWithStats)
 		  "         10     2000\n"
 		  "    rx_pkts rx_bytes\n"
 		  "         11     2100\n");
-	EXPECT_EQ(json([&](Printer &w) { print_plane(w, p); }),
+	EXPECT_EQ(json_of(print_plane, p),
 		  "{\"dev\":\"mrc1\",\"id\":1,\"netdev\":\"e0\",\"ifindex\":2,"
 		  "\"admin_state\":\"up\",\"oper_state\":\"up\",\"stats\":{"
 		  "\"tx_pkts\":10,\"tx_bytes\":2000,\"rx_pkts\":11,"
@@ -250,7 +243,7 @@ TEST(Format, RouteText)
 
 TEST(Format, RouteJson)
 {
-	EXPECT_EQ(json([](Printer &w) { print_route(w, sample_route()); }),
+	EXPECT_EQ(json_of(print_route, sample_route()),
 		  R"({"dev":"mrc0","dev_index":3,"peer":"10.0.0.2","hops":[)"
 		  R"({"plane":1,"via":"10.1.0.2"},{"plane":2,"via":"10.2.0.2"}],)"
 		  R"("ev_profile":7,"cc_profile":1})");
@@ -271,7 +264,7 @@ TEST(Format, RouteEvents)
 		  "route add dev mrc0 10.0.0.2 plane 1 via 10.1.0.2 plane 2 via "
 		  "10.2.0.2 ev-profile 7 cc-profile 1");
 	e.type = MRC_EVENT_ROUTE_DEL;
-	EXPECT_EQ(json([&](Printer &w) { print_event(w, e); }),
+	EXPECT_EQ(json_of(print_event, e),
 		  R"({"event":"route_del","dev":"mrc0","dev_index":3,)"
 		  R"("peer":"10.0.0.2","hops":[{"plane":1,"via":"10.1.0.2"},)"
 		  R"({"plane":2,"via":"10.2.0.2"}],"ev_profile":7,"cc_profile":1})");

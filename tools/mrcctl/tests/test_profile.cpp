@@ -12,44 +12,17 @@
 
 #include "cli.hpp"
 #include "profile_format.hpp"
+#include "parse_words.hpp"
 #include "profile_parse.hpp"
 #include "render_one.hpp"
 
 using namespace mrcctl;
+using mrcctl::test::parse;
+using mrcctl::test::usage_error;
 
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
-
-Invocation parse(std::initializer_list<std::string_view> a)
-{
-	std::vector<std::string_view> v(a);
-	return parse_args(v);
-}
-
-std::string usage_error(std::initializer_list<std::string_view> a)
-{
-	try {
-		parse(a);
-	} catch (const UsageError &e) {
-		return e.what();
-	}
-	return "";
-}
-
-TEST(ProfileParse, Numbers)
-{
-	EXPECT_EQ(parse_number("0"), 0u);
-	EXPECT_EQ(parse_number("4294967295"), 4294967295u);
-	EXPECT_EQ(parse_number("0xffffffff"), 4294967295u);
-	EXPECT_EQ(parse_number("0XaB"), 0xabu);
-	EXPECT_FALSE(parse_number("4294967296"));
-	EXPECT_FALSE(parse_number("0x100000000"));
-	EXPECT_FALSE(parse_number("0x"));
-	EXPECT_FALSE(parse_number("-1"));
-	EXPECT_FALSE(parse_number(""));
-	EXPECT_FALSE(parse_number("12a"));
-}
 
 TEST(ProfileParse, Times)
 {
@@ -321,10 +294,7 @@ TEST(ProfileFormat, CcProfile)
 	EXPECT_EQ(mrcctl::test::text_of(print_cc_profile, p),
 		  "dev mrc0 id 1 algo uet-1.0-nscc base-rtt 100us gamma 512 "
 		  "disable-qa on\n");
-	std::ostringstream os;
-	Printer w(os, true, false);
-	print_cc_profile(w, p);
-	EXPECT_EQ(os.str(),
+	EXPECT_EQ(mrcctl::test::json_of(print_cc_profile, p),
 		  "{\"dev\":\"mrc0\",\"id\":1,\"algo\":\"uet-1.0-nscc\","
 		  "\"base_rtt\":100000,\"gamma\":512,\"disable_qa\":true}");
 }

@@ -37,6 +37,8 @@
 //    request failed (NAK, retries, local protection) IBV_EVENT_QP_FATAL;
 //    a QP the application moves to Error raises none.
 #include "cli.h"
+#include "side_commands.h"
+#include "tap.h"
 #include "raw_sq.h"
 #include "verbs_common.h"
 
@@ -79,11 +81,6 @@ enum CmdType : uint32_t {
 	DEREG_BIG,
 	ASYNC
 };
-struct Cmd {
-	uint32_t type;
-	uint32_t arg;
-	uint64_t value;
-};
 
 uint8_t pattern(size_t i) { return static_cast<uint8_t>(i * 7 + 3); }
 
@@ -103,33 +100,21 @@ size_t changed(const uint8_t *p, size_t n)
 
 // Device, PD and memory, shared by the sessions of one end.  buf has
 // every access right; buf2 lacks REMOTE_WRITE (and REMOTE_ATOMIC).
-struct Base {
-	Context ctx;
-	Pd pd;
+struct Base : PortBase {
+	explicit Base(PortBase p) : PortBase(std::move(p)) {}
 	Buffer buf, buf2;
 	Mr mr, mr2;
-	ibv_gid gid{};
-	ibv_mtu mtu = IBV_MTU_1024;
 	int rd_atom = 1;
 };
 
 Base open_base(const Options &o)
 {
-	Base b;
-	b.ctx = open_device(o.dev);
-	auto pa = query_port(b.ctx.get(), 1);
-	if (pa.state != IBV_PORT_ACTIVE)
-		fail(o.dev + " port 1 is not active");
-	b.mtu = pa.active_mtu;
-	b.gid = query_gid(b.ctx.get(), 1, o.gid);
+	Base b(open_port_base(o));
 	ibv_device_attr da{};
 	if (int rc = ibv_query_device(b.ctx.get(), &da))
 		fail_errno("ibv_query_device", rc);
 	b.rd_atom = std::max(1, std::min({da.max_qp_rd_atom,
 					  da.max_qp_init_rd_atom, 16}));
-	b.pd.reset(ibv_alloc_pd(b.ctx.get()));
-	if (!b.pd)
-		fail_errno("ibv_alloc_pd");
 	b.buf = alloc_buffer(kBufSize);
 	b.buf2 = alloc_buffer(kBufSize);
 	b.mr = reg_mr(b.pd.get(), b.buf.get(), kBufSize, kAllAccess);
@@ -214,10 +199,7 @@ int serve(const Options &o, Clock::time_point deadline)
 	std::optional<Session> s;
 	Buffer big;
 	Mr big_mr;
-	int sessions = 0, errors = 0;
-	for (;;) {
-		Cmd c = tcp.recv<Cmd>(deadline);
-		Cmd reply{c.type, 0, 0};
+	return serve_commands(tcp, deadline, "mrc_negative", NEW, QUIT, [&](const Cmd &c, Cmd &reply) {
 		switch (c.type) {
 		case NEW: {
 			s.reset();
@@ -228,7 +210,6 @@ int serve(const Options &o, Clock::time_point deadline)
 			s->remote = tcp.recv<ConnInfo>(deadline);
 			// The responder's timeout and retry do not matter.
 			connect_session(b, *s, o, 14, 7);
-			sessions++;
 			break;
 		}
 		case CHECK:
@@ -276,18 +257,10 @@ int serve(const Options &o, Clock::time_point deadline)
 			reply.arg = st;
 			break;
 		}
-		case QUIT:
-			tcp.send(reply);
-			std::printf("# mrc_negative: server: %d sessions, %d errors\n",
-				    sessions, errors);
-			return errors ? 1 : 0;
-		default:
-			errors++;
-			fail("protocol: unknown command " +
-			     std::to_string(c.type));
+		default: return false;
 		}
-		tcp.send(reply);
-	}
+		return true;
+	});
 }
 
 // ----------------------------------------------------------------------
@@ -319,34 +292,16 @@ public:
 		sqd();
 		dereg_with_read_outstanding();
 		command(QUIT);
-		std::printf("1..%d\n# mrc_negative: %d passed, %d failed\n", n_,
-			    n_ - failed_, failed_);
-		return failed_ ? 1 : 0;
+		return tap_.finish();
 	}
 
 private:
-	void tap(bool ok, const std::string &what)
-	{
-		n_++;
-		failed_ += !ok;
-		std::printf("%s %d - %s\n", ok ? "ok" : "not ok", n_,
-			    what.c_str());
-		std::fflush(stdout);
-	}
-
-	void diag(const std::string &what)
-	{
-		std::printf("# %s\n", what.c_str());
-		std::fflush(stdout);
-	}
+	void tap(bool ok, const std::string &what) { tap_.check(ok, what); }
+	void diag(const std::string &what) { tap_.diag(what); }
 
 	uint64_t command(CmdType t)
 	{
-		tcp_.send(Cmd{t, 0, 0});
-		Cmd r = tcp_.recv<Cmd>(deadline_);
-		if (r.type != t)
-			fail("protocol: reply to command " + std::to_string(t));
-		return r.value;
+		return round_trip(tcp_, Cmd{t, 0, 0}, deadline_).value;
 	}
 
 	// A connected pair: the server's fresh QP and ours, both in RTS.
@@ -1090,18 +1045,14 @@ private:
 	Base &b_;
 	Tcp &tcp_;
 	Clock::time_point deadline_;
-	int n_ = 0, failed_ = 0;
+	Tap tap_{"mrc_negative"};
 };
 
 int run_client(const Options &o, Clock::time_point deadline)
 {
 	Base b = open_base(o);
 	fill(b.buf2.get(), kBufSize);
-	Tcp tcp = Tcp::connect(o.server, o.port, deadline);
-	std::printf("TAP version 13\n# mrc_negative on %s gid %d, server %s\n",
-		    o.dev.c_str(), o.gid, o.server.c_str());
-	Client c(o, b, tcp, deadline);
-	return c.run();
+	return run_tap_client<Client>("mrc_negative", o, b, deadline);
 }
 
 [[noreturn]] void usage()
@@ -1132,11 +1083,5 @@ Options parse(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	Options o = parse(argc, argv);
-	return tap_main(
-		"mrc_negative", o.server, o.timeout,
-		[&](Clock::time_point deadline) { return serve(o, deadline); },
-		[&](Clock::time_point deadline) {
-			return run_client(o, deadline);
-		});
+	return tap_main("mrc_negative", parse(argc, argv), serve, run_client);
 }

@@ -29,6 +29,8 @@
 // "# mrc_qp_compat: N passed, M failed"; the server is driven over the TCP
 // side channel and ends with "# mrc_qp_compat: server: N sessions, M errors".
 #include "cli.h"
+#include "side_commands.h"
+#include "tap.h"
 #include "verbs_common.h"
 
 #include <getopt.h>
@@ -68,11 +70,6 @@ struct Options : ConnOptions {
 // value >> 32, length value & 0xffffffff; STATE: QP state of slot arg;
 // KILL: destroy slot arg's QP; END: every session away, buffer refilled.
 enum CmdType : uint32_t { NEW = 1, RECV, VERIFY, STATE, KILL, END, QUIT };
-struct Cmd {
-	uint32_t type;
-	uint32_t arg;
-	uint64_t value;
-};
 
 // A QP's queue depths (its SGE counts: 1, or 0 with depth 0) and the
 // receives posted at once.
@@ -97,27 +94,15 @@ struct Spec {
 uint8_t server_byte(size_t i) { return static_cast<uint8_t>(i * 7 + 3); }
 uint8_t client_byte(size_t i) { return static_cast<uint8_t>(i * 13 + 5); }
 
-struct Base {
-	Context ctx;
-	Pd pd;
+struct Base : PortBase {
+	explicit Base(PortBase p) : PortBase(std::move(p)) {}
 	Buffer buf;
 	Mr mr;
-	ibv_gid gid{};
-	ibv_mtu mtu = IBV_MTU_1024;
 };
 
 Base open_base(const Options &o, uint8_t (*byte)(size_t))
 {
-	Base b;
-	b.ctx = open_device(o.dev);
-	auto pa = query_port(b.ctx.get(), 1);
-	if (pa.state != IBV_PORT_ACTIVE)
-		fail(o.dev + " port 1 is not active");
-	b.mtu = pa.active_mtu;
-	b.gid = query_gid(b.ctx.get(), 1, o.gid);
-	b.pd.reset(ibv_alloc_pd(b.ctx.get()));
-	if (!b.pd)
-		fail_errno("ibv_alloc_pd");
+	Base b(open_port_base(o));
 	b.buf = alloc_buffer(kBufSize);
 	for (size_t i = 0; i < kBufSize; i++)
 		b.buf[i] = byte(i);
@@ -204,10 +189,7 @@ int serve(const Options &o, Clock::time_point deadline)
 	Base b = open_base(o, server_byte);
 	Tcp tcp = Tcp::listen_accept(o.port, deadline);
 	std::map<uint32_t, ServerSession> ss;
-	int sessions = 0, errors = 0;
-	for (;;) {
-		Cmd c = tcp.recv<Cmd>(deadline);
-		Cmd reply{c.type, 0, 0};
+	return serve_commands(tcp, deadline, "mrc_qp_compat", NEW, QUIT, [&](const Cmd &c, Cmd &reply) {
 		switch (c.type) {
 		case NEW: {
 			ss.erase(c.arg);
@@ -235,7 +217,6 @@ int serve(const Options &o, Clock::time_point deadline)
 						       kChunk, b.mr->lkey,
 						       1000 + k))
 					fail_errno("ibv_post_recv", err_of(rc));
-			sessions++;
 			break;
 		}
 		case RECV: {
@@ -297,18 +278,10 @@ int serve(const Options &o, Clock::time_point deadline)
 			for (size_t i = 0; i < kBufSize; i++)
 				b.buf[i] = server_byte(i);
 			break;
-		case QUIT:
-			tcp.send(reply);
-			std::printf("# mrc_qp_compat: server: %d sessions, %d errors\n",
-				    sessions, errors);
-			return errors ? 1 : 0;
-		default:
-			errors++;
-			fail("protocol: unknown command " +
-			     std::to_string(c.type));
+		default: return false;
 		}
-		tcp.send(reply);
-	}
+		return true;
+	});
 }
 
 // ----------------------------------------------------------------------
@@ -340,28 +313,15 @@ public:
 		if (o_.wants("err"))
 			err_still_flushes();
 		command(QUIT);
-		std::printf("1..%d\n# mrc_qp_compat: %d passed, %d failed\n",
-			    n_, n_ - failed_, failed_);
-		return failed_ ? 1 : 0;
+		return tap_.finish();
 	}
 
 private:
-	void tap(bool ok, const std::string &what)
-	{
-		n_++;
-		failed_ += !ok;
-		std::printf("%s %d - %s\n", ok ? "ok" : "not ok", n_,
-			    what.c_str());
-		std::fflush(stdout);
-	}
+	void tap(bool ok, const std::string &what) { tap_.check(ok, what); }
 
 	Cmd command(CmdType t, uint32_t arg = 0, uint64_t value = 0)
 	{
-		tcp_.send(Cmd{t, arg, value});
-		Cmd r = tcp_.recv<Cmd>(deadline_);
-		if (r.type != t)
-			fail("protocol: reply to command " + std::to_string(t));
-		return r;
+		return round_trip(tcp_, Cmd{t, arg, value}, deadline_);
 	}
 
 	struct Cq1 {
@@ -421,6 +381,27 @@ private:
 	{
 		if (int rc = post(c, op, loff, len, roff, id))
 			fail_errno("ibv_post_send", err_of(rc));
+	}
+
+	// @n receives of kChunk each into the receive area, ids @first_id on;
+	// a refusal ends the program (@what).
+	void must_post_recvs(Conn &c, uint64_t n, uint64_t first_id,
+			     const char *what = "ibv_post_recv")
+	{
+		for (uint64_t i = 0; i < n; i++)
+			if (int rc = post_recv(c.qp.get(),
+					       laddr(kRecvOff + i * kChunk),
+					       kChunk, b_.mr->lkey, first_id + i))
+				fail_errno(what, err_of(rc));
+	}
+
+	// 4 receives (ids 100..103) and 4 WRITEs (ids 0..3) on @c, whose peer
+	// QP is gone: none of them can complete by itself.
+	void post_outstanding(Conn &c)
+	{
+		must_post_recvs(c, 4, 100);
+		for (uint64_t i = 0; i < 4; i++)
+			must_post(c, IBV_WR_RDMA_WRITE, 0, kChunk, 0, i);
 	}
 
 	// Completions of cq until want arrived or the deadline (seconds), then
@@ -587,27 +568,34 @@ private:
 			    ", " + std::to_string(bad) + " bytes wrong");
 		for (size_t i = 0; i < kChunk; i++)
 			b_.buf[kReadOff + i] = client_byte(kReadOff + i);
-		int rc = post_recv(k.qp.get(), 0, 0, 0, 30, false);
-		tap(err_of(rc) == ENOMEM,
-		    "ibv_post_recv on the connected QP with max_recv_wr 0: expected ENOMEM, got " +
-			    err_str(rc));
-		wcs = collect(c, 1, 0, 300);
-		tap(wcs.empty(), "no completion for it:" + describe(wcs));
-		Cmd st = command(STATE, 0);
-		tap(st.arg == IBV_QPS_RTS, "the responder stays in RTS (state " +
-						   std::to_string(st.arg) + ")");
+		expect_empty_queue_refusal(c,
+					   post_recv(k.qp.get(), 0, 0, 0, 30,
+						     false),
+					   "ibv_post_recv on the connected QP with max_recv_wr 0",
+					   0, "the responder");
 		// And a connected requester without send queue.
 		Conn z = connect(1, Spec{0, 16}, Spec{16, 16}, c.cq.get());
-		rc = post(z, IBV_WR_RDMA_WRITE, 0, 0, 0, 40, false);
-		tap(err_of(rc) == ENOMEM,
-		    "ibv_post_send on the connected QP with max_send_wr 0: expected ENOMEM, got " +
-			    err_str(rc));
-		wcs = collect(c, 1, 0, 300);
-		tap(wcs.empty(), "no completion for it:" + describe(wcs));
-		st = command(STATE, 1);
-		tap(st.arg == IBV_QPS_RTS, "its peer stays in RTS (state " +
-						   std::to_string(st.arg) + ")");
+		expect_empty_queue_refusal(c,
+					   post(z, IBV_WR_RDMA_WRITE, 0, 0, 0,
+						40, false),
+					   "ibv_post_send on the connected QP with max_send_wr 0",
+					   1, "its peer");
 		command(END);
+	}
+
+	// A post (its result @rc, @what) to the queue of depth 0 of a
+	// connected QP: refused at once with ENOMEM, nothing completes on
+	// @c, and the server's QP in @slot (@peer) stays in RTS.
+	void expect_empty_queue_refusal(Cq1 &c, int rc, const std::string &what,
+					uint32_t slot, const std::string &peer)
+	{
+		tap(err_of(rc) == ENOMEM,
+		    what + ": expected ENOMEM, got " + err_str(rc));
+		auto wcs = collect(c, 1, 0, 300);
+		tap(wcs.empty(), "no completion for it:" + describe(wcs));
+		Cmd st = command(STATE, slot);
+		tap(st.arg == IBV_QPS_RTS, peer + " stays in RTS (state " +
+						   std::to_string(st.arg) + ")");
 	}
 
 	// rxe's responder finds no receive WQE and NAKs RNR.
@@ -641,13 +629,7 @@ private:
 		Conn k = connect(1, Spec{16, 16}, Spec{16, 16}, c.cq.get());
 		uint32_t qpn_a = a.qp->qp_num, qpn_b = k.qp->qp_num;
 		command(KILL, 0); // a's peer is gone: nothing of a completes
-		for (uint64_t i = 0; i < 4; i++)
-			if (int rc = post_recv(a.qp.get(),
-					       laddr(kRecvOff + i * kChunk),
-					       kChunk, b_.mr->lkey, 100 + i))
-				fail_errno("ibv_post_recv", err_of(rc));
-		for (uint64_t i = 0; i < 4; i++)
-			must_post(a, IBV_WR_RDMA_WRITE, 0, kChunk, 0, i);
+		post_outstanding(a);
 		// b's WRITEs complete meanwhile, and are in the CQ (unpolled)
 		// when a goes.
 		for (uint64_t i = 0; i < 4; i++)
@@ -698,13 +680,7 @@ private:
 		Conn k = connect(0, Spec{16, 16}, Spec{16, 16}, c.cq.get(), slow);
 		uint32_t qpn = k.qp->qp_num;
 		command(KILL, 0);
-		for (uint64_t i = 0; i < 4; i++)
-			if (int rc = post_recv(k.qp.get(),
-					       laddr(kRecvOff + i * kChunk),
-					       kChunk, b_.mr->lkey, 100 + i))
-				fail_errno("ibv_post_recv", err_of(rc));
-		for (uint64_t i = 0; i < 4; i++)
-			must_post(k, IBV_WR_RDMA_WRITE, 0, kChunk, 0, i);
+		post_outstanding(k);
 		std::this_thread::sleep_for(std::chrono::milliseconds(200));
 		ibv_qp_attr at{};
 		at.qp_state = IBV_QPS_ERR;
@@ -730,11 +706,7 @@ private:
 		// Receives posted in ERR only reach the ring (the provider
 		// makes no system call); ERR -> ERR must flush them, and a
 		// program that busy-polls (never arms the CQ) must see them.
-		for (uint64_t i = 0; i < 2; i++)
-			if (int prc = post_recv(k.qp.get(),
-						laddr(kRecvOff + i * kChunk),
-						kChunk, b_.mr->lkey, 110 + i))
-				fail_errno("ibv_post_recv in ERR", err_of(prc));
+		must_post_recvs(k, 2, 110, "ibv_post_recv in ERR");
 		rc = ibv_modify_qp(k.qp.get(), &at, IBV_QP_STATE);
 		tap(rc == 0, "ibv_modify_qp ERR -> ERR: " + err_str(rc));
 		wcs = busy_poll(c, 2, 3000);
@@ -757,17 +729,13 @@ private:
 	Base &b_;
 	Tcp &tcp_;
 	Clock::time_point deadline_;
-	int n_ = 0, failed_ = 0;
+	Tap tap_{"mrc_qp_compat"};
 };
 
 int run_client(const Options &o, Clock::time_point deadline)
 {
 	Base b = open_base(o, client_byte);
-	Tcp tcp = Tcp::connect(o.server, o.port, deadline);
-	std::printf("TAP version 13\n# mrc_qp_compat on %s gid %d, server %s\n",
-		    o.dev.c_str(), o.gid, o.server.c_str());
-	Client c(o, b, tcp, deadline);
-	return c.run();
+	return run_tap_client<Client>("mrc_qp_compat", o, b, deadline);
 }
 
 [[noreturn]] void usage()
@@ -798,11 +766,5 @@ Options parse(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	Options o = parse(argc, argv);
-	return tap_main(
-		"mrc_qp_compat", o.server, o.timeout,
-		[&](Clock::time_point deadline) { return serve(o, deadline); },
-		[&](Clock::time_point deadline) {
-			return run_client(o, deadline);
-		});
+	return tap_main("mrc_qp_compat", parse(argc, argv), serve, run_client);
 }

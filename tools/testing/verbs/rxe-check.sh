@@ -192,13 +192,8 @@ if has_stage negative; then
 		--qp-timeout=10 --retry=1 10.0.0.1 >"$nlog" 2>&1
 	wait "$npid"
 	nrc=$?
-	_mrc_out=$(cat "$slog")
-	if [ $nrc -eq 0 ]; then
-		ok "mrc_negative server exits 0"
-	else
-		not_ok "mrc_negative server exits 0"
-		_mrc_explain "exit status $nrc; output:" "$VERBS_BIN/mrc_negative" -d rxe0 -g 1
-	fi
+	check_finished "mrc_negative server exits 0" "$nrc" "$slog" "" \
+		"$VERBS_BIN/mrc_negative" -d rxe0 -g 1
 	_mrc_out=$(cat "$nlog")
 	if negative_on_rxe "$nlog"; then
 		ok "mrc_negative: every check passes except rxe's known deviations"

@@ -166,7 +166,8 @@ inline bool parse_conn_option(int c, const std::string &a, ConnOptions &o)
 
 // The getopt_long loop of a client/server program: the shared options,
 // the program's own (@own) through @take(c, arg), which returns false for
-// a bad one, then at most one SERVER_ADDR.  Anything else: @usage().
+// a bad one, then at most one SERVER_ADDR.  Anything else: @usage(), which
+// does not return.
 template <class Take>
 void parse_conn_args(int argc, char **argv, std::initializer_list<option> own,
 		     ConnOptions &o, Take take, void (*usage)())
@@ -210,9 +211,10 @@ private:
 };
 
 // The main() of a client/server test program that prints TAP
-// (mrc_negative, mrc_qp_compat): a watchdog for a verb that hangs, then
-// @serve() without a server address, @client() with one; an exception is
-// a failed TAP line and exit status 1.
+// (mrc_negative, mrc_qp_compat), given its parsed options @o (a
+// ConnOptions): a watchdog for a verb that hangs, then @serve() without a
+// server address, @client() with one, each until o.timeout; an exception
+// is a failed TAP line and exit status 1.
 inline const char *tap_main_prog = "";
 
 inline void tap_main_hang(int seconds)
@@ -222,20 +224,30 @@ inline void tap_main_hang(int seconds)
 	std::fflush(stdout);
 }
 
-template <class Serve, class Client>
-int tap_main(const char *prog, const std::string &server, int timeout,
-	     Serve serve, Client client)
+template <class Options>
+int tap_main(const char *prog, const Options &o,
+	     int (*serve)(const Options &, Clock::time_point),
+	     int (*client)(const Options &, Clock::time_point))
 {
 	tap_main_prog = prog;
-	auto deadline = Clock::now() + std::chrono::seconds(timeout);
-	Watchdog wd(timeout + 10, tap_main_hang);
+	auto deadline = Clock::now() + std::chrono::seconds(o.timeout);
+	Watchdog wd(o.timeout + 10, tap_main_hang);
 	try {
-		return server.empty() ? serve(deadline) : client(deadline);
+		return o.server.empty() ? serve(o, deadline) :
+					  client(o, deadline);
 	} catch (const std::exception &ex) {
 		std::printf("not ok - %s: error: %s\n# %s: aborted\n", prog,
 			    ex.what(), prog);
 		return 1;
 	}
+}
+
+// The first lines of a client's TAP output: the version and which device,
+// GID and server it tests.
+inline void tap_header(const char *prog, const ConnOptions &o)
+{
+	std::printf("TAP version 13\n# %s on %s gid %d, server %s\n", prog,
+		    o.dev.c_str(), o.gid, o.server.c_str());
 }
 
 inline int ms_until(Clock::time_point deadline)
@@ -374,6 +386,19 @@ private:
 	Fd fd_;
 };
 
+// The client end of a client/server TAP program whose device is open (@b):
+// the side channel to o.server, the first TAP lines, then the checks of a
+// @Client(o, b, tcp, deadline); its run() is the exit status.
+template <class Client, class Options, class Base>
+int run_tap_client(const char *prog, const Options &o, Base &b,
+		   Clock::time_point deadline)
+{
+	Tcp tcp = Tcp::connect(o.server, o.port, deadline);
+	tap_header(prog, o);
+	Client c(o, b, tcp, deadline);
+	return c.run();
+}
+
 // What each end tells the other about its QP and memory.  Both ends run
 // on the same architecture (the same build), so the struct goes as is.
 struct ConnInfo {
@@ -478,6 +503,30 @@ inline ibv_gid query_gid(ibv_context *ctx, uint8_t port, int index)
 	if (!std::memcmp(gid.raw, zero, sizeof(zero)))
 		fail("GID index " + std::to_string(index) + " is empty");
 	return gid;
+}
+
+// What each end of a client/server program opens first: the device, whose
+// port 1 must be active, that port's MTU and GID (index o.gid), and a PD.
+struct PortBase {
+	Context ctx;
+	Pd pd;
+	ibv_gid gid{};
+	ibv_mtu mtu = IBV_MTU_1024; // port 1's active MTU
+};
+
+inline PortBase open_port_base(const ConnOptions &o)
+{
+	PortBase b;
+	b.ctx = open_device(o.dev);
+	auto pa = query_port(b.ctx.get(), 1);
+	if (pa.state != IBV_PORT_ACTIVE)
+		fail(o.dev + " port 1 is not active");
+	b.mtu = pa.active_mtu;
+	b.gid = query_gid(b.ctx.get(), 1, o.gid);
+	b.pd.reset(ibv_alloc_pd(b.ctx.get()));
+	if (!b.pd)
+		fail_errno("ibv_alloc_pd");
+	return b;
 }
 
 struct QpCaps {

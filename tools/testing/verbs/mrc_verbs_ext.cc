@@ -46,9 +46,9 @@ namespace {
 
 constexpr size_t kBufSize = 1 << 20;
 constexpr uint32_t kChunk = 4096;
-constexpr size_t kRecvOff = 256 * 1024; // server: where receives land
+constexpr size_t kRecvOff = 256 * 1024;	  // server: where receives land
 constexpr size_t kAtomicOff = 768 * 1024; // server: atomic targets
-constexpr size_t kWinOff = 512 * 1024; // server: the windows' range
+constexpr size_t kWinOff = 512 * 1024;	  // server: the windows' range
 constexpr uint32_t kWinLen = 64 * 1024;
 constexpr uint16_t kDefaultPort = 18541;
 
@@ -56,17 +56,19 @@ constexpr const char *kCases[] = {"query", "cq-ex", "qp-ex", "rereg",
 				  "mw1",   "mw2",   "inv"};
 
 // Every wc field the rxe provider's extended CQ can read.
-constexpr uint64_t kWcFlags =
-	IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | IBV_WC_EX_WITH_QP_NUM |
-	IBV_WC_EX_WITH_SRC_QP | IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL |
-	IBV_WC_EX_WITH_DLID_PATH_BITS;
+constexpr uint64_t kWcFlags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM |
+			      IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP |
+			      IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL |
+			      IBV_WC_EX_WITH_DLID_PATH_BITS;
 // Every RC operation the rxe provider builds through ibv_wr_*.
-constexpr uint64_t kSendOps =
-	IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
-	IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
-	IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
-	IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV |
-	IBV_QP_EX_WITH_BIND_MW | IBV_QP_EX_WITH_SEND_WITH_INV;
+constexpr uint64_t kSendOps = IBV_QP_EX_WITH_RDMA_WRITE |
+			      IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+			      IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
+			      IBV_QP_EX_WITH_RDMA_READ |
+			      IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+			      IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
+			      IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_BIND_MW |
+			      IBV_QP_EX_WITH_SEND_WITH_INV;
 constexpr int kMwAccess = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 
 struct Options : ConnOptions {
@@ -112,8 +114,8 @@ uint8_t server_byte(size_t i) { return static_cast<uint8_t>(i * 7 + 3); }
 uint8_t client_byte(size_t i) { return static_cast<uint8_t>(i * 13 + 5); }
 
 using CqEx = std::unique_ptr<ibv_cq_ex, Deleter<[](ibv_cq_ex *c) {
-	return ibv_destroy_cq(ibv_cq_ex_to_cq(c));
-}>>;
+				     return ibv_destroy_cq(ibv_cq_ex_to_cq(c));
+			     }>>;
 using Mw = std::unique_ptr<ibv_mw, Deleter<ibv_dealloc_mw>>;
 
 struct Base {
@@ -317,8 +319,7 @@ void bring_up(const Base &b, ibv_qp *qp, const Options &o, const ConnInfo &r,
 	qp_to_rts(qp, pp, psn);
 }
 
-int post_recv(ibv_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey,
-	      uint64_t id)
+int post_recv(ibv_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey, uint64_t id)
 {
 	ibv_sge sge{addr, len, lkey};
 	ibv_recv_wr wr{}, *bad = nullptr;
@@ -353,7 +354,7 @@ uint32_t server_bind(Base &b, ServerSession &s, std::vector<Mw> &mws,
 	if (!mw) {
 		errno = 0;
 		mw.reset(ibv_alloc_mw(b.pd.get(), type == 2 ? IBV_MW_TYPE_2 :
-								IBV_MW_TYPE_1));
+							      IBV_MW_TYPE_1));
 		if (!mw) {
 			*err = errno ? errno : EINVAL;
 			return 0;
@@ -387,8 +388,9 @@ uint32_t server_bind(Base &b, ServerSession &s, std::vector<Mw> &mws,
 			return 0;
 		}
 	}
-	auto wcs = collect(s.cq, 1, std::min(deadline, Clock::now() +
-							       std::chrono::seconds(10)));
+	auto wcs = collect(s.cq, 1,
+			   std::min(deadline,
+				    Clock::now() + std::chrono::seconds(10)));
 	if (wcs.size() != 1 || wcs[0].wr_id != 900) {
 		*err = ETIMEDOUT;
 		return 0;
@@ -412,12 +414,12 @@ uint32_t server_inv(ServerSession &s, uint32_t rkey, Clock::time_point deadline)
 	ibv_wr_local_inv(qx, rkey);
 	if (int rc = ibv_wr_complete(qx))
 		return static_cast<uint32_t>(err_of(rc));
-	auto wcs = collect(s.cq, 1, std::min(deadline, Clock::now() +
-							       std::chrono::seconds(10)));
+	auto wcs = collect(s.cq, 1,
+			   std::min(deadline,
+				    Clock::now() + std::chrono::seconds(10)));
 	if (wcs.size() != 1)
 		return ETIMEDOUT;
-	if (wcs[0].status != IBV_WC_SUCCESS ||
-	    wcs[0].opcode != IBV_WC_LOCAL_INV)
+	if (wcs[0].status != IBV_WC_SUCCESS || wcs[0].opcode != IBV_WC_LOCAL_INV)
 		return 1000 + wcs[0].status;
 	return 0;
 }
@@ -446,12 +448,13 @@ int serve(const Options &o, Clock::time_point deadline)
 			ConnInfo r = tcp.recv<ConnInfo>(deadline);
 			bring_up(b, s.qp.get(), o, r, psn);
 			for (uint32_t k = 0; k < c.value; k++)
-				if (int rc = post_recv(
-					    s.qp.get(),
-					    reinterpret_cast<uintptr_t>(
-						    b.buf.get() + kRecvOff +
-						    k * kChunk),
-					    kChunk, b.mr->lkey, 1000 + k))
+				if (int rc = post_recv(s.qp.get(),
+						       reinterpret_cast<uintptr_t>(
+							       b.buf.get() +
+							       kRecvOff +
+							       k * kChunk),
+						       kChunk, b.mr->lkey,
+						       1000 + k))
 					fail_errno("ibv_post_recv", err_of(rc));
 			sessions++;
 			break;
@@ -462,7 +465,8 @@ int serve(const Options &o, Clock::time_point deadline)
 				wcs = collect(it->second.cq, c.value,
 					      std::min(deadline,
 						       Clock::now() +
-							       std::chrono::seconds(10)));
+							       std::chrono::seconds(
+								       10)));
 			reply.arg = static_cast<uint32_t>(wcs.size());
 			tcp.send(reply);
 			for (const auto &w : wcs)
@@ -475,7 +479,8 @@ int serve(const Options &o, Clock::time_point deadline)
 			if (have)
 				rkey = server_bind(b, it->second, mws,
 						   c.value & 0xff,
-						   static_cast<uint32_t>(c.value >> 8),
+						   static_cast<uint32_t>(
+							   c.value >> 8),
 						   deadline, &err);
 			reply.arg = static_cast<uint32_t>(err);
 			reply.value = rkey;
@@ -483,7 +488,8 @@ int serve(const Options &o, Clock::time_point deadline)
 		}
 		case INV:
 			reply.arg = have ? server_inv(it->second,
-						      static_cast<uint32_t>(c.value),
+						      static_cast<uint32_t>(
+							      c.value),
 						      deadline) :
 					   ENOENT;
 			break;
@@ -497,8 +503,8 @@ int serve(const Options &o, Clock::time_point deadline)
 			break;
 		}
 		case STATE:
-			reply.arg = have ? static_cast<uint32_t>(
-						   qp_state(it->second.qp.get())) :
+			reply.arg = have ? static_cast<uint32_t>(qp_state(
+						   it->second.qp.get())) :
 					   ~0u;
 			break;
 		case END:
@@ -556,7 +562,8 @@ public:
 			try {
 				(this->*c.fn)();
 			} catch (const std::exception &ex) {
-				tap(false, std::string(c.name) + ": " + ex.what());
+				tap(false,
+				    std::string(c.name) + ": " + ex.what());
 			}
 			command(END);
 		}
@@ -622,7 +629,8 @@ private:
 
 	Clock::time_point soon(int s = 20)
 	{
-		return std::min(deadline_, Clock::now() + std::chrono::seconds(s));
+		return std::min(deadline_,
+				Clock::now() + std::chrono::seconds(s));
 	}
 
 	// One signaled WRITE (@write) or READ of @len bytes at @raddr with
@@ -760,17 +768,17 @@ private:
 		uint64_t cs_new = 0xabcdef;
 		// The atomics' targets at the server; results land at 8 and
 		// 16 KiB here.
-		uint64_t *fa_res = reinterpret_cast<uint64_t *>(
-				 b_.buf.get() + 8192),
+		uint64_t *fa_res = reinterpret_cast<uint64_t *>(b_.buf.get() +
+								8192),
 			 *cs_res = reinterpret_cast<uint64_t *>(b_.buf.get() +
 								12288);
 		uint64_t fa_target, cs_target;
 		// What the server's atomic words hold: its pattern.
 		for (int i = 0; i < 8; i++) {
-			reinterpret_cast<uint8_t *>(&fa_target)[i] =
-				server_byte(kAtomicOff + i);
-			reinterpret_cast<uint8_t *>(&cs_target)[i] =
-				server_byte(kAtomicOff + 8 + i);
+			reinterpret_cast<uint8_t *>(
+				&fa_target)[i] = server_byte(kAtomicOff + i);
+			reinterpret_cast<uint8_t *>(
+				&cs_target)[i] = server_byte(kAtomicOff + 8 + i);
 		}
 		*fa_res = 0;
 		*cs_res = 0;
@@ -815,10 +823,10 @@ private:
 		tap(rc == 0, "ibv_wr_complete of 8 WRs built with ibv_wr_*: " +
 				     err_str(rc));
 		auto wcs = collect(k.cq, 8, soon(), 200);
-		static const uint32_t ops[8] = {
-			IBV_WC_RDMA_WRITE, IBV_WC_RDMA_WRITE, IBV_WC_SEND,
-			IBV_WC_SEND,	   IBV_WC_RDMA_WRITE, IBV_WC_RDMA_READ,
-			IBV_WC_FETCH_ADD,  IBV_WC_COMP_SWAP};
+		static const uint32_t ops[8] =
+			{IBV_WC_RDMA_WRITE, IBV_WC_RDMA_WRITE, IBV_WC_SEND,
+			 IBV_WC_SEND,	    IBV_WC_RDMA_WRITE, IBV_WC_RDMA_READ,
+			 IBV_WC_FETCH_ADD,  IBV_WC_COMP_SWAP};
 		bool ok = wcs.size() == 8;
 		for (size_t i = 0; ok && i < 8; i++)
 			ok = wcs[i].status == IBV_WC_SUCCESS &&
@@ -832,8 +840,8 @@ private:
 			    (ok ? " (" + std::to_string(wcs[5].byte_len) + ")" :
 				  ""));
 		size_t bad = bad_server_bytes(16384, 128 * 1024, kChunk);
-		tap(bad == 0, "the READ's data arrived (" + std::to_string(bad) +
-				      " bytes differ)");
+		tap(bad == 0, "the READ's data arrived (" +
+				      std::to_string(bad) + " bytes differ)");
 		tap(*fa_res == fa_target && *cs_res == cs_target,
 		    "the atomics returned the original values");
 		auto rw = server_recv(0, 3);
@@ -849,8 +857,7 @@ private:
 		tap(ok && rw[0].opcode == IBV_WC_RECV && rw[0].byte_len == 1000 &&
 			    !(rw[0].wc_flags & IBV_WC_WITH_IMM),
 		    "SEND: IBV_WC_RECV, byte_len 1000, no immediate");
-		tap(ok && rw[1].opcode == IBV_WC_RECV &&
-			    rw[1].byte_len == 2000 &&
+		tap(ok && rw[1].opcode == IBV_WC_RECV && rw[1].byte_len == 2000 &&
 			    (rw[1].wc_flags & IBV_WC_WITH_IMM) &&
 			    rw[1].imm == 0x5eed0001,
 		    "SEND_IMM: byte_len 2000, IBV_WC_WITH_IMM, imm 0x5eed0001");
@@ -859,8 +866,10 @@ private:
 			    (rw[2].wc_flags & IBV_WC_WITH_IMM) &&
 			    rw[2].imm == 0x5eed0002,
 		    "WRITE_IMM: IBV_WC_RECV_RDMA_WITH_IMM, byte_len 3000, imm 0x5eed0002");
-		size_t v = verify(32768, kChunk) + verify(64 * 1024, sizeof(inl)) +
-			   verify(kRecvOff, 1000) + verify(kRecvOff + kChunk, 2000) +
+		size_t v = verify(32768, kChunk) +
+			   verify(64 * 1024, sizeof(inl)) +
+			   verify(kRecvOff, 1000) +
+			   verify(kRecvOff + kChunk, 2000) +
 			   verify(40 * 1024, 3000);
 		tap(v == 0, "the WRITEs', the inline WRITE's and the SENDs' data "
 			    "arrived (" +
@@ -887,11 +896,11 @@ private:
 		wcs = collect(k.cq, 0, soon(0), 300);
 		tap(rc != 0 && wcs.empty(),
 		    "ibv_wr_complete with inline data beyond the QP's limit is refused (" +
-			    err_str(rc) + "), nothing completes:" + describe(wcs));
+			    err_str(rc) +
+			    "), nothing completes:" + describe(wcs));
 		Cmd st = command(STATE, 0);
-		tap(st.arg == IBV_QPS_RTS,
-		    "the responder stays in RTS (state " +
-			    std::to_string(st.arg) + ")");
+		tap(st.arg == IBV_QPS_RTS, "the responder stays in RTS (state " +
+						   std::to_string(st.arg) + ")");
 	}
 
 	void rereg()
@@ -956,14 +965,13 @@ private:
 	uint32_t bind(uint32_t slot, uint32_t type, uint32_t index = 0)
 	{
 		Cmd r = command(BIND, slot, type | index << 8);
-		std::string e =
-			r.arg >= 1000 ?
-				std::string(ibv_wc_status_str(
-					static_cast<ibv_wc_status>(r.arg - 1000))) :
-				err_str(static_cast<int>(r.arg));
+		std::string e = r.arg >= 1000 ?
+					std::string(ibv_wc_status_str(
+						static_cast<ibv_wc_status>(
+							r.arg - 1000))) :
+					err_str(static_cast<int>(r.arg));
 		tap(r.arg == 0 && r.value != 0,
-		    "server: ibv_alloc_mw type " + std::to_string(type) +
-			    " and " +
+		    "server: ibv_alloc_mw type " + std::to_string(type) + " and " +
 			    (type == 1 ? "ibv_bind_mw" : "ibv_wr_bind_mw") +
 			    " over 64 KiB of an MR with IBV_ACCESS_MW_BIND: " + e);
 		return r.arg ? 0 : static_cast<uint32_t>(r.value);
@@ -978,11 +986,11 @@ private:
 				kChunk, 1);
 		tap(one_ok(wcs, IBV_WC_RDMA_WRITE) &&
 			    verify(kWinOff + 1024, kChunk) == 0,
-		    "WRITE through the " + what + " window's rkey:" +
-			    describe(wcs));
+		    "WRITE through the " + what +
+			    " window's rkey:" + describe(wcs));
 		std::memset(b_.buf.get() + 16384, 0, kChunk);
-		wcs = rdma(k, false, base + kWinLen - kChunk, rkey, 16384, kChunk,
-			   2);
+		wcs = rdma(k, false, base + kWinLen - kChunk, rkey, 16384,
+			   kChunk, 2);
 		size_t bad = bad_server_bytes(16384, kWinOff + kWinLen - kChunk,
 					      kChunk);
 		tap(one_ok(wcs, IBV_WC_RDMA_READ) && bad == 0,
@@ -1083,8 +1091,7 @@ private:
 		    "SEND_WITH_INV of the window's rkey:" + describe(wcs));
 		auto rw = server_recv(0, 1);
 		tap(rw.size() == 1 && rw[0].status == IBV_WC_SUCCESS &&
-			    rw[0].opcode == IBV_WC_RECV &&
-			    rw[0].byte_len == 512 &&
+			    rw[0].opcode == IBV_WC_RECV && rw[0].byte_len == 512 &&
 			    (rw[0].wc_flags & IBV_WC_WITH_INV) &&
 			    rw[0].imm == rkey,
 		    "the receive completes with IBV_WC_WITH_INV and the rkey:" +
@@ -1094,7 +1101,8 @@ private:
 					     " rkey " + std::to_string(rw[0].imm) :
 				     ""));
 		refused(k, rkey, kWinOff + 16384, 64,
-			"WRITE through the remotely invalidated window's rkey", 0);
+			"WRITE through the remotely invalidated window's rkey",
+			0);
 	}
 
 	const Options &o_;
@@ -1143,11 +1151,5 @@ Options parse(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	Options o = parse(argc, argv);
-	return tap_main(
-		"mrc_verbs_ext", o.server, o.timeout,
-		[&](Clock::time_point deadline) { return serve(o, deadline); },
-		[&](Clock::time_point deadline) {
-			return run_client(o, deadline);
-		});
+	return tap_main("mrc_verbs_ext", parse(argc, argv), serve, run_client);
 }

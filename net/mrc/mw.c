@@ -115,24 +115,15 @@ static int mrc_dealloc_mw(struct ib_mw *ibmw)
 	return 0;
 }
 
-/* The window whose current key is @rkey, locked (mw->lock, BHs off), or
- * NULL.  The caller is in an RCU read-side section until it unlocks.
+/* The window of @rkey's index, or NULL; the caller is in an RCU
+ * read-side section and checks the whole key under mw->lock (a window
+ * rebound since has another tag).
  */
-static struct mrc_mw *mrc_mw_lock(struct mrc_dev *mdev, u32 rkey)
+static struct mrc_mw *mrc_mw_find(struct mrc_dev *mdev, u32 rkey)
 {
-	struct mrc_mw *mw;
-
 	if (!(rkey & MRC_KEY_MW))
 		return NULL;
-	mw = xa_load(&mdev->mws, mrc_mw_index(rkey));
-	if (!mw)
-		return NULL;
-	spin_lock_bh(&mw->lock);
-	if (mw->rkey != rkey) {
-		spin_unlock_bh(&mw->lock);
-		return NULL;
-	}
-	return mw;
+	return xa_load(&mdev->mws, mrc_mw_index(rkey));
 }
 
 /* IBA 10.6.7.2 and C10-72..75, as rxe checks them: 0 or -EINVAL. */
@@ -181,9 +172,12 @@ u8 mrc_mw_bind(struct mrc_qp *qp, u32 mw_rkey, u32 new_rkey, u32 mr_lkey,
 			return IB_WC_MW_BIND_ERR;
 	}
 	rcu_read_lock();
-	mw = mrc_mw_lock(qp->mdev, mw_rkey);
+	mw = mrc_mw_find(qp->mdev, mw_rkey);
 	if (!mw)
 		goto out;
+	spin_lock_bh(&mw->lock);
+	if (mw->rkey != mw_rkey)
+		goto unlock;
 	if (mrc_mw_check_bind(qp, mw, mr, addr, length, access))
 		goto unlock;
 	if (mr) {
@@ -226,9 +220,12 @@ static int mrc_mw_invalidate(struct mrc_qp *qp, u32 rkey, bool remote,
 	int err = -EINVAL;
 
 	rcu_read_lock();
-	mw = mrc_mw_lock(qp->mdev, rkey);
+	mw = mrc_mw_find(qp->mdev, rkey);
 	if (!mw)
 		goto out;
+	spin_lock_bh(&mw->lock);
+	if (mw->rkey != rkey)
+		goto unlock;
 	if (mw->ibmw.type != IB_MW_TYPE_2 || mw->state != MRC_MW_VALID ||
 	    mw->ibmw.pd != &qp->pd->ibpd ||
 	    (remote && mw->qp_uid != qp->uid))
@@ -270,9 +267,12 @@ struct mrc_mr *mrc_mw_get_mr(struct mrc_qp *qp, u32 rkey, u64 iova, u64 len,
 	u64 off;
 
 	rcu_read_lock();
-	mw = mrc_mw_lock(qp->mdev, rkey);
+	mw = mrc_mw_find(qp->mdev, rkey);
 	if (!mw)
 		goto out;
+	spin_lock_bh(&mw->lock);
+	if (mw->rkey != rkey)
+		goto unlock;
 	if (mw->state != MRC_MW_VALID || !mw->length || !mw->mr ||
 	    mw->ibmw.pd != &qp->pd->ibpd ||
 	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->qp_uid != qp->uid) ||

@@ -187,8 +187,7 @@ void test_access(Tap &t, ibv_pd *pd)
 	// allows binding registers.
 	failed = reg_fails(pd, buf.data(), buf.size(),
 			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND, 0, &err);
-	t.check(!failed, "MW_BIND registers (errno " + std::to_string(err) +
-				 ")");
+	t.check(!failed, "MW_BIND registers (errno " + std::to_string(err) + ")");
 }
 
 void test_too_big(Tap &t, ibv_pd *pd)

@@ -118,29 +118,19 @@ using CqEx = std::unique_ptr<ibv_cq_ex, Deleter<[](ibv_cq_ex *c) {
 			     }>>;
 using Mw = std::unique_ptr<ibv_mw, Deleter<ibv_dealloc_mw>>;
 
-struct Base {
-	Context ctx;
-	Pd pd;
+// The device, port and PD (PortBase, destroyed last), then the buffer
+// and its MRs.
+struct Base : PortBase {
 	Buffer buf;
 	Mr mr;
 	Mr mw_mr; // the same buffer with IBV_ACCESS_MW_BIND (null if refused)
 	int mw_mr_errno = 0;
-	ibv_gid gid{};
-	ibv_mtu mtu = IBV_MTU_1024;
 };
 
 Base open_base(const Options &o, uint8_t (*byte)(size_t))
 {
 	Base b;
-	b.ctx = open_device(o.dev);
-	auto pa = query_port(b.ctx.get(), 1);
-	if (pa.state != IBV_PORT_ACTIVE)
-		fail(o.dev + " port 1 is not active");
-	b.mtu = pa.active_mtu;
-	b.gid = query_gid(b.ctx.get(), 1, o.gid);
-	b.pd.reset(ibv_alloc_pd(b.ctx.get()));
-	if (!b.pd)
-		fail_errno("ibv_alloc_pd");
+	static_cast<PortBase &>(b) = open_port_base(o);
 	b.buf = alloc_buffer(kBufSize);
 	for (size_t i = 0; i < kBufSize; i++)
 		b.buf[i] = byte(i);

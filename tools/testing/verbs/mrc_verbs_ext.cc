@@ -1105,11 +1105,7 @@ private:
 int run_client(const Options &o, Clock::time_point deadline)
 {
 	Base b = open_base(o, client_byte);
-	Tcp tcp = Tcp::connect(o.server, o.port, deadline);
-	std::printf("TAP version 13\n# mrc_verbs_ext on %s gid %d, server %s\n",
-		    o.dev.c_str(), o.gid, o.server.c_str());
-	Client c(o, b, tcp, deadline);
-	return c.run();
+	return run_tap_client<Client>("mrc_verbs_ext", o, b, deadline);
 }
 
 [[noreturn]] void usage()

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kabi.hpp"
+#include "poll_yield.hpp"
 
 #include <mrc.h>
 
@@ -74,6 +75,7 @@ struct mrc_cq {
 	mrc_comp_channel *channel;
 	unsigned int qp_users = 0; // under ctx->lock
 	bool dying = false;	   // under ctx->lock: a destroy is under way
+	mrc::lib::PollYield idle;  // mrc_poll_cq()'s run of empty polls
 };
 
 struct mrc_qp_hint {

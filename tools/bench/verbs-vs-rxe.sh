@@ -40,7 +40,8 @@ usage: tools/bench/verbs-vs-rxe.sh [options]
   --timeout S   limit of each perftest run in seconds (default 60)
   --budget S    limit of the whole run in the guest (default 2100, --quick
                 600): a run gets at most what is left, and is FAILED unrun
-                when nothing is
+                when nothing is; the rounds leave 200 s for the profile
+                and 360 s for the sweep
   --smp N       guest vCPUs (default 2)
   --sched P     idle (default): perftest and iperf3 run SCHED_IDLE, so
                 that any kernel thread preempts them at once; normal: as
@@ -96,7 +97,7 @@ bench_need verbs-vs-rxe ib_write_bw ib_write_lat ib_send_bw ib_send_lat ib_read_
 
 py=/usr/bin/python3
 [ -x "$py" ] || py=$(command -v python3) || { echo "verbs-vs-rxe: python3 not found" >&2; exit 1; }
-bstat() { "$py" "$here/benchstat.py" "$@"; }
+b
 quick_arg=()
 [ "$quick" = 1 ] && quick_arg=(--quick)
 
@@ -162,9 +163,12 @@ last_lines() {
 
 # limit_left: the seconds a run may take: --timeout, but never more than
 # what is left of the budget less 60 s for the sweep's plot and the table.
+# $reserve more while the rounds run (the profile's and the sweep's share);
+# $run_limit, when set, instead of --timeout.
+reserve=0
 limit_left() {
-	local left=$((budget - (SECONDS - started) - 60))
-	[ "$left" -lt "$run_timeout" ] && echo "$left" || echo "$run_timeout"
+	local left=$((budget - (SECONDS - started) - 60 - reserve)) t=${run_limit:-$run_timeout}
+	[ "$left" -lt "$t" ] && echo "$left" || echo "$t"
 }
 
 # row ROUND STACK METRIC VALUE [REASON]: one line of the results file.
@@ -211,7 +215,7 @@ perftest() {
 			break
 		fi
 		prefix=()
-		[ -n "${prof_out:-}" ] && prefix=(perf record -q -e cpu-clock -a -g -o "$prof_out" --)
+		[ -n "${prof_out:-}" ] && prefix=(perf record -q -e cpu-clock -F 1000 -a -g -o "$prof_out" --)
 		b0=$(veth_bytes)
 		k0=$(kernel_ticks)
 		t0=$SECONDS
@@ -371,7 +375,7 @@ round_stack() {
 		return 1
 	fi
 	for entry in "${plan[@]}"; do
-		read -r key tool kind <<<"$entry"
+		read -r key tool kind _ <<<"$entry"
 		read -r -a a <<<"$entry"
 		[ "$kind" = loss ] && loss_on
 		perftest "$rnd" "$s" "$key" "$tool" "$kind" "${a[@]:3}"
@@ -397,19 +401,56 @@ bench_dmesg_mark verbs-vs-rxe
 	printf '# round\tstack\tmetric\tvalue\treason\n'
 } >"$results"
 
+# The rounds leave 200 s for the profile and 360 s for the sweep.
+[ "$profile" = 1 ] && reserve=$((reserve + 200))
+[ "$sweep" = 1 ] && reserve=$((reserve + 360))
 for rnd in $(seq "$rounds"); do
 	iperf3_run "$rnd"
 	round_stack "$rnd" rxe
 	round_stack "$rnd" mrc
 done
+reserve=0
+
+if [ "$profile" = 1 ]; then
+	say "== profile: mrc, perf record -e cpu-clock -a -g ($(elapsed))"
+	if ! command -v perf >/dev/null; then
+		say "FAILED: profile: perf not found (linux-perf)"
+	elif why=$(stack_up mrc); then
+		for entry in "write_bw_64k ib_write_bw bw -s 65536 -n 64" "write_lat_2 ib_write_lat lat -s 2 -n 500"; do
+			read -r key tool kind _ <<<"$entry"
+			read -r -a a <<<"$entry"
+			prof_out=$work/perf-$key.data
+			if perftest 0 mrc "$key" "$tool" "$kind" "${a[@]:3}" && [ -s "$prof_out" ]; then
+				# Self time by symbol; then the inclusive time of mrc's own
+				# functions (where each packet path's cost starts).
+				{
+					echo "# perf record -e cpu-clock -a -g, mrc $tool ${a[*]:3}: self time by symbol"
+					timeout 90 perf report -i "$prof_out" --stdio --no-children --sort symbol \
+						-g none --percent-limit 0.5 2>/dev/null | grep -v '^$'
+					echo "# inclusive (children) time of mrc's functions"
+					timeout 90 perf report -i "$prof_out" --stdio --children --sort symbol \
+						-g none 2>/dev/null | grep -E '\] (mrc|udp|ip_|__ip|veth|__netif|net_rx|__dev_queue|ib_uverbs|rxe)' | head -n 40
+				} >"$out/profile-$key.txt"
+				say "profile: $out/profile-$key.txt"
+				sed -n '2,20p' "$out/profile-$key.txt" | sed 's/^/    /'
+			fi
+			prof_out=
+		done
+	else
+		say "FAILED: profile: $why"
+	fi
+	stack_down mrc
+fi
 
 if [ "$sweep" = 1 ]; then
 	for s in rxe mrc; do
 		say "== sweep (-a): $s ($(elapsed))"
 		rm -f "$out/sweep-bw-$s.dat" "$out/sweep-lat-$s.dat"
 		if why=$(stack_up "$s"); then
-			perftest 0 "$s" sweep_bw ib_write_bw sweep-bw -a -n 20
-			perftest 0 "$s" sweep_lat ib_write_lat sweep-lat -a -n 30
+			# -n 5 (perftest's least): -a goes up to 8 MiB, 16 MiB of
+			# messages per iteration (both ways for the latency test).
+			run_limit=150 perftest 0 "$s" sweep_bw ib_write_bw sweep-bw -a -n 5
+			run_limit=150 perftest 0 "$s" sweep_lat ib_write_lat sweep-lat -a -n 5
 		else
 			say "FAILED: sweep $s: $why"
 		fi
@@ -422,37 +463,6 @@ if [ "$sweep" = 1 ]; then
 			say "FAILED: gnuplot: $(head -n 3 "$work/gnuplot.err" | tr '\n' ' ')"
 		fi
 	fi
-fi
-
-if [ "$profile" = 1 ]; then
-	say "== profile: mrc, perf record -e cpu-clock -a -g ($(elapsed))"
-	if ! command -v perf >/dev/null; then
-		say "FAILED: profile: perf not found (linux-perf)"
-	elif why=$(stack_up mrc); then
-		for entry in "write_bw_64k ib_write_bw bw -s 65536 -n 300" "write_lat_2 ib_write_lat lat -s 2 -n 1000"; do
-			read -r key tool kind <<<"$entry"
-			read -r -a a <<<"$entry"
-			prof_out=$work/perf-$key.data
-			if perftest 0 mrc "$key" "$tool" "$kind" "${a[@]:3}" && [ -s "$prof_out" ]; then
-				# Self time by symbol; then the inclusive time of mrc's own
-				# functions (where each packet path's cost starts).
-				{
-					echo "# perf record -e cpu-clock -a -g, mrc $tool ${a[*]:3}: self time by symbol"
-					timeout 300 perf report -i "$prof_out" --stdio --no-children --sort symbol \
-						-g none --percent-limit 0.5 2>/dev/null | grep -v '^$'
-					echo "# inclusive (children) time of mrc's functions"
-					timeout 300 perf report -i "$prof_out" --stdio --children --sort symbol \
-						-g none 2>/dev/null | grep -E '\] (mrc|udp|ip_|__ip|veth|__netif|net_rx|__dev_queue|ib_uverbs|rxe)' | head -n 40
-				} >"$out/profile-$key.txt"
-				say "profile: $out/profile-$key.txt"
-				sed -n '2,20p' "$out/profile-$key.txt" | sed 's/^/    /'
-			fi
-			prof_out=
-		done
-	else
-		say "FAILED: profile: $why"
-	fi
-	stack_down mrc
 fi
 
 say ""

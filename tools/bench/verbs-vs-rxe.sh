@@ -89,9 +89,31 @@ bench_positive verbs-vs-rxe "$rounds" "$run_timeout" "$budget" "$smp"
 case $sched in idle | normal) ;; *) echo "verbs-vs-rxe: --sched takes idle or normal" >&2; exit 2 ;; esac
 case $pin in on | off) ;; *) echo "verbs-vs-rxe: --pin takes on or off" >&2; exit 2 ;; esac
 
-# shellcheck disable=SC2034 # read by bench_in_vm
-vm_smp=$smp
-bench_in_vm verbs-vs-rxe.sh "$budget" "${orig_args[@]}"
+# The guest's / is this machine's, read-only under a tmpfs overlay: what
+# the guest writes to DIR is gone with it.  So the guest ends its output
+# with DIR's files as a base64 tar between two marker lines, and this side
+# (not exec'ing tools/vm/run as bench_in_vm does) unpacks them into DIR
+# and hides them from the terminal.
+mark=verbs-vs-rxe:\ artifacts
+if [ "$vm" = 1 ] && [ "${MRC_VM:-}" != 1 ]; then
+	cd "$repo" || exit 1
+	mkdir -p "$out" || exit 1
+	console=$(mktemp "${TMPDIR:-/tmp}/verbs-vs-rxe.XXXXXX") || exit 1
+	"$repo/tools/vm/run" --timeout $((budget + 120)) --smp "$smp" \
+		-- "$repo/tools/bench/verbs-vs-rxe.sh" "${orig_args[@]}" |
+		tee "$console" | awk -v m="$mark" 'index($0, m " begin") == 1 { skip = 1 } !skip { print; fflush() }
+			index($0, m " end") == 1 { skip = 0 }'
+	rc=${PIPESTATUS[0]}
+	if grep -q "^$mark end" "$console"; then
+		awk -v m="$mark" 'index($0, m " end") == 1 { f = 0 } f { print } index($0, m " begin") == 1 { f = 1 }' \
+			"$console" | tr -d '\r' | base64 -d | tar xzf - -C "$out" &&
+			echo "verbs-vs-rxe: the guest's $out unpacked here"
+	else
+		echo "verbs-vs-rxe: the guest sent no files back"
+	fi
+	rm -f "$console"
+	exit "$rc"
+fi
 bench_need verbs-vs-rxe ib_write_bw ib_write_lat ib_send_bw ib_send_lat ib_read_bw \
 	ib_read_lat rdma tc ss stdbuf sysctl taskset chrt iperf3
 
@@ -473,6 +495,11 @@ bench_dmesg_report
 say "results: $results"
 say ""
 bench_reproduce verbs-vs-rxe.sh "${orig_args[@]}"
+if [ "${MRC_VM:-}" = 1 ]; then
+	say "$mark begin"
+	tar czf - -C "$out" --exclude='*.data' . | base64 -w 76
+	say "$mark end"
+fi
 # A benchmark, not a test: it succeeds when it ran to the end, whatever
 # failed; the FAILED lines and rows say what did.
 exit 0

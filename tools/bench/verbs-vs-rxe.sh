@@ -409,6 +409,11 @@ round_stack() {
 say "verbs-vs-rxe: $(uname -r), perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?')," \
 	"$rounds rounds, $ncpu CPUs, sched $sched, pin $pin (server CPU $srv_cpu, client CPU $cli_cpu)," \
 	"timeout $run_timeout s per run, budget $budget s${MRC_VM:+, in a tools/vm/run guest}"
+# The guest's clocks: a timer-driven path (mrc's soft hrtimers) waits for
+# the next tick when high-resolution timers are off.
+say "clock: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)," \
+	"clockevent $(awk -F': ' '/^Clock Event Device/ { print $2; exit }' /proc/timer_list 2>/dev/null)," \
+	"hres_active $(awk '/hres_active/ { print $3; exit }' /proc/timer_list 2>/dev/null)"
 stack_down mrc
 stack_down rxe
 if [ -d /sys/module/mrc ] || [ -d /sys/module/rdma_rxe ]; then

@@ -18,7 +18,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all deps module module-debug userspace check demo soak install install-lib clean bench
+.PHONY: all deps module module-debug userspace check demo soak install install-lib clean bench bench-verbs
 
 all: module userspace
 
@@ -65,6 +65,10 @@ soak: deps
 
 bench: all
 	tools/bench/run-all.sh
+
+# Only the perftest comparison with rdma_rxe, e.g. BENCH_ARGS=--quick.
+bench-verbs: all
+	tools/bench/verbs-vs-rxe.sh $(BENCH_ARGS)
 
 install: module install-lib
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

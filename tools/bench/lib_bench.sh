@@ -79,14 +79,14 @@ bench_positive() {
 # run.  MRC_VM=1 is set by tools/vm/guest-init, so the guest copy runs the
 # benchmark itself.  The guest's own budget ends the runs in time to print
 # the table; the VM limit above it only catches a wedged guest.  Uses vm
-# of the script.
+# of the script, and vm_smp (the guest's vCPUs) when it sets it.
 bench_in_vm() {
 	local script=$1 budget=$2 repo
 	shift 2
 	repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 	if [ "$vm" = 1 ] && [ "${MRC_VM:-}" != 1 ]; then
 		cd "$repo" || exit 1
-		exec "$repo/tools/vm/run" --timeout $((budget + 120)) \
+		exec "$repo/tools/vm/run" --timeout $((budget + 120)) ${vm_smp:+--smp "$vm_smp"} \
 			-- "$repo/tools/bench/$script" "$@"
 	fi
 }

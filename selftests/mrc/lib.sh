@@ -629,6 +629,29 @@ ns_bg() {
 	BG_PID=$!
 }
 
+# mrc_verbs_setup PROG...: the start of a two-host verbs test, each step
+# a check that ends the test on failure: the PROGs are built and rdma and
+# ibv_devinfo installed (else the test is skipped), mrc is loaded,
+# mrc_two_hosts.
+mrc_verbs_setup() {
+	require_cmd rdma ibv_devinfo "$@"
+	mrc_load || done_testing
+	check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
+}
+
+# tap_pair PROG [OPTION...]: PROG, a TAP program of tools/testing/verbs
+# (mrc_qp_compat, mrc_verbs_ext), as server in h1 and client in h2 of
+# mrc_two_hosts (verbs_pair, $VERBS_TIMEOUT default 200 s); the client
+# must end with "N passed, 0 failed", the server with "N sessions, 0
+# errors".  OPTIONs go to the client.
+tap_pair() {
+	local prog=$1
+	shift
+	VERBS_TIMEOUT=${VERBS_TIMEOUT:-200} verbs_pair "$prog" \
+		"^# $prog: ([1-9][0-9]* passed, 0 failed|server: [1-9][0-9]* sessions, 0 errors)\$" \
+		h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 "$prog" "$@"
+}
+
 # mrc_attack_setup PROG...: the hostile-packet tests' topology, each step a
 # check that ends the test on failure: the PROGs are built and rdma and
 # ibv_devinfo installed (else the test is skipped), mrc is loaded,

@@ -494,6 +494,18 @@ exits() {
 	return 1
 }
 
+# refused_each RE "DESC|ARGS"...: for each, the check DESC that mrcctl in
+# $A (M) with ARGS (split at blanks) exits 1 with a line matching RE: one
+# refusal that several requests meet.
+refused_each() {
+	local re=$1 c
+	shift
+	for c in "$@"; do
+		# shellcheck disable=SC2086 # ARGS: the request's words
+		check_output "${c%%|*}" "$re" exits 1 M ${c#*|}
+	done
+}
+
 # joined CMD...: CMD's output lines joined by "|" (one line to match).
 joined() {
 	local out rc

@@ -21,13 +21,11 @@ MRC_API int mrc_create_comp_channel(mrc_context *mrc_ctx,
 	ch->ch.reset(ibv_create_comp_channel(mrc_ctx->vctx));
 	if (!ch->ch)
 		return fail_value(errno ? errno : ENOMEM);
-	try {
-		std::lock_guard l(mrc_ctx->lock);
-		*channel = ch.get();
-		mrc_ctx->channels.emplace(ch.get(), std::move(ch));
-	} catch (const std::bad_alloc &) {
+	std::lock_guard l(mrc_ctx->lock);
+	mrc_comp_channel *p = adopt(mrc_ctx->channels, ch);
+	if (!p)
 		return fail_value(ENOMEM);
-	}
+	*channel = p;
 	return 0;
 }
 
@@ -74,16 +72,13 @@ MRC_API mrc_cq *mrc_create_cq(mrc_context *mrc_ctx, int cqe, void *cq_context,
 				   comp_vector));
 	if (!cq->cq)
 		return fail_null<mrc_cq>(errno ? errno : ENOMEM);
-	try {
-		std::lock_guard l(mrc_ctx->lock);
-		mrc_cq *p = cq.get();
-		mrc_ctx->cqs.emplace(p, std::move(cq));
-		if (channel)
-			channel->cq_users++;
-		return p;
-	} catch (const std::bad_alloc &) {
+	std::lock_guard l(mrc_ctx->lock);
+	mrc_cq *p = adopt(mrc_ctx->cqs, cq);
+	if (!p)
 		return fail_null<mrc_cq>(ENOMEM);
-	}
+	if (channel)
+		channel->cq_users++;
+	return p;
 }
 
 MRC_API int mrc_poll_cq(mrc_cq *cq, int num_entries, ibv_wc *wc)

@@ -112,17 +112,8 @@ int cc_errno(int err)
 	}
 }
 
-template <typename F> int cc_call(F &&fn)
-{
-	try {
-		fn();
-		return 0;
-	} catch (const mrcctl::KernelError &e) {
-		return fail(cc_errno(e.error()));
-	} catch (const std::exception &) {
-		return fail(EIO);
-	}
-}
+// Run @fn: 0, or -1 with errno as cc_errno() has it.
+template <typename F> int cc_call(F &&fn) { return ctl_nl_call(fn, cc_errno); }
 
 mrcctl::MsgPtr cc_request(const mrcctl::GenlSocket &sk, uint8_t cmd,
 			  const mrc_context *ctx, uint32_t id)

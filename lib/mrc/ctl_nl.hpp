@@ -27,15 +27,16 @@ inline int ctl_nl_errno(int err)
 	}
 }
 
-// Run @fn: 0, or -1 with errno set (no module, no memory or a bad reply:
-// EIO).
-template <typename F> int ctl_nl_call(F &&fn)
+// Run @fn: 0, or -1 with errno set: a kernel refusal's errno as
+// @map turns it into the API's, EIO for no module, no memory or a bad
+// reply.
+template <typename F> int ctl_nl_call(F &&fn, int (*map)(int) = ctl_nl_errno)
 {
 	try {
 		fn();
 		return 0;
 	} catch (const mrcctl::KernelError &e) {
-		return fail(ctl_nl_errno(e.error()));
+		return fail(map(e.error()));
 	} catch (const std::exception &) {
 		return fail(EIO);
 	}

@@ -55,16 +55,11 @@ MRC_API mrc_qp_hint *mrc_create_qp_hint(mrc_context *mrc_ctx,
 		return fail_null<mrc_qp_hint>(ENOMEM);
 	h->ctx = mrc_ctx;
 	h->attr = init_attr->attr;
-	try {
-		std::lock_guard l(mrc_ctx->lock);
-		if (mrc_ctx->hints.size() >= max_qp_hints)
-			return fail_null<mrc_qp_hint>(ENOMEM);
-		mrc_qp_hint *p = h.get();
-		mrc_ctx->hints.emplace(p, std::move(h));
-		return p;
-	} catch (const std::bad_alloc &) {
-		return fail_null<mrc_qp_hint>(ENOMEM);
-	}
+	std::lock_guard l(mrc_ctx->lock);
+	mrc_qp_hint *p = mrc_ctx->hints.size() < max_qp_hints ?
+				 adopt(mrc_ctx->hints, h) :
+				 nullptr;
+	return p ? p : fail_null<mrc_qp_hint>(ENOMEM);
 }
 
 MRC_API int mrc_destroy_qp_hint(mrc_qp_hint *qp_hint)

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <unordered_map>
 
@@ -37,6 +38,24 @@ template <auto Fn> struct IbvDeleter {
 
 template <typename T>
 using Registry = std::unordered_map<T *, std::unique_ptr<T>>;
+
+// Move @obj into @r, the context's registry of its kind (the caller holds
+// the context's lock): the object, or nullptr if there is no memory for
+// the entry, with @obj still its owner (a verbs object is destroyed
+// without the lock: see destroy_unlocked()).
+template <typename T> T *adopt(Registry<T> &r, std::unique_ptr<T> &obj) noexcept
+{
+	try {
+		// Room first: the entry then takes @obj or fails to be
+		// allocated before it does.
+		r.reserve(r.size() + 1);
+		T *p = obj.get();
+		r.emplace(p, std::move(obj));
+		return p;
+	} catch (const std::bad_alloc &) {
+		return nullptr;
+	}
+}
 
 // The explicit destroy of a CQ's or QP's verbs object @h, with the
 // context's lock @l released meanwhile: ibv_destroy_cq/qp() waits for the

@@ -82,16 +82,17 @@ MRC_API mrc_qp *mrc_create_qp(mrc_context *mrc_ctx, mrc_qp_init_attr *a)
 	}
 	q->init.cap = via.cap;
 	a->cap = via.cap;
-	try {
+	mrc_qp *p;
+	{
 		std::lock_guard l(mrc_ctx->lock);
-		mrc_qp *p = q.get();
-		mrc_ctx->qps.emplace(p, std::move(q));
-		return p;
-	} catch (const std::bad_alloc &) {
+		p = adopt(mrc_ctx->qps, q);
+	}
+	if (!p) {
 		q.reset();
 		uncount();
 		return fail_null<mrc_qp>(ENOMEM);
 	}
+	return p;
 }
 
 MRC_API int mrc_destroy_qp(mrc_qp *qp)

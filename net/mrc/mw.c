@@ -126,6 +126,30 @@ static struct mrc_mw *mrc_mw_find(struct mrc_dev *mdev, u32 rkey)
 	return xa_load(&mdev->mws, mrc_mw_index(rkey));
 }
 
+/* @fn(mw, @arg) on the window @rkey names, under mw->lock, if there is
+ * one with that whole key; its return, or -EINVAL if there is none.  The
+ * one place that finds, locks and checks a window (the lock is taken and
+ * dropped here, never held on return).
+ */
+static __always_inline int mrc_mw_call(struct mrc_dev *mdev, u32 rkey,
+				       int (*fn)(struct mrc_mw *mw, void *arg),
+				       void *arg)
+{
+	struct mrc_mw *mw;
+	int ret = -EINVAL;
+
+	rcu_read_lock();
+	mw = mrc_mw_find(mdev, rkey);
+	if (mw) {
+		spin_lock_bh(&mw->lock);
+		if (mw->rkey == rkey)
+			ret = fn(mw, arg);
+		spin_unlock_bh(&mw->lock);
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
 /* IBA 10.6.7.2 and C10-72..75, as rxe checks them: 0 or -EINVAL. */
 static int mrc_mw_check_bind(struct mrc_qp *qp, struct mrc_mw *mw,
 			     struct mrc_mr *mr, u64 addr, u64 length,
@@ -157,34 +181,28 @@ static int mrc_mw_check_bind(struct mrc_qp *qp, struct mrc_mw *mw,
 	return 0;
 }
 
-u8 mrc_mw_bind(struct mrc_qp *qp, u32 mw_rkey, u32 new_rkey, u32 mr_lkey,
-	       u64 addr, u64 length, int access)
+struct mrc_mw_bind_args {
+	struct mrc_qp *qp;
+	struct mrc_mr *mr;	/* NULL: unbind (type 1) */
+	u32 new_rkey;
+	u64 addr;
+	u64 length;
+	int access;
+};
+
+static int mrc_mw_bind_locked(struct mrc_mw *mw, void *arg)
 {
-	struct mrc_mr *mr = NULL;
-	struct mrc_mw *mw;
-	u8 st = IB_WC_MW_BIND_ERR;
+	struct mrc_mw_bind_args *b = arg;
+	struct mrc_mr *mr = b->mr;
 
-	lockdep_assert_held(&qp->lock);
-
-	if (length) {
-		mr = mrc_mr_get(qp->mdev, mr_lkey);
-		if (!mr)
-			return IB_WC_MW_BIND_ERR;
-	}
-	rcu_read_lock();
-	mw = mrc_mw_find(qp->mdev, mw_rkey);
-	if (!mw)
-		goto out;
-	spin_lock_bh(&mw->lock);
-	if (mw->rkey != mw_rkey)
-		goto unlock;
-	if (mrc_mw_check_bind(qp, mw, mr, addr, length, access))
-		goto unlock;
+	lockdep_assert_held(&mw->lock);
+	if (mrc_mw_check_bind(b->qp, mw, mr, b->addr, b->length, b->access))
+		return -EINVAL;
 	if (mr) {
 		spin_lock(&mr->mw_lock);
 		if (mr->dead) {
 			spin_unlock(&mr->mw_lock);
-			goto unlock;
+			return -EINVAL;
 		}
 		mr->num_mw++;
 		spin_unlock(&mr->mw_lock);
@@ -192,22 +210,59 @@ u8 mrc_mw_bind(struct mrc_qp *qp, u32 mw_rkey, u32 new_rkey, u32 mr_lkey,
 	/* A type 1 rebind replaces what it was bound to. */
 	mrc_mw_unbind_locked(mw);
 	mw->mr = mr;
-	mw->addr = addr;
-	mw->length = length;
-	mw->access = access;
+	mw->addr = b->addr;
+	mw->length = b->length;
+	mw->access = b->access;
 	if (mw->ibmw.type == IB_MW_TYPE_2)
-		mw->qp_uid = qp->uid;
+		mw->qp_uid = b->qp->uid;
 	mw->state = MRC_MW_VALID;
 	/* The provider chose the new tag; the index stays ours. */
-	mw->rkey = (mw->rkey & ~0xffU) | (new_rkey & 0xff);
-	st = IB_WC_SUCCESS;
-unlock:
-	spin_unlock_bh(&mw->lock);
-out:
-	rcu_read_unlock();
-	if (mr)
-		mrc_mr_put(mr);
-	return st;
+	mw->rkey = (mw->rkey & ~0xffU) | (b->new_rkey & 0xff);
+	return 0;
+}
+
+u8 mrc_mw_bind(struct mrc_qp *qp, u32 mw_rkey, u32 new_rkey, u32 mr_lkey,
+	       u64 addr, u64 length, int access)
+{
+	struct mrc_mw_bind_args b = {
+		.qp = qp, .new_rkey = new_rkey, .addr = addr,
+		.length = length, .access = access,
+	};
+	int err;
+
+	lockdep_assert_held(&qp->lock);
+
+	if (length) {
+		b.mr = mrc_mr_get(qp->mdev, mr_lkey);
+		if (!b.mr)
+			return IB_WC_MW_BIND_ERR;
+	}
+	err = mrc_mw_call(qp->mdev, mw_rkey, mrc_mw_bind_locked, &b);
+	if (b.mr)
+		mrc_mr_put(b.mr);
+	return err ? IB_WC_MW_BIND_ERR : IB_WC_SUCCESS;
+}
+
+struct mrc_mw_inv_args {
+	struct mrc_qp *qp;
+	bool remote;
+	bool doit;
+};
+
+static int mrc_mw_invalidate_locked(struct mrc_mw *mw, void *arg)
+{
+	struct mrc_mw_inv_args *a = arg;
+
+	lockdep_assert_held(&mw->lock);
+	if (mw->ibmw.type != IB_MW_TYPE_2 || mw->state != MRC_MW_VALID ||
+	    mw->ibmw.pd != &a->qp->pd->ibpd ||
+	    (a->remote && mw->qp_uid != a->qp->uid))
+		return -EINVAL;
+	if (a->doit) {
+		mrc_mw_unbind_locked(mw);
+		mw->state = MRC_MW_FREE;
+	}
+	return 0;
 }
 
 /* Invalidate the type 2 window @rkey for @qp: @remote (SEND_WITH_INV)
@@ -216,30 +271,9 @@ out:
 static int mrc_mw_invalidate(struct mrc_qp *qp, u32 rkey, bool remote,
 			     bool doit)
 {
-	struct mrc_mw *mw;
-	int err = -EINVAL;
+	struct mrc_mw_inv_args a = { .qp = qp, .remote = remote, .doit = doit };
 
-	rcu_read_lock();
-	mw = mrc_mw_find(qp->mdev, rkey);
-	if (!mw)
-		goto out;
-	spin_lock_bh(&mw->lock);
-	if (mw->rkey != rkey)
-		goto unlock;
-	if (mw->ibmw.type != IB_MW_TYPE_2 || mw->state != MRC_MW_VALID ||
-	    mw->ibmw.pd != &qp->pd->ibpd ||
-	    (remote && mw->qp_uid != qp->uid))
-		goto unlock;
-	err = 0;
-	if (doit) {
-		mrc_mw_unbind_locked(mw);
-		mw->state = MRC_MW_FREE;
-	}
-unlock:
-	spin_unlock_bh(&mw->lock);
-out:
-	rcu_read_unlock();
-	return err;
+	return mrc_mw_call(qp->mdev, rkey, mrc_mw_invalidate_locked, &a);
 }
 
 u8 mrc_local_invalidate(struct mrc_qp *qp, u32 rkey)
@@ -259,39 +293,47 @@ int mrc_remote_invalidate(struct mrc_qp *qp, u32 rkey, bool doit)
 	return mrc_mw_invalidate(qp, rkey, true, doit);
 }
 
+struct mrc_mw_get_args {
+	struct mrc_qp *qp;
+	u64 iova;
+	u64 len;
+	int access;
+	struct mrc_mr *mr;	/* out: referenced, or NULL */
+};
+
+static int mrc_mw_get_mr_locked(struct mrc_mw *mw, void *arg)
+{
+	struct mrc_mw_get_args *g = arg;
+	u64 off;
+
+	lockdep_assert_held(&mw->lock);
+	if (mw->state != MRC_MW_VALID || !mw->length || !mw->mr ||
+	    mw->ibmw.pd != &g->qp->pd->ibpd ||
+	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->qp_uid != g->qp->uid) ||
+	    (g->access & ~mw->access))
+		return -EINVAL;
+	/* Inside the window (the bind put the window inside the MR). */
+	if (g->iova < mw->addr)
+		return -EINVAL;
+	off = g->iova - mw->addr;
+	if (off > mw->length || g->len > mw->length - off)
+		return -EINVAL;
+	/* Alive: it cannot be deregistered while we are bound to it. */
+	if (!refcount_inc_not_zero(&mw->mr->ref))
+		return -EINVAL;
+	g->mr = mw->mr;
+	return 0;
+}
+
 struct mrc_mr *mrc_mw_get_mr(struct mrc_qp *qp, u32 rkey, u64 iova, u64 len,
 			     int access)
 {
-	struct mrc_mr *mr = NULL;
-	struct mrc_mw *mw;
-	u64 off;
+	struct mrc_mw_get_args g = {
+		.qp = qp, .iova = iova, .len = len, .access = access,
+	};
 
-	rcu_read_lock();
-	mw = mrc_mw_find(qp->mdev, rkey);
-	if (!mw)
-		goto out;
-	spin_lock_bh(&mw->lock);
-	if (mw->rkey != rkey)
-		goto unlock;
-	if (mw->state != MRC_MW_VALID || !mw->length || !mw->mr ||
-	    mw->ibmw.pd != &qp->pd->ibpd ||
-	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->qp_uid != qp->uid) ||
-	    (access & ~mw->access))
-		goto unlock;
-	/* Inside the window (the bind put the window inside the MR). */
-	if (iova < mw->addr)
-		goto unlock;
-	off = iova - mw->addr;
-	if (off > mw->length || len > mw->length - off)
-		goto unlock;
-	/* Alive: it cannot be deregistered while we are bound to it. */
-	if (refcount_inc_not_zero(&mw->mr->ref))
-		mr = mw->mr;
-unlock:
-	spin_unlock_bh(&mw->lock);
-out:
-	rcu_read_unlock();
-	return mr;
+	mrc_mw_call(qp->mdev, rkey, mrc_mw_get_mr_locked, &g);
+	return g.mr;
 }
 
 const struct ib_device_ops mrc_mw_ops = {

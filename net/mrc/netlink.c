@@ -234,39 +234,47 @@ static struct mrc_plane *mrc_nl_find_plane(struct mrc_dev *mdev,
 	return plane;
 }
 
-/* The start of a get's reply: a message for it and the instance the
- * request names, with mrc_cfg_lock held.  On an error (extack set by
- * mrc_nl_lock_dev()) nothing is held and *msgp is NULL.
+/* A get's reply: a message that @fill(msg, mdev, info, @arg) writes the
+ * object into, the instance the request names and mrc_cfg_lock held
+ * meanwhile; the reply sent, or the error (extack set by
+ * mrc_nl_lock_dev() or @fill).
  */
-static struct mrc_dev *mrc_nl_get_start(struct genl_info *info,
-					struct sk_buff **msgp)
-{
-	struct mrc_dev *mdev;
-
-	*msgp = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!*msgp)
-		return ERR_PTR(-ENOMEM);
-	mdev = mrc_nl_lock_dev(info);
-	if (IS_ERR(mdev)) {
-		nlmsg_free(*msgp);
-		*msgp = NULL;
-	}
-	return mdev;
-}
-
-static int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int mrc_nl_get_reply(struct genl_info *info,
+			    int (*fill)(struct sk_buff *msg,
+					struct mrc_dev *mdev,
+					struct genl_info *info,
+					const void *arg),
+			    const void *arg)
 {
 	struct mrc_dev *mdev;
 	struct sk_buff *msg;
 	int err;
 
-	mdev = mrc_nl_get_start(info, &msg);
-	if (IS_ERR(mdev))
+	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mdev = mrc_nl_lock_dev(info);
+	if (IS_ERR(mdev)) {
+		nlmsg_free(msg);
 		return PTR_ERR(mdev);
-	err = mrc_nl_fill_dev(msg, mdev, info->snd_portid, info->snd_seq, 0,
-			      nla_get_flag(info->attrs[MRC_A_DEV_WANT_STATS]));
+	}
+	err = fill(msg, mdev, info, arg);
 	mutex_unlock(&mrc_cfg_lock);
 	return mrc_nl_reply(info, msg, err);
+}
+
+/* The instance, for its get.  Caller holds mrc_cfg_lock. */
+static int mrc_nl_dev_get_fill(struct sk_buff *msg, struct mrc_dev *mdev,
+			       struct genl_info *info, const void *arg)
+{
+	lockdep_assert_held(&mrc_cfg_lock);
+	return mrc_nl_fill_dev(msg, mdev, info->snd_portid, info->snd_seq, 0,
+			       nla_get_flag(info->attrs[MRC_A_DEV_WANT_STATS]));
+}
+
+static int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return mrc_nl_get_reply(info, mrc_nl_dev_get_fill, NULL);
 }
 
 static int mrc_nl_dev_get_dumpit(struct sk_buff *skb,
@@ -422,25 +430,24 @@ static int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
+/* The plane the request names, for its get.  Caller holds mrc_cfg_lock. */
+static int mrc_nl_plane_get_fill(struct sk_buff *msg, struct mrc_dev *mdev,
+				 struct genl_info *info, const void *arg)
 {
 	struct mrc_plane *plane;
-	struct mrc_dev *mdev;
-	struct sk_buff *msg;
-	int err;
 
-	mdev = mrc_nl_get_start(info, &msg);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
+	lockdep_assert_held(&mrc_cfg_lock);
 	plane = mrc_nl_find_plane(mdev, info);
 	if (IS_ERR(plane))
-		err = PTR_ERR(plane);
-	else
-		err = mrc_nl_fill_plane(msg, plane, info->snd_portid,
-					info->snd_seq, 0, MRC_CMD_PLANE_GET,
-					nla_get_flag(info->attrs[MRC_A_PLANE_WANT_STATS]));
-	mutex_unlock(&mrc_cfg_lock);
-	return mrc_nl_reply(info, msg, err);
+		return PTR_ERR(plane);
+	return mrc_nl_fill_plane(msg, plane, info->snd_portid, info->snd_seq,
+				 0, MRC_CMD_PLANE_GET,
+				 nla_get_flag(info->attrs[MRC_A_PLANE_WANT_STATS]));
+}
+
+static int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return mrc_nl_get_reply(info, mrc_nl_plane_get_fill, NULL);
 }
 
 /* One instance's planes from id cb->args[1] on; @arg: the flag "with
@@ -763,30 +770,35 @@ static int mrc_nl_fill_route(struct sk_buff *skb, struct mrc_dev *mdev,
 	return mrc_nl_end_hdr(skb, hdr, mrc_nl_put_route(skb, 0, route));
 }
 
+/* The route to @arg (a struct mrc_route with the peer), for its get.
+ * Caller holds mrc_cfg_lock.
+ */
+static int mrc_nl_route_get_fill(struct sk_buff *msg, struct mrc_dev *mdev,
+				 struct genl_info *info, const void *arg)
+{
+	const struct mrc_route *peer = arg;
+	struct mrc_route *route;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+	route = mrc_route_find(mdev, peer->family, peer->peer);
+	if (!route) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_ROUTE_PEER],
+				    "no route to this peer");
+		return -ENOENT;
+	}
+	return mrc_nl_fill_route(msg, mdev, route, info->snd_portid,
+				 info->snd_seq, 0);
+}
+
 static int mrc_nl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_route peer = {}, *route;
-	struct mrc_dev *mdev;
-	struct sk_buff *msg;
+	struct mrc_route peer = {};
 	int err;
 
 	err = mrc_nl_get_peer(info->attrs, &peer, info->extack);
 	if (err)
 		return err;
-	mdev = mrc_nl_get_start(info, &msg);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	route = mrc_route_find(mdev, peer.family, peer.peer);
-	if (!route) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_ROUTE_PEER],
-				    "no route to this peer");
-		err = -ENOENT;
-	} else {
-		err = mrc_nl_fill_route(msg, mdev, route, info->snd_portid,
-					info->snd_seq, 0);
-	}
-	mutex_unlock(&mrc_cfg_lock);
-	return mrc_nl_reply(info, msg, err);
+	return mrc_nl_get_reply(info, mrc_nl_route_get_fill, &peer);
 }
 
 /* One instance's routes, skipping the cb->args[1] done before. */

@@ -334,62 +334,70 @@ static void mrc_nl_event_send(struct mrc_dev *mdev, struct sk_buff *msg,
 				gfp);
 }
 
-/* Send the event mrc_nl_event_new() started, or drop it if putting its
- * body failed (@err).  Process context only.
+/* A configuration event being built: process context, the caller holds
+ * mrc_cfg_lock.
  */
-static void mrc_nl_event_end(struct mrc_dev *mdev, struct sk_buff *msg,
-			     void *hdr, int err)
+struct mrc_nl_cfg_event {
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	void *hdr;
+};
+
+/* Start @e, an event of @size bytes; false if there is nothing to send
+ * (see mrc_nl_event_new()).
+ */
+static bool mrc_nl_cfg_event_new(struct mrc_nl_cfg_event *e,
+				 struct mrc_dev *mdev, enum mrc_event type,
+				 size_t size)
+{
+	lockdep_assert_held(&mrc_cfg_lock);
+	e->mdev = mdev;
+	e->msg = mrc_nl_event_new(mdev, type, size, &e->hdr, GFP_KERNEL);
+	return e->msg;
+}
+
+/* Send @e, or drop it if putting its body failed (@err). */
+static void mrc_nl_cfg_event_end(struct mrc_nl_cfg_event *e, int err)
 {
 	if (err)
-		nlmsg_free(msg);
+		nlmsg_free(e->msg);
 	else
-		mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
+		mrc_nl_event_send(e->mdev, e->msg, e->hdr, GFP_KERNEL);
 }
 
 /* Announce an instance event on "events".  Caller holds mrc_cfg_lock. */
 void mrc_genl_event_dev(struct mrc_dev *mdev, enum mrc_event type)
 {
-	struct sk_buff *msg;
-	void *hdr;
+	struct mrc_nl_cfg_event e;
 
 	lockdep_assert_held(&mrc_cfg_lock);
-
-	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
-			       GFP_KERNEL);
-	if (msg)
-		mrc_nl_event_send(mdev, msg, hdr, GFP_KERNEL);
+	if (mrc_nl_cfg_event_new(&e, mdev, type, NLMSG_GOODSIZE))
+		mrc_nl_cfg_event_end(&e, 0);
 }
 
 /* Announce a plane event on "events".  Caller holds mrc_cfg_lock. */
 void mrc_genl_event_plane(struct mrc_plane *plane, enum mrc_event type)
 {
-	struct sk_buff *msg;
-	void *hdr;
+	struct mrc_nl_cfg_event e;
 
 	lockdep_assert_held(&mrc_cfg_lock);
-
-	msg = mrc_nl_event_new(plane->mdev, type, NLMSG_GOODSIZE, &hdr,
-			       GFP_KERNEL);
-	if (msg)
-		mrc_nl_event_end(plane->mdev, msg, hdr,
-				 mrc_nl_put_plane(msg, MRC_A_EVENT_PLANE, plane,
-						  false));
+	if (!mrc_nl_cfg_event_new(&e, plane->mdev, type, NLMSG_GOODSIZE))
+		return;
+	mrc_nl_cfg_event_end(&e, mrc_nl_put_plane(e.msg, MRC_A_EVENT_PLANE,
+						  plane, false));
 }
 
 /* Announce a route event on "events".  Caller holds mrc_cfg_lock. */
 void mrc_genl_event_route(struct mrc_dev *mdev, const struct mrc_route *route,
 			  enum mrc_event type)
 {
-	struct sk_buff *msg;
-	void *hdr;
+	struct mrc_nl_cfg_event e;
 
 	lockdep_assert_held(&mrc_cfg_lock);
-
-	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
-			       GFP_KERNEL);
-	if (msg)
-		mrc_nl_event_end(mdev, msg, hdr,
-				 mrc_nl_put_route(msg, MRC_A_EVENT_ROUTE, route));
+	if (!mrc_nl_cfg_event_new(&e, mdev, type, NLMSG_GOODSIZE))
+		return;
+	mrc_nl_cfg_event_end(&e, mrc_nl_put_route(e.msg, MRC_A_EVENT_ROUTE,
+						  route));
 }
 
 /* Announce an EV profile event.  Caller holds mrc_cfg_lock. */
@@ -397,16 +405,13 @@ void mrc_genl_event_ev_profile(struct mrc_dev *mdev,
 			       const struct mrc_ev_prof *prof,
 			       enum mrc_event type)
 {
-	struct sk_buff *msg;
-	void *hdr;
+	struct mrc_nl_cfg_event e;
 
 	lockdep_assert_held(&mrc_cfg_lock);
-
-	msg = mrc_nl_event_new(mdev, type, mrc_nl_ev_profile_size(&prof->p),
-			       &hdr, GFP_KERNEL);
-	if (msg)
-		mrc_nl_event_end(mdev, msg, hdr,
-				 mrc_nl_put_ev_profile(msg,
+	if (!mrc_nl_cfg_event_new(&e, mdev, type,
+				  mrc_nl_ev_profile_size(&prof->p)))
+		return;
+	mrc_nl_cfg_event_end(&e, mrc_nl_put_ev_profile(e.msg,
 						       MRC_A_EVENT_EV_PROFILE,
 						       prof->id, &prof->p));
 }
@@ -416,16 +421,12 @@ void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
 			       const struct mrc_cc_prof *prof,
 			       enum mrc_event type)
 {
-	struct sk_buff *msg;
-	void *hdr;
+	struct mrc_nl_cfg_event e;
 
 	lockdep_assert_held(&mrc_cfg_lock);
-
-	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr,
-			       GFP_KERNEL);
-	if (msg)
-		mrc_nl_event_end(mdev, msg, hdr,
-				 mrc_nl_put_cc_profile(msg,
+	if (!mrc_nl_cfg_event_new(&e, mdev, type, NLMSG_GOODSIZE))
+		return;
+	mrc_nl_cfg_event_end(&e, mrc_nl_put_cc_profile(e.msg,
 						       MRC_A_EVENT_CC_PROFILE,
 						       prof->id, &prof->params));
 }

@@ -494,6 +494,18 @@ exits() {
 	return 1
 }
 
+# refused_each RE "DESC|ARGS"...: for each, the check DESC that mrcctl in
+# $A (M) with ARGS (split at blanks) exits 1 with a line matching RE: one
+# refusal that several requests meet.
+refused_each() {
+	local re=$1 c
+	shift
+	for c in "$@"; do
+		# shellcheck disable=SC2086 # ARGS: the request's words
+		check_output "${c%%|*}" "$re" exits 1 M ${c#*|}
+	done
+}
+
 # joined CMD...: CMD's output lines joined by "|" (one line to match).
 joined() {
 	local out rc
@@ -627,6 +639,29 @@ ns_bg() {
 		ip netns exec "$ns" "$@" &
 	fi
 	BG_PID=$!
+}
+
+# mrc_verbs_setup PROG...: the start of a two-host verbs test, each step
+# a check that ends the test on failure: the PROGs are built and rdma and
+# ibv_devinfo installed (else the test is skipped), mrc is loaded,
+# mrc_two_hosts.
+mrc_verbs_setup() {
+	require_cmd rdma ibv_devinfo "$@"
+	mrc_load || done_testing
+	check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
+}
+
+# tap_pair PROG [OPTION...]: PROG, a TAP program of tools/testing/verbs
+# (mrc_qp_compat, mrc_verbs_ext), as server in h1 and client in h2 of
+# mrc_two_hosts (verbs_pair, $VERBS_TIMEOUT default 200 s); the client
+# must end with "N passed, 0 failed", the server with "N sessions, 0
+# errors".  OPTIONs go to the client.
+tap_pair() {
+	local prog=$1
+	shift
+	VERBS_TIMEOUT=${VERBS_TIMEOUT:-200} verbs_pair "$prog" \
+		"^# $prog: ([1-9][0-9]* passed, 0 failed|server: [1-9][0-9]* sessions, 0 errors)\$" \
+		h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 "$prog" "$@"
 }
 
 # mrc_attack_setup PROG...: the hostile-packet tests' topology, each step a

@@ -72,21 +72,12 @@ check_output "name and index of different netdevs: EINVAL" \
 	ifindex="$(N cat /sys/class/net/e5/ifindex)"
 
 # --- unknown instance ---------------------------------------------------------
-check_output "plane add to unknown instance: ENODEV" \
-	'^mrcctl: no such MRC device.* \(No such device\)$' \
-	exits 1 M plane add dev nosuch netdev p3
-check_output "plane del on unknown instance: ENODEV" \
-	'^mrcctl: no such MRC device.* \(No such device\)$' \
-	exits 1 M plane del dev nosuch id 2
-check_output "plane set on unknown instance: ENODEV" \
-	'^mrcctl: no such MRC device.* \(No such device\)$' \
-	exits 1 M plane set dev nosuch id 2 down
-check_output "plane show of unknown instance: ENODEV" \
-	'^mrcctl: no such MRC device.* \(No such device\)$' \
-	exits 1 M plane show dev nosuch
-check_output "dev show of unknown instance: ENODEV" \
-	'^mrcctl: no such MRC device.* \(No such device\)$' \
-	exits 1 M dev show dev nosuch
+refused_each '^mrcctl: no such MRC device.* \(No such device\)$' \
+	"plane add to unknown instance: ENODEV|plane add dev nosuch netdev p3" \
+	"plane del on unknown instance: ENODEV|plane del dev nosuch id 2" \
+	"plane set on unknown instance: ENODEV|plane set dev nosuch id 2 down" \
+	"plane show of unknown instance: ENODEV|plane show dev nosuch" \
+	"dev show of unknown instance: ENODEV|dev show dev nosuch"
 check_output "instance of another namespace is unknown here: ENODEV" \
 	'^mrcctl: no such MRC device in this network namespace \(No such device\)$' \
 	exits 1 "$MRCCTL" plane add dev mrc0 netdev lo
@@ -101,37 +92,23 @@ check_output "netdev of another namespace (q1 in $B): ENODEV" \
 check_output "loopback is not an Ethernet device: EINVAL" \
 	'^mrcctl: .*Ethernet.* \(Invalid argument\)$' \
 	exits 1 M plane add dev mrc0 netdev lo
-check_output "netdev already plane 1 of the same instance: EBUSY" \
-	'^mrcctl: .*already a plane.* \(Device or resource busy\)$' \
-	exits 1 M plane add dev mrc0 netdev p1
-check_output "netdev already plane 2 of the same instance: EBUSY" \
-	'^mrcctl: .*already a plane.* \(Device or resource busy\)$' \
-	exits 1 M plane add dev mrc0 netdev p2 id 5
-check_output "netdev already a plane of another instance: EBUSY" \
-	'^mrcctl: .*already a plane.* \(Device or resource busy\)$' \
-	exits 1 M plane add dev mrc1 netdev p2
-check_output "another instance's plane 1: EBUSY" \
-	'^mrcctl: .*already a plane.* \(Device or resource busy\)$' \
-	exits 1 M plane add dev mrc0 netdev p4
+refused_each '^mrcctl: .*already a plane.* \(Device or resource busy\)$' \
+	"netdev already plane 1 of the same instance: EBUSY|plane add dev mrc0 netdev p1" \
+	"netdev already plane 2 of the same instance: EBUSY|plane add dev mrc0 netdev p2 id 5" \
+	"netdev already a plane of another instance: EBUSY|plane add dev mrc1 netdev p2" \
+	"another instance's plane 1: EBUSY|plane add dev mrc0 netdev p4"
 
 # --- plane ids ------------------------------------------------------------------
-check_output "id 0: ERANGE" '^mrcctl: .*out of range.* \(Numerical result out of range\)$' \
-	exits 1 M plane add dev mrc0 netdev p3 id 0
-check_output "id 17: ERANGE" '^mrcctl: .*out of range.* \(Numerical result out of range\)$' \
-	exits 1 M plane add dev mrc0 netdev p3 id 17
-check_output "id 4294967295: ERANGE" '^mrcctl: .*out of range.* \(Numerical result out of range\)$' \
-	exits 1 M plane add dev mrc0 netdev p3 id 4294967295
+refused_each '^mrcctl: .*out of range.* \(Numerical result out of range\)$' \
+	"id 0: ERANGE|plane add dev mrc0 netdev p3 id 0" \
+	"id 17: ERANGE|plane add dev mrc0 netdev p3 id 17" \
+	"id 4294967295: ERANGE|plane add dev mrc0 netdev p3 id 4294967295"
 check_output "id taken: EEXIST" '^mrcctl: .*already in use.* \(File exists\)$' \
 	exits 1 M plane add dev mrc0 netdev p3 id 2
-check_output "del of unknown plane id: ENOENT" \
-	'^mrcctl: no such plane \(No such file or directory\)$' \
-	exits 1 M plane del dev mrc0 id 9
-check_output "set of unknown plane id: ENOENT" \
-	'^mrcctl: no such plane \(No such file or directory\)$' \
-	exits 1 M plane set dev mrc0 id 9 down
-check_output "show of unknown plane id: ENOENT" \
-	'^mrcctl: no such plane \(No such file or directory\)$' \
-	exits 1 M plane show dev mrc0 id 9
+refused_each '^mrcctl: no such plane \(No such file or directory\)$' \
+	"del of unknown plane id: ENOENT|plane del dev mrc0 id 9" \
+	"set of unknown plane id: ENOENT|plane set dev mrc0 id 9 down" \
+	"show of unknown plane id: ENOENT|plane show dev mrc0 id 9"
 check_output "del of id 17: refused (ERANGE)" '^mrcctl: .*range.*\)$' \
 	exits 1 M plane del dev mrc0 id 17
 check_output "delete plane 1 while others exist: EBUSY" \

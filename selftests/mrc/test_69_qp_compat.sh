@@ -20,13 +20,8 @@
 # cases only.
 . "$(dirname "$0")/lib.sh"
 
-require_cmd rdma ibv_devinfo "$VERBS_BIN/mrc_qp_compat"
-mrc_load || done_testing
-check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
-
-COMPAT_RE='^# mrc_qp_compat: ([1-9][0-9]* passed, 0 failed|server: [1-9][0-9]* sessions, 0 errors)$'
-VERBS_TIMEOUT=200 verbs_pair "mrc_qp_compat" "$COMPAT_RE" \
-	h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 mrc_qp_compat ${COMPAT_OPTS:-}
+mrc_verbs_setup "$VERBS_BIN/mrc_qp_compat"
+tap_pair mrc_qp_compat ${COMPAT_OPTS:-}
 
 # qperf's bandwidth tests: the sender's QP has no receive queue, the
 # server's no send queue.  qperf listens on TCP 19765.

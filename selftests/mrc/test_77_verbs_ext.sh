@@ -15,13 +15,8 @@
 # a SEND_WITH_INV).  EXT_OPTS (e.g. "--case=mw1") go to the client.
 . "$(dirname "$0")/lib.sh"
 
-require_cmd rdma ibv_devinfo "$VERBS_BIN/mrc_verbs_ext"
-mrc_load || done_testing
-check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
-
-EXT_RE='^# mrc_verbs_ext: ([1-9][0-9]* passed, 0 failed|server: [1-9][0-9]* sessions, 0 errors)$'
-VERBS_TIMEOUT=200 verbs_pair "mrc_verbs_ext" "$EXT_RE" \
-	h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 mrc_verbs_ext --qp-timeout=12 --retry=2 ${EXT_OPTS:-}
+mrc_verbs_setup "$VERBS_BIN/mrc_verbs_ext"
+tap_pair mrc_verbs_ext --qp-timeout=12 --retry=2 ${EXT_OPTS:-}
 
 check "rmmod mrc after the programs exited" mrc_unload_wait 20
 

@@ -6,6 +6,7 @@
 #include <netlink/attr.h>
 
 #include "attrs.hpp"
+#include "change.hpp"
 #include "commands.hpp"
 #include "format.hpp"
 #include "nl.hpp"
@@ -26,22 +27,20 @@ void put_u32(nl_msg *m, int type, const std::optional<std::uint32_t> &v)
 		throw Failure("message too large");
 }
 
-// add, del and set: the kernel answers with an ACK; success prints
-// nothing, as ip(8) does.
+// add, del and set (send_change()).
 int change(const Request &r)
 {
-	std::uint8_t cmd = r.cmd == Cmd::PlaneAdd ? MRC_CMD_PLANE_ADD :
-			   r.cmd == Cmd::PlaneDel ? MRC_CMD_PLANE_DEL :
-						    MRC_CMD_PLANE_SET;
-	GenlSocket sk;
-	MsgPtr req = sk.request(cmd, false);
-	put_string(req.get(), MRC_A_DEV_NAME, r.dev);
-	put_u32(req.get(), MRC_A_PLANE_ID, r.id);
-	put_string(req.get(), MRC_A_PLANE_IFNAME, r.netdev);
-	if (r.up && nla_put_u8(req.get(), MRC_A_PLANE_ADMIN_UP, *r.up) < 0)
-		throw Failure("message too large");
-	sk.transact(req.get(), [](nl_msg *) {});
-	return 0;
+	return send_change(r.cmd, Cmd::PlaneAdd, Cmd::PlaneDel,
+			   {MRC_CMD_PLANE_ADD, MRC_CMD_PLANE_DEL,
+			    MRC_CMD_PLANE_SET},
+			   [&](nl_msg *m) {
+				   put_string(m, MRC_A_DEV_NAME, r.dev);
+				   put_u32(m, MRC_A_PLANE_ID, r.id);
+				   put_string(m, MRC_A_PLANE_IFNAME, r.netdev);
+				   if (r.up && nla_put_u8(m, MRC_A_PLANE_ADMIN_UP,
+							  *r.up) < 0)
+					   throw Failure("message too large");
+			   });
 }
 
 int show(const Invocation &inv)

@@ -6,6 +6,7 @@
 #include <linux/mrc.h>
 #include <netlink/attr.h>
 
+#include "change.hpp"
 #include "commands.hpp"
 #include "nl.hpp"
 #include "profile_attrs.hpp"
@@ -30,6 +31,19 @@ MsgPtr request(GenlSocket &sk, std::uint8_t cmd, bool dump, const Request &r)
 	return req;
 }
 
+// add, del and set of a profile (send_change()): the instance, then what
+// @put(msg, r.prof) adds.
+template <class Put>
+int profile_change(const Request &r, Cmd add, Cmd del,
+		   const std::uint8_t (&cmds)[3], Put put)
+{
+	return send_change(r.cmd, add, del, cmds, [&](nl_msg *m) {
+		if (r.dev)
+			check(nla_put_string(m, MRC_A_DEV_NAME, r.dev->c_str()));
+		put(m, r.prof);
+	});
+}
+
 // One EV profile by id, from the kernel (its errors are the user's).
 EvProfile get_ev_profile(GenlSocket &sk, const Request &r)
 {
@@ -42,29 +56,27 @@ EvProfile get_ev_profile(GenlSocket &sk, const Request &r)
 
 int ev_profile_change(const Request &r)
 {
-	const ProfileRequest &p = r.prof;
-	GenlSocket sk;
-	std::uint8_t cmd = r.cmd == Cmd::EvProfileAdd ? MRC_CMD_EV_PROFILE_ADD :
-			   r.cmd == Cmd::EvProfileDel ? MRC_CMD_EV_PROFILE_DEL :
-							MRC_CMD_EV_PROFILE_SET;
-	MsgPtr req = request(sk, cmd, false, r);
-	nl_msg *m = req.get();
-	if (r.cmd == Cmd::EvProfileAdd) {
-		put_ev_profile_add(m, p);
-	} else {
-		check(nla_put_u32(m, MRC_A_EV_PROFILE_ID, *p.id));
-		if (p.state)
-			check(nla_put_u8(m, MRC_A_EV_PROFILE_STATE, *p.state));
-		if (p.min_active)
-			check(nla_put_u16(m, MRC_A_EV_PROFILE_MIN_ACTIVE,
-					  static_cast<std::uint16_t>(
-						  *p.min_active)));
-		if (p.event_mask)
-			check(nla_put_u32(m, MRC_A_EV_PROFILE_EVENT_MASK,
-					  *p.event_mask));
-	}
-	sk.transact(m, [](nl_msg *) {});
-	return 0;
+	return profile_change(
+		r, Cmd::EvProfileAdd, Cmd::EvProfileDel,
+		{MRC_CMD_EV_PROFILE_ADD, MRC_CMD_EV_PROFILE_DEL,
+		 MRC_CMD_EV_PROFILE_SET},
+		[&](nl_msg *m, const ProfileRequest &p) {
+			if (r.cmd == Cmd::EvProfileAdd) {
+				put_ev_profile_add(m, p);
+				return;
+			}
+			check(nla_put_u32(m, MRC_A_EV_PROFILE_ID, *p.id));
+			if (p.state)
+				check(nla_put_u8(m, MRC_A_EV_PROFILE_STATE,
+						 *p.state));
+			if (p.min_active)
+				check(nla_put_u16(m, MRC_A_EV_PROFILE_MIN_ACTIVE,
+						  static_cast<std::uint16_t>(
+							  *p.min_active)));
+			if (p.event_mask)
+				check(nla_put_u32(m, MRC_A_EV_PROFILE_EVENT_MASK,
+						  *p.event_mask));
+		});
 }
 
 // ev-profile ev replace | deny | allow: one EV_PROFILE_SET. The value of
@@ -123,25 +135,26 @@ int ev_profile_show(const Invocation &inv)
 
 int cc_profile_change(const Request &r)
 {
-	const ProfileRequest &p = r.prof;
-	GenlSocket sk;
-	std::uint8_t cmd = r.cmd == Cmd::CcProfileAdd ? MRC_CMD_CC_PROFILE_ADD :
-			   r.cmd == Cmd::CcProfileDel ? MRC_CMD_CC_PROFILE_DEL :
-							MRC_CMD_CC_PROFILE_SET;
-	MsgPtr req = request(sk, cmd, false, r);
-	nl_msg *m = req.get();
-	check(nla_put_u32(m, MRC_A_CC_PROFILE_ID, *p.id));
-	if (p.algo)
-		check(nla_put_string(m, MRC_A_CC_ALGO, p.algo->c_str()));
-	for (const auto &[attr, v] : p.cc) {
-		const CcParam *cp = cc_param(attr);
-		if (cp->kind == CcParam::Byte || cp->kind == CcParam::OnOff)
-			check(nla_put_u8(m, attr, static_cast<std::uint8_t>(v)));
-		else
-			check(nla_put_u32(m, attr, v));
-	}
-	sk.transact(m, [](nl_msg *) {});
-	return 0;
+	return profile_change(
+		r, Cmd::CcProfileAdd, Cmd::CcProfileDel,
+		{MRC_CMD_CC_PROFILE_ADD, MRC_CMD_CC_PROFILE_DEL,
+		 MRC_CMD_CC_PROFILE_SET},
+		[](nl_msg *m, const ProfileRequest &p) {
+			check(nla_put_u32(m, MRC_A_CC_PROFILE_ID, *p.id));
+			if (p.algo)
+				check(nla_put_string(m, MRC_A_CC_ALGO,
+						     p.algo->c_str()));
+			for (const auto &[attr, v] : p.cc) {
+				const CcParam *cp = cc_param(attr);
+				if (cp->kind == CcParam::Byte ||
+				    cp->kind == CcParam::OnOff)
+					check(nla_put_u8(m, attr,
+							 static_cast<std::uint8_t>(
+								 v)));
+				else
+					check(nla_put_u32(m, attr, v));
+			}
+		});
 }
 
 int cc_profile_show(const Invocation &inv)

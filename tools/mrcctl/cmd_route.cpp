@@ -7,6 +7,7 @@
 
 #include "addr.hpp"
 #include "attrs.hpp"
+#include "change.hpp"
 #include "commands.hpp"
 #include "format.hpp"
 #include "nl.hpp"
@@ -30,40 +31,40 @@ void put_addr(nl_msg *m, int type, const std::string &text)
 	check(nla_put(m, type, static_cast<int>(bytes->size()), bytes->data()));
 }
 
-// add, set and del: the kernel answers with an ACK; success prints
-// nothing, as ip(8) does.
+// A route's hops and profiles (add and set).
+void put_route_body(nl_msg *m, const Request &r)
+{
+	nlattr *hops = nla_nest_start(m, MRC_A_ROUTE_HOPS);
+	if (!hops)
+		throw Failure("message too large");
+	for (const auto &[plane, via] : r.hops) {
+		nlattr *hop = nla_nest_start(m, MRC_A_ROUTE_HOP);
+		if (!hop)
+			throw Failure("message too large");
+		check(nla_put_u32(m, MRC_A_ROUTE_HOP_PLANE, plane));
+		put_addr(m, MRC_A_ROUTE_HOP_VIA, via);
+		nla_nest_end(m, hop);
+	}
+	nla_nest_end(m, hops);
+	if (r.ev_profile)
+		check(nla_put_u32(m, MRC_A_ROUTE_EV_PROFILE, *r.ev_profile));
+	if (r.cc_profile)
+		check(nla_put_u32(m, MRC_A_ROUTE_CC_PROFILE, *r.cc_profile));
+}
+
+// add, set and del (send_change()).
 int change(const Request &r)
 {
-	std::uint8_t cmd = r.cmd == Cmd::RouteAdd ? MRC_CMD_ROUTE_ADD :
-			   r.cmd == Cmd::RouteSet ? MRC_CMD_ROUTE_SET :
-						    MRC_CMD_ROUTE_DEL;
-	GenlSocket sk;
-	MsgPtr req = sk.request(cmd, false);
-	nl_msg *m = req.get();
-	check(nla_put_string(m, MRC_A_DEV_NAME, r.dev->c_str()));
-	put_addr(m, MRC_A_ROUTE_PEER, *r.peer);
-	if (r.cmd != Cmd::RouteDel) {
-		nlattr *hops = nla_nest_start(m, MRC_A_ROUTE_HOPS);
-		if (!hops)
-			throw Failure("message too large");
-		for (const auto &[plane, via] : r.hops) {
-			nlattr *hop = nla_nest_start(m, MRC_A_ROUTE_HOP);
-			if (!hop)
-				throw Failure("message too large");
-			check(nla_put_u32(m, MRC_A_ROUTE_HOP_PLANE, plane));
-			put_addr(m, MRC_A_ROUTE_HOP_VIA, via);
-			nla_nest_end(m, hop);
-		}
-		nla_nest_end(m, hops);
-		if (r.ev_profile)
-			check(nla_put_u32(m, MRC_A_ROUTE_EV_PROFILE,
-					  *r.ev_profile));
-		if (r.cc_profile)
-			check(nla_put_u32(m, MRC_A_ROUTE_CC_PROFILE,
-					  *r.cc_profile));
-	}
-	sk.transact(m, [](nl_msg *) {});
-	return 0;
+	return send_change(r.cmd, Cmd::RouteAdd, Cmd::RouteDel,
+			   {MRC_CMD_ROUTE_ADD, MRC_CMD_ROUTE_DEL,
+			    MRC_CMD_ROUTE_SET},
+			   [&](nl_msg *m) {
+				   check(nla_put_string(m, MRC_A_DEV_NAME,
+							r.dev->c_str()));
+				   put_addr(m, MRC_A_ROUTE_PEER, *r.peer);
+				   if (r.cmd != Cmd::RouteDel)
+					   put_route_body(m, r);
+			   });
 }
 
 int show(const Invocation &inv)

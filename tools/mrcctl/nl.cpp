@@ -93,6 +93,17 @@ int sockopt_on(nl_sock *sk, int opt)
 
 std::string nl_text(int nlerr) { return nl_geterror(nlerr); }
 
+// Callbacks of one exchange: every valid message to @t's on_reply (the
+// caller adds what else it waits for).
+CbPtr valid_callbacks(Transaction &t)
+{
+	CbPtr cb(nl_cb_alloc(NL_CB_DEFAULT));
+	if (!cb)
+		throw Failure("out of memory");
+	nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &t);
+	return cb;
+}
+
 } // namespace
 
 GenlSocket::GenlSocket(const char *family)
@@ -131,12 +142,9 @@ MsgPtr GenlSocket::request(std::uint8_t cmd, bool dump) const
 void GenlSocket::transact(nl_msg *req,
 			  const std::function<void(nl_msg *)> &on_reply)
 {
-	CbPtr cb(nl_cb_alloc(NL_CB_DEFAULT));
-	if (!cb)
-		throw Failure("out of memory");
 	Transaction t;
 	t.on_reply = &on_reply;
-	nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &t);
+	CbPtr cb = valid_callbacks(t);
 	nl_cb_set(cb.get(), NL_CB_ACK, NL_CB_CUSTOM, on_ack, &t);
 	nl_cb_set(cb.get(), NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &t);
 	nl_cb_err(cb.get(), NL_CB_CUSTOM, on_error, &t);
@@ -191,12 +199,9 @@ void GenlSocket::prepare_events()
 
 bool GenlSocket::read_events(const std::function<void(nl_msg *)> &on_event)
 {
-	CbPtr cb(nl_cb_alloc(NL_CB_DEFAULT));
-	if (!cb)
-		throw Failure("out of memory");
 	Transaction t;
 	t.on_reply = &on_event;
-	nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &t);
+	CbPtr cb = valid_callbacks(t);
 	nl_cb_set(cb.get(), NL_CB_SEQ_CHECK, NL_CB_CUSTOM, accept_any_seq,
 		  nullptr);
 	for (;;) {

@@ -38,29 +38,29 @@ public:
 	}
 	bool has(int type) const { return (*this)[type] != nullptr; }
 
-	std::optional<std::uint8_t> u8(int type) const
+	// Attribute @type read by @get (libnl's nla_get_*()), if present.
+	template <class T>
+	std::optional<T> value(int type, T (*get)(const nlattr *)) const
 	{
 		if (nlattr *a = (*this)[type])
-			return nla_get_u8(a);
+			return get(a);
 		return std::nullopt;
+	}
+	std::optional<std::uint8_t> u8(int type) const
+	{
+		return value(type, nla_get_u8);
 	}
 	std::optional<std::uint16_t> u16(int type) const
 	{
-		if (nlattr *a = (*this)[type])
-			return nla_get_u16(a);
-		return std::nullopt;
+		return value(type, nla_get_u16);
 	}
 	std::optional<std::uint32_t> u32(int type) const
 	{
-		if (nlattr *a = (*this)[type])
-			return nla_get_u32(a);
-		return std::nullopt;
+		return value(type, nla_get_u32);
 	}
 	std::optional<std::uint64_t> u64(int type) const
 	{
-		if (nlattr *a = (*this)[type])
-			return nla_get_u64(a);
-		return std::nullopt;
+		return value(type, nla_get_u64);
 	}
 	// A u8 0/1 as a bool.
 	std::optional<bool> flag_u8(int type) const

@@ -9,12 +9,17 @@ void Printer::key(std::string_view k)
 		w_.key(k);
 }
 
-void Printer::open_object(std::string_view k)
+void Printer::open(std::string_view k, void (JsonWriter::*begin)())
 {
 	if (!json_)
 		return;
 	key(k);
-	w_.begin_object();
+	(w_.*begin)();
+}
+
+void Printer::open_object(std::string_view k)
+{
+	open(k, &JsonWriter::begin_object);
 }
 
 void Printer::close_object()
@@ -25,10 +30,7 @@ void Printer::close_object()
 
 void Printer::open_array(std::string_view k)
 {
-	if (!json_)
-		return;
-	key(k);
-	w_.begin_array();
+	open(k, &JsonWriter::begin_array);
 }
 
 void Printer::close_array()
@@ -52,26 +54,28 @@ void Printer::word(std::string_view label, std::string_view v)
 		last_ = ' ';
 }
 
-void Printer::str(Out o, std::string_view k, std::string_view label,
-		  std::string_view v)
+template <class V>
+void Printer::field(Out o, std::string_view k, std::string_view label, V v,
+		    std::string_view text)
 {
 	if (to_json(o)) {
 		key(k);
 		w_.value(v);
 	} else if (to_text(o)) {
-		word(label, v);
+		word(label, text);
 	}
+}
+
+void Printer::str(Out o, std::string_view k, std::string_view label,
+		  std::string_view v)
+{
+	field(o, k, label, v, v);
 }
 
 void Printer::num(Out o, std::string_view k, std::string_view label,
 		  std::uint64_t v)
 {
-	if (to_json(o)) {
-		key(k);
-		w_.value(v);
-	} else if (to_text(o)) {
-		word(label, std::to_string(v));
-	}
+	field(o, k, label, v, std::to_string(v));
 }
 
 void Printer::boolean(std::string_view k, bool v)

@@ -81,7 +81,13 @@ private:
 	bool to_json(Out o) const { return json_ && o != Out::Text; }
 	bool to_text(Out o) const { return !json_ && o != Out::Json; }
 	void key(std::string_view k);
+	// JSON only: @k, then what @begin starts (an object or an array).
+	void open(std::string_view k, void (JsonWriter::*begin)());
 	void word(std::string_view label, std::string_view v);
+	// One value: @k and @v in JSON, @label and @text in text.
+	template <class V>
+	void field(Out o, std::string_view k, std::string_view label, V v,
+		   std::string_view text);
 
 	std::ostream &os_;
 	bool json_;

@@ -202,34 +202,33 @@ double Config::parse_rate(const std::string &v)
 	throw ConfigError("bad rate unit in '" + v + "'");
 }
 
-Time Config::time(const std::string &key, Time def) const
+// The value of @key through @parse, or @def if it is not set; a bad value
+// is an error that names the key.
+template <class T>
+T Config::parsed(const std::string &key, T def,
+		 T (*parse)(const std::string &)) const
 {
 	const std::string *v = get(key);
 	try {
-		return v ? parse_time(*v) : def;
+		return v ? parse(*v) : def;
 	} catch (const ConfigError &e) {
 		throw ConfigError(key + ": " + e.what());
 	}
+}
+
+Time Config::time(const std::string &key, Time def) const
+{
+	return parsed(key, def, parse_time);
 }
 
 std::uint64_t Config::bytes(const std::string &key, std::uint64_t def) const
 {
-	const std::string *v = get(key);
-	try {
-		return v ? parse_bytes(*v) : def;
-	} catch (const ConfigError &e) {
-		throw ConfigError(key + ": " + e.what());
-	}
+	return parsed(key, def, parse_bytes);
 }
 
 double Config::rate(const std::string &key, double def) const
 {
-	const std::string *v = get(key);
-	try {
-		return v ? parse_rate(*v) : def;
-	} catch (const ConfigError &e) {
-		throw ConfigError(key + ": " + e.what());
-	}
+	return parsed(key, def, parse_rate);
 }
 
 std::vector<std::string> Config::all(const std::string &key) const

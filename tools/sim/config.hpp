@@ -48,6 +48,9 @@ public:
 
 private:
 	const std::string *get(const std::string &key) const;
+	template <class T>
+	T parsed(const std::string &key, T def,
+		 T (*parse)(const std::string &)) const;
 	std::map<std::string, std::vector<std::string>> kv_;
 	mutable std::set<std::string> used_;
 };

@@ -30,6 +30,14 @@ extern const unsigned long abi_c_nfunctions;
 
 namespace {
 
+// @call returns @failed and sets errno to @err (cleared before it).
+#define EXPECT_ERRNO(call, failed, err)    \
+	do {                               \
+		errno = 0;                 \
+		EXPECT_EQ((call), failed); \
+		EXPECT_EQ(errno, err);     \
+	} while (0)
+
 #define ABI_FACT(name, expr, expected) \
 	static_assert((expr) == (expected), #name ": " #expr " != " #expected);
 MRC_ABI_FACTS
@@ -197,17 +205,11 @@ TEST(LibMrcAbi, VersionQuery) { expect_versions(mrc_query_version); }
 // What needs no device: the argument checks before any verbs call.
 TEST(LibMrcAbi, NullArgumentsAreRefused)
 {
-	errno = 0;
-	EXPECT_EQ(mrc_create_context(nullptr, nullptr), nullptr);
-	EXPECT_EQ(errno, EINVAL);
-	errno = 0;
-	EXPECT_EQ(mrc_destroy_context(nullptr), -1);
-	EXPECT_EQ(errno, EINVAL);
+	EXPECT_ERRNO(mrc_create_context(nullptr, nullptr), nullptr, EINVAL);
+	EXPECT_ERRNO(mrc_destroy_context(nullptr), -1, EINVAL);
 	mrc_device_attr a;
 	int sup;
-	errno = 0;
-	EXPECT_EQ(mrc_query_device(nullptr, &a, &sup), -1);
-	EXPECT_EQ(errno, EINVAL);
+	EXPECT_ERRNO(mrc_query_device(nullptr, &a, &sup), -1, EINVAL);
 	ibv_send_wr wr{};
 	ibv_send_wr *bad = nullptr;
 	EXPECT_EQ(mrc_post_send(nullptr, &wr, &bad), EINVAL);
@@ -229,30 +231,23 @@ TEST(LibMrcAbi, CtlRefusals)
 	auto *fake_ctx = reinterpret_cast<mrc_context *>(16);
 	mrc_ctl_port_attr pa{};
 	mrc_ctl_ev_profile_attr ea{};
-	errno = 0;
-	EXPECT_EQ(mrc_ctl_query_port(nullptr, 1, &pa, MRC_CTL_PORT_ADMIN_STATE),
-		  -1);
-	EXPECT_EQ(errno, EINVAL);
-	errno = 0;
-	EXPECT_EQ(mrc_ctl_modify_ev_profile(fake_ctx, 1, &ea,
-					    MRC_CTL_EV_PROFILE_STATE),
-		  -1);
-	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_ERRNO(mrc_ctl_query_port(nullptr, 1, &pa, MRC_CTL_PORT_ADMIN_STATE),
+		     -1, EINVAL);
+	EXPECT_ERRNO(mrc_ctl_modify_ev_profile(fake_ctx, 1, &ea,
+					       MRC_CTL_EV_PROFILE_STATE),
+		     -1, EOPNOTSUPP);
 	mrc_ctl_ev_event ev[2];
 	EXPECT_EQ(mrc_ctl_poll_ev_event(nullptr, 2, ev), -EINVAL);
 	int n = 7;
 	mrc_ctl_ep_req req{};
 	mrc_ctl_ep_rsp rsp{};
-	errno = 0;
-	EXPECT_EQ(mrc_ctl_ep_batch_send_wait(fake_ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
-					     &req, 1, 1000, &rsp, &n),
-		  -1);
-	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(fake_ctx, 0,
+						MRC_CTL_EP_OP_EV_PROBE, &req, 1,
+						1000, &rsp, &n),
+		     -1, EOPNOTSUPP);
 	EXPECT_EQ(n, 0);
-	errno = 0;
-	EXPECT_EQ(mrc_ctl_create_ev_event_cq(nullptr, 4, nullptr, nullptr, 0),
-		  nullptr);
-	EXPECT_EQ(errno, EINVAL);
+	EXPECT_ERRNO(mrc_ctl_create_ev_event_cq(nullptr, 4, nullptr, nullptr, 0),
+		     nullptr, EINVAL);
 }
 
 // The CC profile calls' argument checks, made before the context or the
@@ -292,23 +287,17 @@ TEST(LibMrcAbi, CtlCcProfileArguments)
 		EXPECT_EQ(mrc_ctl_modify_cc_profile(b.ctx, b.id, &a, b.mask), -1);
 		EXPECT_EQ(errno, EINVAL) << "id " << b.id << " mask " << b.mask;
 	}
-	errno = 0;
-	EXPECT_EQ(mrc_ctl_modify_cc_profile(fake_ctx, 1, nullptr, st), -1);
-	EXPECT_EQ(errno, EINVAL);
+	EXPECT_ERRNO(mrc_ctl_modify_cc_profile(fake_ctx, 1, nullptr, st), -1,
+		     EINVAL);
 	for (int mask : {0, int{MRC_CTL_CC_PROFILE_VENDOR_CFG}, 1 << 4}) {
-		errno = 0;
-		EXPECT_EQ(mrc_ctl_query_cc_profile(fake_ctx, 1, &a, mask), -1);
-		EXPECT_EQ(errno, EINVAL);
+		EXPECT_ERRNO(mrc_ctl_query_cc_profile(fake_ctx, 1, &a, mask),
+			     -1, EINVAL);
 	}
 	a.cc_config = nullptr;
-	errno = 0;
-	EXPECT_EQ(mrc_ctl_query_cc_profile(fake_ctx, 1, &a,
-					   MRC_CTL_CC_PROFILE_CONFIG),
-		  -1);
-	EXPECT_EQ(errno, EINVAL);
-	errno = 0;
-	EXPECT_EQ(mrc_ctl_query_cc_profile(fake_ctx, 65536, &a,
-					   MRC_CTL_CC_PROFILE_CUR_STATE),
-		  -1);
-	EXPECT_EQ(errno, EINVAL);
+	EXPECT_ERRNO(mrc_ctl_query_cc_profile(fake_ctx, 1, &a,
+					      MRC_CTL_CC_PROFILE_CONFIG),
+		     -1, EINVAL);
+	EXPECT_ERRNO(mrc_ctl_query_cc_profile(fake_ctx, 65536, &a,
+					      MRC_CTL_CC_PROFILE_CUR_STATE),
+		     -1, EINVAL);
 }

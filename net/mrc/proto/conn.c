@@ -158,15 +158,13 @@ void mrc_conn_send_port_status(struct mrc_conn *c, u32 seq, u16 up_planes,
 			       u64 now)
 {
 	struct mrc_pkt pkt;
-	int k = mrc_path_pick_ctrl(c, 0, now);
 
-	if (k < 0)
-		return;		/* no path left: the peer finds out by loss */
-	mrc_pkt_init(&pkt, MRC_OP_PORT_STATUS);
-	pkt.hdr.ev = (u16)k;
-	pkt.hdr.plane = c->paths.ev[k].plane;
-	pkt.hdr.ts = (u32)now;
-	pkt.hdr.psn = c->tx.snd_nxt;	/* ties it to the connection */
+	/* Its PSN snd_nxt ties it to the connection.  No path left: the
+	 * peer finds out by loss.
+	 */
+	if (!mrc_ctrl_pkt_init(c, &pkt, MRC_OP_PORT_STATUS, 0, c->tx.snd_nxt,
+			       now))
+		return;
 	pkt.u.port_status.seq = seq;
 	pkt.u.port_status.up_planes = up_planes;
 	mrc_conn_emit_ctrl(c, &pkt);

@@ -190,6 +190,12 @@ int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 int mrc_path_pick(struct mrc_conn *c, u64 now, int exclude);
 /* Path for a control packet, @hint (an EV index) preferred. */
 int mrc_path_pick_ctrl(struct mrc_conn *c, u32 hint, u64 now);
+/* Start control packet @pkt, opcode @op, PSN @psn, on the path
+ * mrc_path_pick_ctrl(@hint) picks (its EV, plane and timestamp); false if
+ * there is none (nothing to send).
+ */
+bool mrc_ctrl_pkt_init(struct mrc_conn *c, struct mrc_pkt *pkt, u8 op,
+		       u32 hint, u32 psn, u64 now);
 /* Clean ACKs of an EV that halve its loss score. */
 #define MRC_PATH_CLEAN_ACKS	64
 /* Largest doubling of the first probe's wait after a loss: 2^16 probe

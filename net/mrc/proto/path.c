@@ -289,6 +289,21 @@ int mrc_path_pick_ctrl(struct mrc_conn *c, u32 hint, u64 now)
 	return -1;
 }
 
+bool mrc_ctrl_pkt_init(struct mrc_conn *c, struct mrc_pkt *pkt, u8 op,
+		       u32 hint, u32 psn, u64 now)
+{
+	int k = mrc_path_pick_ctrl(c, hint, now);
+
+	if (k < 0)
+		return false;
+	mrc_pkt_init(pkt, op);
+	pkt->hdr.ev = (u16)k;
+	pkt->hdr.plane = c->paths.ev[k].plane;
+	pkt->hdr.ts = (u32)now;
+	pkt->hdr.psn = psn;
+	return true;
+}
+
 /* An ACK echoed EV @ev: it delivers.  Every MRC_PATH_CLEAN_ACKS of them
  * halve its loss score, so a path that lost once long ago is as good as
  * new while one that loses every few dozen packets keeps its score.
@@ -467,7 +482,6 @@ int mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 	struct mrc_paths *p = &c->paths;
 	struct mrc_pkt resp;
 	struct mrc_ev *e;
-	int k;
 
 	/* Its PSN ties it to the connection: answering forged requests
 	 * would reflect traffic, believing forged answers would revive
@@ -478,14 +492,9 @@ int mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now)
 		return MRC_RX_INVALID;
 	}
 	if (pkt->hdr.opcode == MRC_OP_PROBE_REQ) {
-		k = mrc_path_pick_ctrl(c, pr->ev, now);
-		if (k < 0)
+		if (!mrc_ctrl_pkt_init(c, &resp, MRC_OP_PROBE_RESP, pr->ev,
+				       c->tx.snd_nxt, now))
 			return 0;
-		mrc_pkt_init(&resp, MRC_OP_PROBE_RESP);
-		resp.hdr.ev = (u16)k;
-		resp.hdr.plane = p->ev[k].plane;
-		resp.hdr.ts = (u32)now;
-		resp.hdr.psn = c->tx.snd_nxt;
 		resp.u.probe = *pr;
 		resp.u.probe.ts_echo = pkt->hdr.ts;
 		resp.u.probe.svc_time = 0;

@@ -33,18 +33,12 @@ static void rx_send_ack(struct mrc_conn *c, u64 now)
 	struct mrc_ack_ext *a;
 	struct mrc_pkt pkt;
 	u32 base = rx->rcv_nxt, off;
-	int k;
 
 	rx->pending = 0;
 	rx->ack_deadline = MRC_TIME_NEVER;
-	k = mrc_path_pick_ctrl(c, rx->trig_ev, now);
-	if (k < 0)
+	if (!mrc_ctrl_pkt_init(c, &pkt, MRC_OP_ACK, rx->trig_ev, rx->trig_psn,
+			       now))
 		return;
-	mrc_pkt_init(&pkt, MRC_OP_ACK);
-	pkt.hdr.ev = (u16)k;
-	pkt.hdr.plane = c->paths.ev[k].plane;
-	pkt.hdr.ts = (u32)now;
-	pkt.hdr.psn = rx->trig_psn;
 	a = &pkt.u.ack;
 	a->cum_psn = rx->rcv_nxt;
 	/* The bitmap starts at rcv_nxt, unless the packet that triggered
@@ -72,15 +66,9 @@ static void rx_send_nack(struct mrc_conn *c, u32 psn, u8 reason, u64 now)
 	struct mrc_rx *rx = &c->rx;
 	struct mrc_nack_ext *n;
 	struct mrc_pkt pkt;
-	int k = mrc_path_pick_ctrl(c, rx->trig_ev, now);
 
-	if (k < 0)
+	if (!mrc_ctrl_pkt_init(c, &pkt, MRC_OP_NACK, rx->trig_ev, psn, now))
 		return;
-	mrc_pkt_init(&pkt, MRC_OP_NACK);
-	pkt.hdr.ev = (u16)k;
-	pkt.hdr.plane = c->paths.ev[k].plane;
-	pkt.hdr.ts = (u32)now;
-	pkt.hdr.psn = psn;
 	n = &pkt.u.nack;
 	n->psn = psn;
 	n->cum_psn = rx->rcv_nxt;

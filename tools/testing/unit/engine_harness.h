@@ -401,6 +401,17 @@ inline struct mrc_conn_config solo_config()
 	return cfg;
 }
 
+// A solo_config() whose timer fails the connection after @retry_cnt
+// linear and @backoff_cnt doubling ACK timeouts (the timer tests).
+inline struct mrc_conn_config retry_config(u8 retry_cnt, u8 backoff_cnt)
+{
+	struct mrc_conn_config cfg = solo_config();
+
+	cfg.retry_cnt = retry_cnt;
+	cfg.backoff_cnt = backoff_cnt;
+	return cfg;
+}
+
 // The kernel's settings (qp.c) for IB timeout 14 (exp 16, 67 ms) and
 // retry_cnt 7, with the 1024-byte MTU of the tests.
 inline struct mrc_conn_config kernel_config()

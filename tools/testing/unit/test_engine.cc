@@ -102,11 +102,9 @@ TEST(EngineTx, WindowBoundedByCwnd)
 
 TEST(EngineTimer, AckTimeoutDeadlineAndLinearThenExponentialBackoff)
 {
-	auto cfg = solo_config();
+	auto cfg = retry_config(3, 4);
 
 	cfg.ack_timeout_exp = 8; // 262.144 us
-	cfg.retry_cnt = 3;
-	cfg.backoff_cnt = 4;
 	Solo s(cfg);
 	uint64_t base = mrc_ack_timeout_ns(8);
 	uint64_t t0 = s.now;
@@ -152,10 +150,7 @@ TEST(EngineTimer, AckTimeoutDeadlineAndLinearThenExponentialBackoff)
 
 TEST(EngineTimer, LaterMessagesAreFlushedOnFailure)
 {
-	auto cfg = solo_config();
-
-	cfg.retry_cnt = 0;
-	cfg.backoff_cnt = 0;
+	auto cfg = retry_config(0, 0);
 	Solo s(cfg);
 
 	s.send(100);
@@ -171,11 +166,9 @@ TEST(EngineTimer, LaterMessagesAreFlushedOnFailure)
 
 TEST(EngineTimer, InfiniteBackoffNeverFails)
 {
-	auto cfg = solo_config();
+	auto cfg = retry_config(1, MRC_BACKOFF_INFINITE);
 
 	cfg.ack_timeout_exp = 0;
-	cfg.retry_cnt = 1;
-	cfg.backoff_cnt = MRC_BACKOFF_INFINITE;
 	Solo s(cfg);
 
 	s.send(100);
@@ -192,10 +185,7 @@ TEST(EngineTimer, InfiniteBackoffNeverFails)
 
 TEST(EngineTimer, ProgressResetsTheRetryCount)
 {
-	auto cfg = solo_config();
-
-	cfg.retry_cnt = 1;
-	cfg.backoff_cnt = 0;
+	auto cfg = retry_config(1, 0);
 	Solo s(cfg);
 	uint64_t rto = mrc_ack_timeout_ns(cfg.ack_timeout_exp);
 
@@ -604,10 +594,7 @@ TEST(EngineTx, DescriptorBecomesAValidWirePacket)
 
 TEST(EngineTimer, StatsReportTheBackedOffTimeout)
 {
-	auto cfg = solo_config();
-
-	cfg.retry_cnt = 1;
-	cfg.backoff_cnt = 5;
+	auto cfg = retry_config(1, 5);
 	Solo s(cfg);
 	uint64_t base = mrc_ack_timeout_ns(cfg.ack_timeout_exp);
 
@@ -623,10 +610,7 @@ TEST(EngineTimer, StatsReportTheBackedOffTimeout)
 
 TEST(EngineTimer, NoUsablePathFailsWithNoPathAfterTheRetries)
 {
-	auto cfg = solo_config();
-
-	cfg.retry_cnt = 1;
-	cfg.backoff_cnt = 1;
+	auto cfg = retry_config(1, 1);
 	for (bool in_flight : {false, true}) {
 		Solo s(cfg, 2);
 
@@ -652,10 +636,7 @@ TEST(EngineTimer, NoUsablePathFailsWithNoPathAfterTheRetries)
 
 TEST(EngineTimer, PathBackInTimeRecovers)
 {
-	auto cfg = solo_config();
-
-	cfg.retry_cnt = 1;
-	cfg.backoff_cnt = 1;
+	auto cfg = retry_config(1, 1);
 	Solo s(cfg, 2);
 
 	s.send(100);

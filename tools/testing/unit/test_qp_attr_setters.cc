@@ -10,11 +10,9 @@ using namespace mrc_test;
 
 TEST(EngineSetters, BackoffSetsTheExponentialBudget)
 {
-	auto cfg = solo_config();
+	auto cfg = retry_config(1, 0);
 
 	cfg.ack_timeout_exp = 4;
-	cfg.retry_cnt = 1;
-	cfg.backoff_cnt = 0;
 	Solo s(cfg);
 
 	EXPECT_EQ(mrc_conn_set_backoff(s.c, MRC_BACKOFF_INFINITE + 1), -EINVAL);
@@ -37,11 +35,9 @@ TEST(EngineSetters, BackoffSetsTheExponentialBudget)
 
 TEST(EngineSetters, InfiniteBackoffSetLaterNeverFails)
 {
-	auto cfg = solo_config();
+	auto cfg = retry_config(0, 0);
 
 	cfg.ack_timeout_exp = 0;
-	cfg.retry_cnt = 0;
-	cfg.backoff_cnt = 0;
 	Solo s(cfg);
 
 	s.send(100);

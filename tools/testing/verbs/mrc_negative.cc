@@ -266,10 +266,10 @@ int serve(const Options &o, Clock::time_point deadline)
 // ----------------------------------------------------------------------
 // Client.
 
-class Client {
+class Client : TapClientBase<Options, Base> {
 public:
 	Client(const Options &o, Base &b, Tcp &tcp, Clock::time_point deadline)
-		: o_(o), b_(b), tcp_(tcp), deadline_(deadline)
+		: TapClientBase(o, b, tcp, deadline)
 	{
 	}
 
@@ -1041,10 +1041,6 @@ private:
 		command(END);
 	}
 
-	const Options &o_;
-	Base &b_;
-	Tcp &tcp_;
-	Clock::time_point deadline_;
 	Tap tap_{"mrc_negative"};
 };
 

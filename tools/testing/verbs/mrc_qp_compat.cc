@@ -28,7 +28,6 @@
 // The client prints one TAP line per check and, last,
 // "# mrc_qp_compat: N passed, M failed"; the server is driven over the TCP
 // side channel and ends with "# mrc_qp_compat: server: N sessions, M errors".
-#include "cli.h"
 #include "side_commands.h"
 #include "tap.h"
 #include "verbs_common.h"
@@ -53,14 +52,8 @@ constexpr uint16_t kDefaultPort = 18531;
 constexpr const char *kCases[] = {"zero-create", "zero-transfer", "rnr",
 				  "destroy", "err"};
 
-struct Options : ConnOptions {
-	Options() : ConnOptions(kDefaultPort, 14, 7) {}
-	std::vector<std::string> cases; // empty: all
-	bool wants(const char *name) const
-	{
-		return cases.empty() || std::find(cases.begin(), cases.end(),
-						  name) != cases.end();
-	}
+struct Options : CaseOptions {
+	Options() : CaseOptions(kDefaultPort, 14, 7) {}
 };
 
 // NEW: slot in arg, the server QP's queues in value (see Spec);
@@ -130,30 +123,6 @@ int try_create_qp(Base &b, ibv_cq *cq, const Spec &s, Qp &qp, ibv_qp_cap *cap)
 	return 0;
 }
 
-uint32_t new_psn()
-{
-	return static_cast<uint32_t>(Clock::now().time_since_epoch().count()) &
-	       0xffffff;
-}
-
-ConnInfo info_of(const Base &b, const ibv_qp *qp, uint32_t psn)
-{
-	ConnInfo ci = conn_info(qp, psn, b.gid, b.buf.get(), kBufSize,
-				b.mr->rkey);
-	ci.param[0] = static_cast<uint64_t>(b.mtu);
-	return ci;
-}
-
-void bring_up(const Base &b, ibv_qp *qp, const Options &o, const ConnInfo &r,
-	      uint32_t psn, PathParams pp)
-{
-	pp.gid_index = o.gid;
-	pp.mtu = std::min(b.mtu, static_cast<ibv_mtu>(r.param[0]));
-	qp_to_init(qp, 1, kAllAccess);
-	qp_to_rtr(qp, pp, r);
-	qp_to_rts(qp, pp, psn);
-}
-
 int post_recv(ibv_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey,
 	      uint64_t id, bool with_sge = true)
 {
@@ -163,15 +132,6 @@ int post_recv(ibv_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey,
 	wr.sg_list = with_sge ? &sge : nullptr;
 	wr.num_sge = with_sge ? 1 : 0;
 	return ibv_post_recv(qp, &wr, &bad);
-}
-
-// The rxe provider of some rdma-core versions returns the negative errno.
-int err_of(int rc) { return rc < 0 ? -rc : rc; }
-std::string err_str(int rc)
-{
-	return rc ? std::string(std::strerror(err_of(rc))) + " (" +
-			       std::to_string(rc) + ")" :
-		    "success";
 }
 
 // ----------------------------------------------------------------------
@@ -204,9 +164,9 @@ int serve(const Options &o, Clock::time_point deadline)
 						   nullptr))
 				fail_errno("ibv_create_qp", rc);
 			uint32_t psn = new_psn();
-			tcp.send(info_of(b, s.qp.get(), psn));
+			tcp.send(port_conn_info(b, s.qp.get(), psn, kBufSize));
 			ConnInfo r = tcp.recv<ConnInfo>(deadline);
-			bring_up(b, s.qp.get(), o, r, psn, PathParams{});
+			port_bring_up(b, s.qp.get(), o, r, psn, PathParams{});
 			// After RESET: the provider refuses receives there.
 			for (uint32_t k = 0; k < s.spec.nrecv; k++)
 				if (int rc = post_recv(s.qp.get(),
@@ -293,10 +253,10 @@ struct Conn {
 	ConnInfo remote{};
 };
 
-class Client {
+class Client : TapClientBase<Options, Base> {
 public:
 	Client(const Options &o, Base &b, Tcp &tcp, Clock::time_point deadline)
-		: o_(o), b_(b), tcp_(tcp), deadline_(deadline)
+		: TapClientBase(o, b, tcp, deadline)
 	{
 	}
 
@@ -349,8 +309,8 @@ private:
 		if (int rc = try_create_qp(b_, cq, mine, c.qp, nullptr))
 			fail_errno("ibv_create_qp", rc);
 		c.psn = new_psn();
-		tcp_.send(info_of(b_, c.qp.get(), c.psn));
-		bring_up(b_, c.qp.get(), o_, c.remote, c.psn, pp);
+		tcp_.send(port_conn_info(b_, c.qp.get(), c.psn, kBufSize));
+		port_bring_up(b_, c.qp.get(), o_, c.remote, c.psn, pp);
 		if (tcp_.recv<Cmd>(deadline_).type != NEW)
 			fail("protocol: reply to NEW");
 		return c;
@@ -725,10 +685,6 @@ private:
 		command(END);
 	}
 
-	const Options &o_;
-	Base &b_;
-	Tcp &tcp_;
-	Clock::time_point deadline_;
 	Tap tap_{"mrc_qp_compat"};
 };
 
@@ -738,33 +694,11 @@ int run_client(const Options &o, Clock::time_point deadline)
 	return run_tap_client<Client>("mrc_qp_compat", o, b, deadline);
 }
 
-[[noreturn]] void usage()
-{
-	refuse_usage("mrc_qp_compat", nullptr,
-		     "usage: mrc_qp_compat [-d DEV] [-g GID_INDEX] [-p PORT] [--timeout=300]\n"
-		     "       [--case=zero-create|zero-transfer|rnr|destroy|err]... [SERVER_ADDR]\n");
-}
-
-Options parse(int argc, char **argv)
-{
-	Options o;
-	auto take = [&](int c, const std::string &a) {
-		if (c != 'c' ||
-		    std::find_if(std::begin(kCases), std::end(kCases),
-				 [&](const char *n) { return a == n; }) ==
-			    std::end(kCases))
-			return false;
-		o.cases.push_back(a);
-		return true;
-	};
-	parse_conn_args(argc, argv, {{"case", required_argument, nullptr, 'c'}},
-			o, take, usage);
-	return o;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
-	return tap_main("mrc_qp_compat", parse(argc, argv), serve, run_client);
+	return case_tap_main<Options>("mrc_qp_compat",
+				      "       [--case=zero-create|zero-transfer|rnr|destroy|err]... [SERVER_ADDR]\n",
+				      kCases, argc, argv, serve, run_client);
 }

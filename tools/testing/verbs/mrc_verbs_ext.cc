@@ -31,7 +31,6 @@
 // "# mrc_verbs_ext: N passed, M failed"; the server is driven over the
 // TCP side channel and ends with "# mrc_verbs_ext: server: N sessions, M
 // errors".
-#include "cli.h"
 #include "verbs_common.h"
 
 #include <getopt.h>
@@ -71,14 +70,8 @@ constexpr uint64_t kSendOps = IBV_QP_EX_WITH_RDMA_WRITE |
 			      IBV_QP_EX_WITH_SEND_WITH_INV;
 constexpr int kMwAccess = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 
-struct Options : ConnOptions {
-	Options() : ConnOptions(kDefaultPort, 14, 7) {}
-	std::vector<std::string> cases; // empty: all
-	bool wants(const char *name) const
-	{
-		return cases.empty() || std::find(cases.begin(), cases.end(),
-						  name) != cases.end();
-	}
+struct Options : CaseOptions {
+	Options() : CaseOptions(kDefaultPort, 14, 7) {}
 };
 
 // NEW: slot arg, value receives posted at once; RECV: value receive
@@ -141,14 +134,6 @@ Base open_base(const Options &o, uint8_t (*byte)(size_t))
 	if (!b.mw_mr)
 		b.mw_mr_errno = errno ? errno : EINVAL;
 	return b;
-}
-
-int err_of(int rc) { return rc < 0 ? -rc : rc; }
-std::string err_str(int rc)
-{
-	return rc ? std::string(std::strerror(err_of(rc))) + " (" +
-			       std::to_string(rc) + ")" :
-		    "success";
 }
 
 // An extended CQ with its completion channel (declared first: destroyed
@@ -282,31 +267,14 @@ int create_ex_qp(Base &b, ibv_cq *cq, uint64_t send_ops, Qp &qp,
 	return 0;
 }
 
-uint32_t new_psn()
-{
-	return static_cast<uint32_t>(Clock::now().time_since_epoch().count()) &
-	       0xffffff;
-}
-
-ConnInfo info_of(const Base &b, const ibv_qp *qp, uint32_t psn)
-{
-	ConnInfo ci = conn_info(qp, psn, b.gid, b.buf.get(), kBufSize,
-				b.mr->rkey);
-	ci.param[0] = static_cast<uint64_t>(b.mtu);
-	return ci;
-}
-
+// port_bring_up() with the options' timeout and retry count.
 void bring_up(const Base &b, ibv_qp *qp, const Options &o, const ConnInfo &r,
 	      uint32_t psn)
 {
 	PathParams pp;
-	pp.gid_index = o.gid;
-	pp.mtu = std::min(b.mtu, static_cast<ibv_mtu>(r.param[0]));
 	pp.timeout = static_cast<uint8_t>(o.qp_timeout);
 	pp.retry = static_cast<uint8_t>(o.retry);
-	qp_to_init(qp, 1, kAllAccess);
-	qp_to_rtr(qp, pp, r);
-	qp_to_rts(qp, pp, psn);
+	port_bring_up(b, qp, o, r, psn, pp);
 }
 
 int post_recv(ibv_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey, uint64_t id)
@@ -434,7 +402,7 @@ int serve(const Options &o, Clock::time_point deadline)
 			if (int rc = create_ex_qp(b, s.cq.base(), kSendOps, s.qp))
 				fail_errno("ibv_create_qp_ex", rc);
 			uint32_t psn = new_psn();
-			tcp.send(info_of(b, s.qp.get(), psn));
+			tcp.send(port_conn_info(b, s.qp.get(), psn, kBufSize));
 			ConnInfo r = tcp.recv<ConnInfo>(deadline);
 			bring_up(b, s.qp.get(), o, r, psn);
 			for (uint32_t k = 0; k < c.value; k++)
@@ -527,10 +495,10 @@ struct Conn {
 	ibv_qp_ex *qx() const { return ibv_qp_to_qp_ex(qp.get()); }
 };
 
-class Client {
+class Client : TapClientBase<Options, Base> {
 public:
 	Client(const Options &o, Base &b, Tcp &tcp, Clock::time_point deadline)
-		: o_(o), b_(b), tcp_(tcp), deadline_(deadline)
+		: TapClientBase(o, b, tcp, deadline)
 	{
 	}
 
@@ -605,7 +573,7 @@ private:
 		if (int rc = create_ex_qp(b_, c.cq.base(), kSendOps, c.qp))
 			fail_errno("ibv_create_qp_ex", rc);
 		uint32_t psn = new_psn();
-		tcp_.send(info_of(b_, c.qp.get(), psn));
+		tcp_.send(port_conn_info(b_, c.qp.get(), psn, kBufSize));
 		bring_up(b_, c.qp.get(), o_, c.remote, psn);
 		if (tcp_.recv<Cmd>(deadline_).type != NEW)
 			fail("protocol: reply to NEW");
@@ -1095,10 +1063,6 @@ private:
 			0);
 	}
 
-	const Options &o_;
-	Base &b_;
-	Tcp &tcp_;
-	Clock::time_point deadline_;
 	int n_ = 0, failed_ = 0;
 };
 
@@ -1108,34 +1072,12 @@ int run_client(const Options &o, Clock::time_point deadline)
 	return run_tap_client<Client>("mrc_verbs_ext", o, b, deadline);
 }
 
-[[noreturn]] void usage()
-{
-	refuse_usage("mrc_verbs_ext", nullptr,
-		     "usage: mrc_verbs_ext [-d DEV] [-g GID_INDEX] [-p PORT] [--timeout=300]\n"
-		     "       [--qp-timeout=14] [--retry=7]\n"
-		     "       [--case=query|cq-ex|qp-ex|rereg|mw1|mw2|inv]... [SERVER_ADDR]\n");
-}
-
-Options parse(int argc, char **argv)
-{
-	Options o;
-	auto take = [&](int c, const std::string &a) {
-		if (c != 'c' ||
-		    std::find_if(std::begin(kCases), std::end(kCases),
-				 [&](const char *n) { return a == n; }) ==
-			    std::end(kCases))
-			return false;
-		o.cases.push_back(a);
-		return true;
-	};
-	parse_conn_args(argc, argv, {{"case", required_argument, nullptr, 'c'}},
-			o, take, usage);
-	return o;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
-	return tap_main("mrc_verbs_ext", parse(argc, argv), serve, run_client);
+	return case_tap_main<Options>("mrc_verbs_ext",
+				      "       [--qp-timeout=14] [--retry=7]\n"
+				      "       [--case=query|cq-ex|qp-ex|rereg|mw1|mw2|inv]... [SERVER_ADDR]\n",
+				      kCases, argc, argv, serve, run_client);
 }

@@ -173,14 +173,30 @@ RXE_KNOWN+='|SQD -> SQD with IBV_QP_AV: expected EINVAL, got success'
 RXE_KNOWN+='|the WRITE posted in SQD, after SQD -> RTS: expected success, got no completion'
 RXE_KNOWN+="|the responder's QP ends in ERR after the dereg)"
 
-# No failure of mrc_negative other than rxe's known deviations.
-negative_on_rxe() {
+# on_rxe PROG KNOWN_RE LOG: PROG's client output in LOG ends with its
+# summary and has no failure other than rxe's known deviations (KNOWN_RE,
+# listed as a diagnostic).
+on_rxe() {
 	local out known
-	out=$(cat "$1")
-	grep -Eq '^# mrc_negative: [0-9]+ passed, [0-9]+ failed$' <<<"$out" || return 1
-	known=$(grep -E '^not ok' <<<"$out" | grep -E "$RXE_KNOWN")
+	out=$(cat "$3")
+	grep -Eq "^# $1: [0-9]+ passed, [0-9]+ failed\$" <<<"$out" || return 1
+	known=$(grep -E '^not ok' <<<"$out" | grep -E "$2")
 	[ -n "$known" ] && diag "rxe deviations:" "$known"
-	! grep -E '^not ok' <<<"$out" | grep -Evq "$RXE_KNOWN"
+	! grep -E '^not ok' <<<"$out" | grep -Evq "$2"
+}
+
+# rxe_verdict PROG KNOWN_RE LOG: the check of PROG's client on rxe1 (its
+# output in LOG): on_rxe, the output kept as a diagnostic.
+rxe_verdict() {
+	local what="$1: every check passes except rxe's known deviations"
+	_mrc_out=$(cat "$3")
+	if on_rxe "$@"; then
+		ok "$what"
+		printf '%s\n' "$_mrc_out" | sed 's/^/#   /'
+	else
+		not_ok "$what"
+		_mrc_explain "output:" "$VERBS_BIN/$1" -d rxe1 -g 1 10.0.0.1
+	fi
 }
 
 if has_stage negative; then
@@ -194,14 +210,7 @@ if has_stage negative; then
 	nrc=$?
 	check_finished "mrc_negative server exits 0" "$nrc" "$slog" "" \
 		"$VERBS_BIN/mrc_negative" -d rxe0 -g 1
-	_mrc_out=$(cat "$nlog")
-	if negative_on_rxe "$nlog"; then
-		ok "mrc_negative: every check passes except rxe's known deviations"
-		printf '%s\n' "$_mrc_out" | sed 's/^/#   /'
-	else
-		not_ok "mrc_negative: every check passes except rxe's known deviations"
-		_mrc_explain "output:" "$VERBS_BIN/mrc_negative" -d rxe1 -g 1 10.0.0.1
-	fi
+	rxe_verdict mrc_negative "$RXE_KNOWN" "$nlog"
 	rm -f "$nlog" "$slog"
 fi
 
@@ -218,14 +227,6 @@ fi
 # CQE, where it reads as IBV_WC_IP_CSUM_OK, not IBV_WC_WITH_INV: that
 # check is its known deviation.
 EXT_KNOWN='^not ok [0-9]+ - the receive completes with IBV_WC_WITH_INV and the rkey'
-ext_on_rxe() {
-	local out known
-	out=$(cat "$1")
-	grep -Eq '^# mrc_verbs_ext: [0-9]+ passed, [0-9]+ failed$' <<<"$out" || return 1
-	known=$(grep -E '^not ok' <<<"$out" | grep -E "$EXT_KNOWN")
-	[ -n "$known" ] && diag "rxe deviations:" "$known"
-	! grep -E '^not ok' <<<"$out" | grep -Evq "$EXT_KNOWN"
-}
 
 if has_stage ext; then
 	elog=$(mktemp)
@@ -234,14 +235,7 @@ if has_stage ext; then
 	timeout -k 5 220 "$VERBS_BIN/mrc_verbs_ext" -d rxe1 -g 1 --timeout=200 \
 		--qp-timeout=12 --retry=2 10.0.0.1 >"$elog" 2>&1
 	wait "$epid"
-	_mrc_out=$(cat "$elog")
-	if ext_on_rxe "$elog"; then
-		ok "mrc_verbs_ext: every check passes except rxe's known deviations"
-		printf '%s\n' "$_mrc_out" | sed 's/^/#   /'
-	else
-		not_ok "mrc_verbs_ext: every check passes except rxe's known deviations"
-		_mrc_explain "output:" "$VERBS_BIN/mrc_verbs_ext" -d rxe1 -g 1 10.0.0.1
-	fi
+	rxe_verdict mrc_verbs_ext "$EXT_KNOWN" "$elog"
 	rm -f "$elog"
 fi
 

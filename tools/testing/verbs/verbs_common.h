@@ -20,13 +20,16 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -186,6 +189,37 @@ void parse_conn_args(int argc, char **argv, std::initializer_list<option> own,
 		usage();
 }
 
+// The options of a TAP program whose checks are named cases
+// (mrc_qp_compat, mrc_verbs_ext): the shared ones and the --case names.
+struct CaseOptions : ConnOptions {
+	using ConnOptions::ConnOptions;
+	std::vector<std::string> cases; // empty: all
+	bool wants(const char *name) const
+	{
+		return cases.empty() || std::find(cases.begin(), cases.end(),
+						  name) != cases.end();
+	}
+};
+
+// parse_conn_args() with the one own option --case=NAME, repeatable, NAME
+// one of @names; any other NAME: @usage().
+template <size_t N>
+void parse_case_args(int argc, char **argv, const char *const (&names)[N],
+		     CaseOptions &o, void (*usage)())
+{
+	auto take = [&](int c, const std::string &a) {
+		if (c != 'c' || std::find_if(std::begin(names), std::end(names),
+					     [&](const char *n) {
+						     return a == n;
+					     }) == std::end(names))
+			return false;
+		o.cases.push_back(a);
+		return true;
+	};
+	parse_conn_args(argc, argv, {{"case", required_argument, nullptr, 'c'}},
+			o, take, usage);
+}
+
 // Last resort if a verb blocks past every deadline (a destroy that hangs
 // is one of the bugs these programs look for): after @seconds, call
 // report(seconds) and exit with status 3.  Destroying it stops it.
@@ -240,6 +274,34 @@ int tap_main(const char *prog, const Options &o,
 			    ex.what(), prog);
 		return 1;
 	}
+}
+
+// The main() of a TAP program with named cases (mrc_qp_compat,
+// mrc_verbs_ext): its options by parse_case_args() with @names, then
+// tap_main().  A bad one prints "usage: PROG" and the shared options,
+// then @usage (the program's own), on stderr; exit status 2.
+inline const char *case_main_usage = "";
+
+[[noreturn]] inline void case_main_refuse()
+{
+	std::fprintf(stderr,
+		     "usage: %s [-d DEV] [-g GID_INDEX] [-p PORT] [--timeout=300]\n",
+		     tap_main_prog);
+	std::fputs(case_main_usage, stderr);
+	std::exit(2);
+}
+
+template <class Options, size_t N>
+int case_tap_main(const char *prog, const char *usage,
+		  const char *const (&names)[N], int argc, char **argv,
+		  int (*serve)(const Options &, Clock::time_point),
+		  int (*client)(const Options &, Clock::time_point))
+{
+	Options o;
+	tap_main_prog = prog;
+	case_main_usage = usage;
+	parse_case_args(argc, argv, names, o, case_main_refuse);
+	return tap_main(prog, o, serve, client);
 }
 
 // The first lines of a client's TAP output: the version and which device,
@@ -384,6 +446,22 @@ private:
 			   sizeof(one));
 	}
 	Fd fd_;
+};
+
+// What the Client of every run_tap_client() program keeps: its options,
+// its open device, the side channel and the deadline.
+template <class Options, class Base> class TapClientBase {
+protected:
+	TapClientBase(const Options &o, Base &b, Tcp &tcp,
+		      Clock::time_point deadline)
+		: o_(o), b_(b), tcp_(tcp), deadline_(deadline)
+	{
+	}
+
+	const Options &o_;
+	Base &b_;
+	Tcp &tcp_;
+	Clock::time_point deadline_;
 };
 
 // The client end of a client/server TAP program whose device is open (@b):
@@ -622,6 +700,48 @@ inline void qp_to_rts(ibv_qp *qp, const PathParams &pp, uint32_t psn)
 			  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 			  IBV_QP_MAX_QP_RD_ATOMIC,
 		  "RTS");
+}
+
+// A verbs call's error: the rxe provider of some rdma-core versions
+// returns the negative errno.
+inline int err_of(int rc) { return rc < 0 ? -rc : rc; }
+// "success", or the error's text and its value as returned.
+inline std::string err_str(int rc)
+{
+	return rc ? std::string(std::strerror(err_of(rc))) + " (" +
+			       std::to_string(rc) + ")" :
+		    "success";
+}
+
+// A fresh 24-bit first PSN.
+inline uint32_t new_psn()
+{
+	return static_cast<uint32_t>(Clock::now().time_since_epoch().count()) &
+	       0xffffff;
+}
+
+// What a program on a PortBase (@b, with its main buffer b.buf and b.mr,
+// @len bytes) tells its peer about @qp: conn_info() and the port's MTU
+// in param[0].
+template <class B>
+ConnInfo port_conn_info(const B &b, const ibv_qp *qp, uint32_t psn, size_t len)
+{
+	ConnInfo ci = conn_info(qp, psn, b.gid, b.buf.get(), len, b.mr->rkey);
+	ci.param[0] = static_cast<uint64_t>(b.mtu);
+	return ci;
+}
+
+// @qp through INIT (every access), RTR toward @r and RTS with first PSN
+// @psn: @pp with o.gid and the smaller of the two ports' MTUs (the
+// peer's in param[0], as port_conn_info() puts it).
+inline void port_bring_up(const PortBase &b, ibv_qp *qp, const ConnOptions &o,
+			  const ConnInfo &r, uint32_t psn, PathParams pp)
+{
+	pp.gid_index = o.gid;
+	pp.mtu = std::min(b.mtu, static_cast<ibv_mtu>(r.param[0]));
+	qp_to_init(qp, 1, kAllAccess);
+	qp_to_rtr(qp, pp, r);
+	qp_to_rts(qp, pp, psn);
 }
 
 inline ibv_qp_state qp_state(ibv_qp *qp)

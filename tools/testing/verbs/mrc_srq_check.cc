@@ -17,7 +17,12 @@
 #include "tap.h"
 #include "verbs_common.h"
 
+#include <rdma/rdma_user_rxe.h>
+
 #include <array>
+#include <atomic>
+#include <fstream>
+#include <sstream>
 
 using namespace verbs;
 
@@ -192,6 +197,7 @@ public:
 		rnr();
 		bad_lkey();
 		err_keeps_wqes();
+		hostile();
 		destroy();
 		Cmd end{};
 		tcp_.send(end);
@@ -418,6 +424,85 @@ private:
 		for (auto &w : wcs)
 			ok = ok && good_recv(w, e_.qp[0]->qp_num);
 		tap_.check(ok, "QP 0 still receives into the 2 WQEs");
+	}
+
+	// The SRQ ring as the provider shares it: the one among the
+	// process's uverbs mappings whose newest slot holds wr_id @id.
+	rxe_queue_buf *find_ring(uint64_t id)
+	{
+		std::ifstream maps("/proc/self/maps");
+		std::string line;
+		while (std::getline(maps, line)) {
+			std::istringstream ls(line);
+			std::string range, perms, off, dev, inode, path;
+			ls >> range >> perms >> off >> dev >> inode >> path;
+			if (path.find("/dev/infiniband/uverbs") ==
+				    std::string::npos ||
+			    perms.compare(0, 2, "rw"))
+				continue;
+			auto dash = range.find('-');
+			uintptr_t start = std::stoull(range.substr(0, dash),
+						      nullptr, 16);
+			uintptr_t end = std::stoull(range.substr(dash + 1),
+						    nullptr, 16);
+			auto *q = reinterpret_cast<rxe_queue_buf *>(start);
+			if (q->log2_elem_size < 5 || q->log2_elem_size > 12 ||
+			    q->index_mask > 0xffff ||
+			    sizeof(*q) + ((uint64_t(q->index_mask) + 1)
+					  << q->log2_elem_size) >
+				    end - start)
+				continue;
+			uint32_t last = (q->producer_index - 1) & q->index_mask;
+			uint64_t wr_id;
+			std::memcpy(&wr_id,
+				    q->data + (size_t(last) << q->log2_elem_size),
+				    sizeof(wr_id));
+			if (wr_id == id)
+				return q;
+		}
+		return nullptr;
+	}
+
+	// What userspace writes into the ring is hostile: a WQE whose
+	// num_sge is far beyond what a slot holds, published with garbage in
+	// the producer index's high bits.  The SEND that takes it completes
+	// with IBV_WC_LOC_LEN_ERR; nothing else happens.
+	void hostile()
+	{
+		const uint64_t id = 0x5eed0001;
+		ibv_sge sge{reinterpret_cast<uintptr_t>(buf_.get()), kSlot,
+			    mr_->lkey};
+		ibv_recv_wr wr{}, *bad;
+		wr.wr_id = id;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		if (int rc = ibv_post_srq_recv(srq_, &wr, &bad))
+			fail_errno("ibv_post_srq_recv", rc);
+		rxe_queue_buf *q = find_ring(id);
+		if (!tap_.check(q != nullptr, "the SRQ ring found among the mappings"))
+			return;
+		uint32_t last = (q->producer_index - 1) & q->index_mask;
+		uint8_t *w = q->data + (size_t(last) << q->log2_elem_size);
+		// struct rxe_recv_wqe: wr_id, 8 bytes, then rxe_dma_info
+		// (length, resid, cur_sge, num_sge, ...).
+		uint32_t huge = 0x7fffffff;
+		std::memcpy(w + 8 + 8 + 12, &huge, sizeof(huge));
+		std::atomic_ref<uint32_t> prod(q->producer_index);
+		prod.store(prod.load() | ~q->index_mask,
+			   std::memory_order_release);
+		Reply r = send(0, 1);
+		auto wcs = poll_n(cq_.get(), 1, 20000);
+		tap_.check(wcs.size() == 1 && wcs[0].wr_id == id &&
+				   wcs[0].status == IBV_WC_LOC_LEN_ERR &&
+				   wcs[0].qp_num == e_.qp[0]->qp_num,
+			   std::string("an SRQ WQE with num_sge 2^31-1 completes with ") +
+				   (wcs.empty() ? "nothing" :
+						  ibv_wc_status_str(wcs[0].status)) +
+				   " on QP 0");
+		tap_.check(r.ok == 0 && r.bad_status != IBV_WC_SUCCESS,
+			   std::string("the sender's SEND fails with ") +
+				   ibv_wc_status_str(
+					   static_cast<ibv_wc_status>(r.bad_status)));
 	}
 
 	void destroy()

@@ -175,7 +175,11 @@ static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		rw->status = IB_WC_REM_INV_REQ_ERR;
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 	}
-	if (mrc_sge_copy(qp->mdev, &qp->pd->ibpd, rw->sge, rw->num_sge,
+	/* The lkeys of an SRQ's WQE belong to the SRQ's PD (IBA 10.2.9),
+	 * which need not be the QP's.
+	 */
+	if (mrc_sge_copy(qp->mdev, qp->srq ? qp->srq->ibsrq.pd : &qp->pd->ibpd,
+			 rw->sge, rw->num_sge,
 			 s->msg.offset, (void *)pkt->payload,
 			 pkt->payload_len, MRC_TO_MR)) {
 		rw->status = IB_WC_LOC_PROT_ERR;

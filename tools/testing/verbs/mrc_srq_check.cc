@@ -5,7 +5,7 @@
 // owns as many plain RC QPs and sends on them what the client asks for
 // over the TCP side channel, then reports its send completions.
 //
-// Checks: device limits; create, query, resize (WQEs posted before survive)
+// Checks: device limits; the SRQ's WQEs checked against the SRQ's PD; create, query, resize (WQEs posted before survive)
 // and the limit event; SENDs on every QP land in the SRQ's WQEs, complete
 // into the QP's receive CQ with its qp_num, data verified; an empty SRQ
 // makes the sender retry (RNR) until WQEs are posted; an SRQ WQE with a
@@ -29,9 +29,9 @@ using namespace verbs;
 namespace {
 
 constexpr int kQps = 3;
-constexpr uint32_t kMsg = 32;		// bytes per SEND
-constexpr uint32_t kSlot = 64;		// bytes per receive buffer
-constexpr uint32_t kSlots = 64;		// receive buffers
+constexpr uint32_t kMsg = 32;	// bytes per SEND
+constexpr uint32_t kSlot = 64;	// bytes per receive buffer
+constexpr uint32_t kSlots = 64; // receive buffers
 
 struct Options : ConnOptions {
 	Options() : ConnOptions(18530, 14, 7) {}
@@ -72,10 +72,7 @@ std::vector<ibv_wc> poll_n(ibv_cq *cq, size_t n, int ms)
 	return out;
 }
 
-std::string err_str(int rc)
-{
-	return rc ? std::strerror(rc) : "ok";
-}
+std::string err_str(int rc) { return rc ? std::strerror(rc) : "ok"; }
 
 struct Ends {
 	std::array<Qp, kQps> qp;
@@ -128,8 +125,7 @@ int serve(const Options &o, Clock::time_point dl)
 {
 	PortBase b = open_port_base(o);
 	Buffer buf = alloc_buffer(kMsg * 256);
-	Mr mr = reg_mr(b.pd.get(), buf.get(), kMsg * 256,
-		       IBV_ACCESS_LOCAL_WRITE);
+	Mr mr = reg_mr(b.pd.get(), buf.get(), kMsg * 256, IBV_ACCESS_LOCAL_WRITE);
 	Cq cq(ibv_create_cq(b.ctx.get(), 64, nullptr, nullptr, 0));
 	if (!cq)
 		fail_errno("ibv_create_cq");
@@ -183,8 +179,14 @@ public:
 	{
 		int fl = fcntl(b_.ctx->async_fd, F_GETFL);
 		fcntl(b_.ctx->async_fd, F_SETFL, fl | O_NONBLOCK);
+		// The SRQ and its receive buffers in a PD of their own, the
+		// QPs in the base PD: an SRQ WQE's lkeys belong to the SRQ's
+		// PD (IBA 10.2.9), so every receive below checks that too.
+		pd2_.reset(ibv_alloc_pd(b_.ctx.get()));
+		if (!pd2_)
+			fail_errno("ibv_alloc_pd");
 		buf_ = alloc_buffer(kSlot * kSlots);
-		mr_ = reg_mr(b_.pd.get(), buf_.get(), kSlot * kSlots,
+		mr_ = reg_mr(pd2_.get(), buf_.get(), kSlot * kSlots,
 			     IBV_ACCESS_LOCAL_WRITE);
 		cq_.reset(ibv_create_cq(b_.ctx.get(), 64, nullptr, nullptr, 0));
 		if (!cq_)
@@ -219,7 +221,7 @@ private:
 		ibv_srq_init_attr ia{};
 		ia.attr.max_wr = 16;
 		ia.attr.max_sge = 2;
-		srq_ = ibv_create_srq(b_.pd.get(), &ia);
+		srq_ = ibv_create_srq(pd2_.get(), &ia);
 		if (!tap_.check(srq_ != nullptr,
 				"ibv_create_srq max_wr 16 max_sge 2: " +
 					err_str(srq_ ? 0 : errno)))
@@ -234,8 +236,9 @@ private:
 		ibv_srq_init_attr big{};
 		big.attr.max_wr = da.max_srq_wr + 1;
 		big.attr.max_sge = 1;
-		ibv_srq *s = ibv_create_srq(b_.pd.get(), &big);
-		tap_.check(!s, "ibv_create_srq with max_wr above max_srq_wr is refused");
+		ibv_srq *s = ibv_create_srq(pd2_.get(), &big);
+		tap_.check(!s,
+			   "ibv_create_srq with max_wr above max_srq_wr is refused");
 		if (s)
 			ibv_destroy_srq(s);
 		// WQEs posted before a resize are still there after it.
@@ -348,7 +351,8 @@ private:
 		a.srq_limit = 2;
 		int rc = ibv_modify_srq(srq_, &a, IBV_SRQ_LIMIT);
 		tap_.check(rc == 0, "ibv_modify_srq srq_limit 2: " + err_str(rc));
-		bool early = wait_event(IBV_EVENT_SRQ_LIMIT_REACHED, nullptr, 200);
+		bool early = wait_event(IBV_EVENT_SRQ_LIMIT_REACHED, nullptr,
+					200);
 		Reply r = send(0, 3); // 1 WQE left: below the limit
 		auto wcs = poll_n(cq_.get(), 3, 20000);
 		bool ok = wcs.size() == 3 && r.ok == 3;
@@ -381,8 +385,9 @@ private:
 		bool ok = wcs.size() == 2 && r.ok == 3;
 		for (auto &w : wcs)
 			ok = ok && good_recv(w, e_.qp[1]->qp_num);
-		tap_.check(ok, "after 2 more WQEs the RNR retries succeed (sender: " +
-				       std::to_string(r.ok) + " of 3 completed)");
+		tap_.check(ok,
+			   "after 2 more WQEs the RNR retries succeed (sender: " +
+				   std::to_string(r.ok) + " of 3 completed)");
 	}
 
 	void bad_lkey()
@@ -394,14 +399,16 @@ private:
 		tap_.check(wcs.size() == 1 &&
 				   wcs[0].status == IBV_WC_LOC_PROT_ERR &&
 				   wcs[0].qp_num == e_.qp[2]->qp_num,
-			   std::string("an SRQ WQE with a bad lkey completes with ") +
-				   (wcs.empty() ? "nothing" :
-						  ibv_wc_status_str(wcs[0].status)) +
+			   std::string(
+				   "an SRQ WQE with a bad lkey completes with ") +
+				   (wcs.empty() ?
+					    "nothing" :
+					    ibv_wc_status_str(wcs[0].status)) +
 				   " on QP 2");
 		tap_.check(r.ok == 0 && r.bad_status == IBV_WC_REM_INV_REQ_ERR,
 			   std::string("the sender's SEND fails with ") +
-				   ibv_wc_status_str(
-					   static_cast<ibv_wc_status>(r.bad_status)));
+				   ibv_wc_status_str(static_cast<ibv_wc_status>(
+					   r.bad_status)));
 		tap_.check(wait_event(IBV_EVENT_QP_LAST_WQE_REACHED,
 				      e_.qp[2].get(), 5000),
 			   "QP 2 in ERR raises IBV_EVENT_QP_LAST_WQE_REACHED");
@@ -417,7 +424,8 @@ private:
 						 e_.qp[1].get(), 5000),
 			   "QP 1 moved to ERR raises IBV_EVENT_QP_LAST_WQE_REACHED");
 		auto none = poll_n(cq_.get(), 1, 300);
-		tap_.check(none.empty(), "QP 1 in ERR flushes none of the SRQ's WQEs");
+		tap_.check(none.empty(),
+			   "QP 1 in ERR flushes none of the SRQ's WQEs");
 		Reply r = send(0, 2);
 		auto wcs = poll_n(cq_.get(), 2, 20000);
 		bool ok = wcs.size() == 2 && r.ok == 2;
@@ -479,7 +487,8 @@ private:
 		if (int rc = ibv_post_srq_recv(srq_, &wr, &bad))
 			fail_errno("ibv_post_srq_recv", rc);
 		rxe_queue_buf *q = find_ring(id);
-		if (!tap_.check(q != nullptr, "the SRQ ring found among the mappings"))
+		if (!tap_.check(q != nullptr,
+				"the SRQ ring found among the mappings"))
 			return;
 		uint32_t last = (q->producer_index - 1) & q->index_mask;
 		uint8_t *w = q->data + (size_t(last) << q->log2_elem_size);
@@ -495,14 +504,16 @@ private:
 		tap_.check(wcs.size() == 1 && wcs[0].wr_id == id &&
 				   wcs[0].status == IBV_WC_LOC_LEN_ERR &&
 				   wcs[0].qp_num == e_.qp[0]->qp_num,
-			   std::string("an SRQ WQE with num_sge 2^31-1 completes with ") +
-				   (wcs.empty() ? "nothing" :
-						  ibv_wc_status_str(wcs[0].status)) +
+			   std::string(
+				   "an SRQ WQE with num_sge 2^31-1 completes with ") +
+				   (wcs.empty() ?
+					    "nothing" :
+					    ibv_wc_status_str(wcs[0].status)) +
 				   " on QP 0");
 		tap_.check(r.ok == 0 && r.bad_status != IBV_WC_SUCCESS,
 			   std::string("the sender's SEND fails with ") +
-				   ibv_wc_status_str(
-					   static_cast<ibv_wc_status>(r.bad_status)));
+				   ibv_wc_status_str(static_cast<ibv_wc_status>(
+					   r.bad_status)));
 	}
 
 	void destroy()
@@ -517,8 +528,9 @@ private:
 			q.reset();
 		if (srq_) {
 			rc = ibv_destroy_srq(srq_);
-			tap_.check(rc == 0, "ibv_destroy_srq once the QPs are gone: " +
-						    err_str(rc));
+			tap_.check(rc == 0,
+				   "ibv_destroy_srq once the QPs are gone: " +
+					   err_str(rc));
 			srq_ = nullptr;
 		}
 	}
@@ -528,6 +540,7 @@ private:
 	Tcp &tcp_;
 	Clock::time_point dl_;
 	Tap tap_{"mrc_srq_check"};
+	Pd pd2_;
 	Buffer buf_;
 	Mr mr_;
 	Cq cq_;
@@ -554,7 +567,8 @@ int run_client(const Options &o, Clock::time_point dl)
 int main(int argc, char **argv)
 {
 	Options o;
-	parse_conn_args(argc, argv, {}, o,
-			[](int, const std::string &) { return false; }, usage);
+	parse_conn_args(
+		argc, argv, {}, o,
+		[](int, const std::string &) { return false; }, usage);
 	return tap_main("mrc_srq_check", o, serve, run_client);
 }

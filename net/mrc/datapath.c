@@ -148,6 +148,13 @@ void mrc_qp_error(struct mrc_qp *qp)
 	mrc_resp_flush_rq(qp);
 	mrc_resp_release(qp);
 	hrtimer_try_to_cancel(&qp->timer);
+	/* IBA 11.6.3.1: a QP of an SRQ in ERR takes no more WQEs from it;
+	 * the WQEs it had are flushed above.  Once per entry into ERR.
+	 */
+	if (qp->srq && !qp->last_wqe_done) {
+		qp->last_wqe_done = true;
+		qp->last_wqe_due = true;
+	}
 }
 
 /* RTR answers READs and ATOMICs; requests need RTS. */
@@ -224,10 +231,14 @@ void mrc_qp_unlock_xmit(struct mrc_qp *qp)
 {
 	enum ib_event_type event = qp->err_event;
 	bool raise = qp->err_event_due && !qp->dying;
+	bool last_wqe = qp->last_wqe_due && !qp->dying;
+	bool srq_limit = qp->srq_limit_due && !qp->dying;
 	struct sk_buff_head q;
 	struct sk_buff *skb;
 
 	qp->err_event_due = false;
+	qp->last_wqe_due = false;
+	qp->srq_limit_due = false;
 	if (raise)
 		qp->err_event = IB_EVENT_QP_FATAL;
 	__skb_queue_head_init(&q);
@@ -241,6 +252,10 @@ void mrc_qp_unlock_xmit(struct mrc_qp *qp)
 	 */
 	if (raise)
 		mrc_qp_raise_event(qp, event);
+	if (last_wqe)
+		mrc_qp_raise_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+	if (srq_limit)
+		mrc_srq_raise_limit(qp->srq);
 	if (skb_queue_empty(&q))
 		return;
 	/* The route cache is per CPU; BH off also lets the receive side of

@@ -246,7 +246,8 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	attr->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 				 IB_DEVICE_SYS_IMAGE_GUID |
 				 IB_DEVICE_MEM_WINDOW |
-				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B |
+				 IB_DEVICE_SRQ_RESIZE;
 	/* "rdma link del" may remove the device. */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_pd = MRC_MAX_PD;
@@ -263,6 +264,9 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	attr->max_mr = MRC_MAX_MR;
 	attr->max_mw = MRC_MAX_MW;
 	attr->max_ah = MRC_MAX_AH;
+	attr->max_srq = MRC_MAX_SRQ;
+	attr->max_srq_wr = MRC_MAX_QP_WR;
+	attr->max_srq_sge = MRC_MAX_SGE;
 	attr->max_qp_rd_atom = MRC_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = MRC_MAX_RD_ATOMIC;
 	attr->max_res_rd_atom = MRC_MAX_RD_ATOMIC * MRC_MAX_QP;
@@ -292,6 +296,7 @@ static void mrc_dev_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	ib_set_device_ops(ibdev, &mrc_mw_ops);
 	ib_set_device_ops(ibdev, &mrc_ah_ops);
 	ib_set_device_ops(ibdev, &mrc_qp_ops);
+	ib_set_device_ops(ibdev, &mrc_srq_ops);
 	ib_set_device_ops(ibdev, &mrc_counter_ops);
 	/* The MRC methods (uverbs_mrc.c, include/uapi/rdma/mrc-abi.h). */
 	ibdev->driver_def = mrc_uapi_defs;
@@ -369,6 +374,7 @@ static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mws, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->srqs, XA_FLAGS_ALLOC);
 	mrc_dev_init_attr(mdev, ndev);
 
 	/* Under RTNL the netdev cannot go away unseen: either it is still

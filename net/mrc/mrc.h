@@ -169,6 +169,7 @@ struct mrc_dev {
 	atomic_t nr_mw;			/* <= MRC_MAX_MW */
 	atomic_t nr_ah;			/* <= MRC_MAX_AH */
 	atomic_t nr_qp;			/* <= MRC_MAX_QP */
+	atomic_t nr_srq;		/* <= MRC_MAX_SRQ */
 
 	/* MR key -> struct mrc_mr; xa_lock for writers, RCU for lookups. */
 	struct xarray mrs;
@@ -179,6 +180,9 @@ struct mrc_dev {
 	/* AH number -> struct mrc_ah (the provider's ah_num). */
 	struct xarray ahs;
 	u32 ah_next;			/* xa_lock of ahs */
+	/* SRQ number -> struct mrc_srq (rxe_create_srq_resp.srq_num). */
+	struct xarray srqs;
+	u32 srq_next;			/* xa_lock of srqs */
 
 	atomic64_t cnt[MRC_CNT_NR];	/* enum mrc_dev_counter */
 	atomic_t port_seq;		/* PORT_STATUS sequence (qp_path.c) */

@@ -89,7 +89,9 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 
 	if (!udata)
 		return -EOPNOTSUPP;	/* no kernel verbs */
-	if (init->qp_type != IB_QPT_RC || init->srq || init->create_flags)
+	if (init->qp_type != IB_QPT_RC || init->create_flags)
+		return -EOPNOTSUPP;
+	if (init->srq && init->srq->srq_type != IB_SRQT_BASIC)
 		return -EOPNOTSUPP;
 	if (udata->outlen < sizeof(struct rxe_create_qp_resp))
 		return -EINVAL;
@@ -100,10 +102,11 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 	 * post with ENOMEM, a SEND that arrives finds no receive WQE and
 	 * is NAKed RNR (mrc_resp_bind()).
 	 */
+	/* With an SRQ the receive capabilities are ignored (as rxe). */
 	if (cap->max_send_wr > MRC_MAX_QP_WR ||
-	    cap->max_recv_wr > MRC_MAX_QP_WR ||
+	    (!init->srq && cap->max_recv_wr > MRC_MAX_QP_WR) ||
 	    cap->max_send_sge > MRC_MAX_SGE ||
-	    cap->max_recv_sge > MRC_MAX_SGE ||
+	    (!init->srq && cap->max_recv_sge > MRC_MAX_SGE) ||
 	    cap->max_inline_data > MRC_MAX_INLINE)
 		return -EINVAL;
 	return 0;
@@ -131,19 +134,25 @@ static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 	slot = (1U << qp->sq.log2_elem_size) - sizeof(struct rxe_send_wqe);
 	qp->max_sge = min_t(u32, MRC_MAX_SGE, slot / sizeof(struct rxe_sge));
 	qp->max_inline = min_t(u32, MRC_MAX_INLINE, slot);
-	err = mrc_queue_init(&qp->rq, cap->max_recv_wr,
-			     sizeof(struct rxe_recv_wqe) +
-			     max_t(u32, cap->max_recv_sge, 1) *
-			     sizeof(struct rxe_sge), &rq_cap);
-	if (err)
-		return err;
+	if (qp->srq) {
+		/* No ring of its own: slots for the WQEs it takes. */
+		rq_cap = 0;
+		qp->rwqe_num = MRC_SRQ_QP_SLOTS;
+	} else {
+		err = mrc_queue_init(&qp->rq, cap->max_recv_wr,
+				     sizeof(struct rxe_recv_wqe) +
+				     max_t(u32, cap->max_recv_sge, 1) *
+				     sizeof(struct rxe_sge), &rq_cap);
+		if (err)
+			return err;
+		qp->rwqe_num = qp->rq.index_mask + 1;
+	}
 	err = mrc_qp_paths_alloc(qp);
 	if (err)
 		return err;
 	qp->swqe = kvcalloc(qp->sq.index_mask + 1, sizeof(*qp->swqe),
 			    MRC_GFP_USER);
-	qp->rwqe = kvcalloc(qp->rq.index_mask + 1, sizeof(*qp->rwqe),
-			    MRC_GFP_USER);
+	qp->rwqe = kvcalloc(qp->rwqe_num, sizeof(*qp->rwqe), MRC_GFP_USER);
 	qp->inmsg = kvcalloc(MRC_MAX_WINDOW, sizeof(*qp->inmsg), MRC_GFP_USER);
 	qp->conn = kvzalloc(mrc_conn_size(), MRC_GFP_USER);
 	if (!qp->swqe || !qp->rwqe || !qp->inmsg || !qp->conn)
@@ -152,7 +161,7 @@ static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 	cap->max_send_wr = sq_cap;
 	cap->max_recv_wr = rq_cap;
 	cap->max_send_sge = qp->max_sge;
-	cap->max_recv_sge = max_t(u32, cap->max_recv_sge, 1);
+	cap->max_recv_sge = qp->srq ? 0 : max_t(u32, cap->max_recv_sge, 1);
 	cap->max_inline_data = qp->max_inline;
 	return 0;
 }
@@ -214,6 +223,7 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->pd = to_mpd(ibqp->pd);
 	qp->scq = to_mcq(init->send_cq);
 	qp->rcq = to_mcq(init->recv_cq);
+	qp->srq = init->srq ? to_msrq(init->srq) : NULL;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->owner = current_euid();
 	spin_lock_init(&qp->lock);
@@ -230,7 +240,8 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		goto err_free;
 	err = mrc_queue_publish(&qp->sq, &uctx->ibuc, &resp.sq_mi);
-	if (!err)
+	/* With an SRQ the provider maps no receive ring (rq_mi stays 0). */
+	if (!err && !qp->srq)
 		err = mrc_queue_publish(&qp->rq, &uctx->ibuc, &resp.rq_mi);
 	if (err)
 		goto err_free;
@@ -495,7 +506,12 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	mrc_resp_release(qp);
 	qp->conn_ready = false;
 	mrc_qp_discard_sq(qp);
-	mrc_queue_set_consumer(&qp->rq, mrc_queue_user_producer(&qp->rq));
+	/* An SRQ QP forgets the WQEs it took (memset below): they are
+	 * gone, as the receives of a ring that RESET empties.
+	 */
+	if (!qp->srq)
+		mrc_queue_set_consumer(&qp->rq,
+				       mrc_queue_user_producer(&qp->rq));
 	qp->ssn_next = 0;
 	qp->rsn_next = 0;
 	qp->rsn_done = 0;
@@ -506,7 +522,10 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->pending_error = false;
 	qp->err_event = IB_EVENT_QP_FATAL;
 	qp->err_event_due = false;
-	memset(qp->rwqe, 0, (qp->rq.index_mask + 1) * sizeof(*qp->rwqe));
+	qp->srq_limit_due = false;
+	qp->last_wqe_due = false;
+	qp->last_wqe_done = false;
+	memset(qp->rwqe, 0, qp->rwqe_num * sizeof(*qp->rwqe));
 	memset(qp->inmsg, 0, MRC_MAX_WINDOW * sizeof(*qp->inmsg));
 	__skb_queue_purge(&qp->txq);
 }
@@ -621,15 +640,16 @@ static int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->cur_qp_state = qp->state;
 	attr->sq_draining = qp->sq_draining;
 	attr->cap.max_send_wr = qp->sq.index_mask;
-	attr->cap.max_recv_wr = qp->rq.index_mask;
+	attr->cap.max_recv_wr = qp->srq ? 0 : qp->rq.index_mask;
 	attr->cap.max_send_sge = qp->max_sge;
-	attr->cap.max_recv_sge = qp->max_sge;
+	attr->cap.max_recv_sge = qp->srq ? 0 : qp->max_sge;
 	attr->cap.max_inline_data = qp->max_inline;
 	spin_unlock_bh(&qp->lock);
 
 	memset(init, 0, sizeof(*init));
 	init->send_cq = &qp->scq->ibcq;
 	init->recv_cq = &qp->rcq->ibcq;
+	init->srq = qp->srq ? &qp->srq->ibsrq : NULL;
 	init->cap = attr->cap;
 	init->qp_type = IB_QPT_RC;
 	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :

@@ -231,10 +231,17 @@ struct mrc_qp {
 	u32 rd_slot[MRC_MAX_RD_ATOMIC];	/* rsn -> swqe ring index */
 	u32 req_msgs;			/* requests inside the engine */
 
-	/* Receive queue. */
+	/* Receive queue: its own ring, or the SRQ's (then rq has none). */
 	struct mrc_queue rq;
-	struct mrc_rwqe *rwqe;		/* index_mask + 1 entries */
-	u32 rq_ssn;			/* ssn of the WQE at rq.index */
+	struct mrc_rwqe *rwqe;		/* rwqe_num entries */
+	u32 rwqe_num;			/* const: rq slots, or
+					 * MRC_SRQ_QP_SLOTS with an SRQ
+					 */
+	u32 rq_ssn;			/* ssn of the oldest receive due */
+	struct mrc_srq *srq;		/* const; NULL without an SRQ */
+	bool srq_limit_due;		/* raise SRQ_LIMIT after the lock */
+	bool last_wqe_due;		/* raise QP_LAST_WQE_REACHED so */
+	bool last_wqe_done;		/* raised since RESET */
 
 	/* Responder. */
 	struct mrc_inmsg *inmsg;	/* MRC_MAX_WINDOW entries */
@@ -320,6 +327,11 @@ int mrc_wc_status(int mrc_status);
 #define MRC_COOKIE_RESP		BIT_ULL(63)
 
 /* resp.c */
+/* Copy the user's receive WQE @u (a ring slot holding at most @max_sge
+ * SGEs) into @rw for message @ssn: read once, checked.
+ */
+void mrc_rwqe_fetch(struct mrc_rwqe *rw, const struct rxe_recv_wqe *u,
+		    u32 max_sge, u32 ssn);
 int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im);
 void mrc_resp_post(struct mrc_qp *qp, u64 now);
@@ -333,6 +345,17 @@ void mrc_resp_release(struct mrc_qp *qp);
  * go of the MR @arg (they fail if they need it again).
  */
 void mrc_resp_detach_mr(struct mrc_qp *qp, void *arg);
+
+/* srq.c */
+/* Kernel slots of an SRQ QP for the receives it has taken from the SRQ
+ * and not completed: one per message the engine may hold, so that the
+ * window never makes a SEND wait for a slot.  A power of two.
+ */
+#define MRC_SRQ_QP_SLOTS	MRC_MAX_MSGS
+/* With qp->lock held: take the next WQE of the QP's SRQ into @rw for
+ * message @ssn; -EAGAIN when the SRQ is empty (RNR).
+ */
+int mrc_srq_take(struct mrc_qp *qp, struct mrc_rwqe *rw, u32 ssn);
 
 /* qp.c: MRC defaults of a new QP (also after RESET: kept, the user's). */
 void mrc_qp_mrc_init(struct mrc_qp *qp);

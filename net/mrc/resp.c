@@ -31,11 +31,9 @@ static u32 mrc_rq_max_sge(const struct mrc_qp *qp)
 	       sizeof(struct rxe_sge);
 }
 
-/* Copy the user's receive WQE at ring index @idx into @rw. */
-static void mrc_resp_fetch_rwqe(struct mrc_qp *qp, struct mrc_rwqe *rw,
-				u32 idx, u32 ssn)
+void mrc_rwqe_fetch(struct mrc_rwqe *rw, const struct rxe_recv_wqe *u,
+		    u32 max_sge, u32 ssn)
 {
-	const struct rxe_recv_wqe *u = mrc_queue_addr(&qp->rq, idx);
 	u32 i, n = READ_ONCE(u->dma.num_sge);
 	u64 len = 0;
 
@@ -44,7 +42,7 @@ static void mrc_resp_fetch_rwqe(struct mrc_qp *qp, struct mrc_rwqe *rw,
 	rw->bound = true;
 	rw->status = IB_WC_SUCCESS;
 	rw->num_sge = 0;
-	if (n > mrc_rq_max_sge(qp) || n > MRC_MAX_SGE) {
+	if (n > max_sge || n > MRC_MAX_SGE) {
 		rw->status = IB_WC_LOC_LEN_ERR;
 		rw->length = 0;
 		return;
@@ -56,15 +54,47 @@ static void mrc_resp_fetch_rwqe(struct mrc_qp *qp, struct mrc_rwqe *rw,
 	rw->length = min_t(u64, len, U32_MAX);
 }
 
+/* Copy the user's receive WQE at ring index @idx into @rw. */
+static void mrc_resp_fetch_rwqe(struct mrc_qp *qp, struct mrc_rwqe *rw,
+				u32 idx, u32 ssn)
+{
+	mrc_rwqe_fetch(rw, mrc_queue_addr(&qp->rq, idx), mrc_rq_max_sge(qp),
+		       ssn);
+}
+
+/* With an SRQ: the slot of message @ssn, a WQE taken from the SRQ the
+ * first time a packet of it arrives.  Messages arrive in any order, so
+ * the WQEs are taken in arrival order: which receive a message lands in
+ * is the SRQ's choice anyway (IBA 10.2.9).
+ */
+static int mrc_resp_bind_srq(struct mrc_qp *qp, u32 ssn,
+			     struct mrc_rwqe **out)
+{
+	struct mrc_rwqe *rw;
+
+	/* Further ahead than the slots (a peer beyond its window): come
+	 * back later, as for a ring without the WQE.
+	 */
+	if (ssn - qp->rq_ssn >= qp->rwqe_num)
+		return MRC_NACK_RNR;
+	rw = &qp->rwqe[ssn & (qp->rwqe_num - 1)];
+	if (!rw->bound && mrc_srq_take(qp, rw, ssn))
+		return MRC_NACK_RNR;	/* SRQ empty: RNR, as rxe */
+	*out = rw;
+	return 0;
+}
+
 /* The receive WQE for message @ssn: the (ssn - rq_ssn)-th posted one. */
 static int mrc_resp_bind(struct mrc_qp *qp, u32 ssn, struct mrc_rwqe **out)
 {
 	u32 mask = qp->rq.index_mask, cons = qp->rq.index;
-	u32 avail = mrc_queue_count(&qp->rq,
-				    mrc_queue_user_producer(&qp->rq), cons);
-	u32 d = ssn - qp->rq_ssn, idx;
+	u32 avail, d = ssn - qp->rq_ssn, idx;
 	struct mrc_rwqe *rw;
 
+	if (qp->srq)
+		return mrc_resp_bind_srq(qp, ssn, out);
+	avail = mrc_queue_count(&qp->rq, mrc_queue_user_producer(&qp->rq),
+				cons);
 	/* Not posted (yet): RNR NAK, the requester tries again later.  That
 	 * is also the answer for a message further ahead than the ring
 	 * holds (the messages before it complete and the user posts more)
@@ -80,6 +110,14 @@ static int mrc_resp_bind(struct mrc_qp *qp, u32 ssn, struct mrc_rwqe **out)
 		mrc_resp_fetch_rwqe(qp, rw, idx, ssn);
 	*out = rw;
 	return 0;
+}
+
+/* The kernel slot of the oldest receive due (message rq_ssn). */
+static struct mrc_rwqe *mrc_rwqe_head(struct mrc_qp *qp)
+{
+	if (qp->srq)
+		return &qp->rwqe[qp->rq_ssn & (qp->rwqe_num - 1)];
+	return &qp->rwqe[qp->rq.index];
 }
 
 /* A class C error (IBA 9.9.3.1.3): NACK the packet, end this QP too. */
@@ -137,7 +175,11 @@ static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		rw->status = IB_WC_REM_INV_REQ_ERR;
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 	}
-	if (mrc_sge_copy(qp->mdev, &qp->pd->ibpd, rw->sge, rw->num_sge,
+	/* The lkeys of an SRQ's WQE belong to the SRQ's PD (IBA 10.2.9),
+	 * which need not be the QP's.
+	 */
+	if (mrc_sge_copy(qp->mdev, qp->srq ? qp->srq->ibsrq.pd : &qp->pd->ibpd,
+			 rw->sge, rw->num_sge,
 			 s->msg.offset, (void *)pkt->payload,
 			 pkt->payload_len, MRC_TO_MR)) {
 		rw->status = IB_WC_LOC_PROT_ERR;
@@ -316,7 +358,9 @@ static void mrc_resp_post_wc(struct mrc_qp *qp, struct mrc_rwqe *rw,
 		qp->pending_error = true;
 	rw->bound = false;
 	qp->rq_ssn++;
-	mrc_queue_set_consumer(&qp->rq, qp->rq.index + 1);
+	/* An SRQ's WQE left its ring when it was taken. */
+	if (!qp->srq)
+		mrc_queue_set_consumer(&qp->rq, qp->rq.index + 1);
 }
 
 /* Run a READ or ATOMIC, in order, and queue its response. */
@@ -363,7 +407,7 @@ static void mrc_resp_execute(struct mrc_qp *qp, const struct mrc_inmsg *im)
 
 void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im)
 {
-	struct mrc_rwqe *rw = &qp->rwqe[qp->rq.index];
+	struct mrc_rwqe *rw = mrc_rwqe_head(qp);
 
 	lockdep_assert_held(&qp->lock);
 
@@ -468,18 +512,44 @@ void mrc_resp_send_complete(struct mrc_qp *qp, u64 cookie)
 	qp->resp_head++;
 }
 
+/* QP in ERR with an SRQ: the WQEs it took complete (flushed, or with
+ * the error their message hit), in message order; those still in the
+ * SRQ are not the QP's and stay for the other QPs (IBA 10.2.9.5).
+ */
+static void mrc_resp_flush_srq(struct mrc_qp *qp)
+{
+	u32 i, ssn = qp->rq_ssn, mask = qp->rwqe_num - 1;
+	struct mrc_rwqe *rw;
+
+	/* Every slot: a message ahead may have taken one while an older
+	 * one had not yet arrived.  mrc_resp_post_wc() counts rq_ssn on.
+	 */
+	for (i = 0; i < qp->rwqe_num; i++) {
+		rw = &qp->rwqe[(ssn + i) & mask];
+		if (rw->bound)
+			mrc_resp_post_wc(qp, rw, NULL,
+					 rw->status != IB_WC_SUCCESS ?
+					 rw->status : IB_WC_WR_FLUSH_ERR);
+	}
+}
+
 /* QP in ERR: every posted receive WQE completes (flushed, or with the
  * error its message hit).
  */
 void mrc_resp_flush_rq(struct mrc_qp *qp)
 {
-	u32 n = mrc_queue_count(&qp->rq, mrc_queue_user_producer(&qp->rq),
-				qp->rq.index);
+	u32 n;
 	struct mrc_rwqe *rw;
 	u8 status;
 
 	lockdep_assert_held(&qp->lock);
 
+	if (qp->srq) {
+		mrc_resp_flush_srq(qp);
+		return;
+	}
+	n = mrc_queue_count(&qp->rq, mrc_queue_user_producer(&qp->rq),
+			    qp->rq.index);
 	while (n--) {
 		rw = &qp->rwqe[qp->rq.index];
 		status = IB_WC_WR_FLUSH_ERR;

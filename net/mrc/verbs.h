@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Verbs objects of an MRC instance: user contexts, PDs, MRs, CQs, QPs and
- * AHs, behind the rxe user ABI (include/uapi/rdma/rdma_user_rxe.h) so that
+ * Verbs objects of an MRC instance: user contexts, PDs, MRs, CQs, QPs,
+ * SRQs and AHs, behind the rxe user ABI (include/uapi/rdma/rdma_user_rxe.h) so that
  * the stock rdma-core rxe provider drives them.  Only user objects exist:
  * no get_dma_mr/poll_cq means the core marks the device as not a kernel
  * verbs provider and no kernel ULP binds to it.
@@ -14,6 +14,9 @@
  *                    the QP's hrtimer (softirq) all take it.
  *   mrc_cq.lock      (spinlock, irqsave) the CQ ring's producer side and
  *                    the notify state; taken inside mrc_qp.lock.
+ *   mrc_srq.lock     (spinlock, _bh) the SRQ ring's consumer side, its
+ *                    swap on resize, the limit; taken inside mrc_qp.lock
+ *                    by the responders of the QPs that share it.
  *   mrc_mr.atomic    serialises atomics on an MR (inside mrc_qp.lock).
  *   RCU              lookups of QPs (per netns, by QPN) and MRs (per
  *                    instance, by key) from the receive path; an object
@@ -45,6 +48,8 @@
 #define MRC_MAX_MW		65536
 #define MRC_MAX_MR_SIZE		BIT_ULL(32)
 #define MRC_MAX_AH		4096
+#define MRC_MAX_SRQ		1024
+#define MRC_MAX_SRQ_NUM		0xffffff	/* 24-bit SRQ numbers (IBA) */
 #define MRC_MAX_RD_ATOMIC	16	/* READ/ATOMIC outstanding per QP */
 #define MRC_MAX_MSG_SIZE	BIT(31)
 #define MRC_QPN_MIN		16	/* 0 and 1 are the IB special QPs */
@@ -160,6 +165,25 @@ int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
  * receive into @cq.  Process context.
  */
 void mrc_cq_flush_err_qps(struct mrc_cq *cq);
+
+/* ------------------------------------------------------------------ srq.c */
+struct mrc_srq {
+	struct ib_srq ibsrq;
+	struct mrc_dev *mdev;		/* const */
+	u32 srq_num;			/* const; in mdev->srqs */
+	u32 max_sge;			/* const: SGEs a ring slot holds */
+	spinlock_t lock;		/* rq (kernel side and swap), limit */
+	struct mrc_queue rq;		/* the user produces, we consume */
+	u32 limit;			/* 0: the limit event is not armed */
+};
+
+static inline struct mrc_srq *to_msrq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct mrc_srq, ibsrq);
+}
+
+/* IB_EVENT_SRQ_LIMIT_REACHED, outside every lock of the data path. */
+void mrc_srq_raise_limit(struct mrc_srq *srq);
 
 /* ------------------------------------------------------------------ mr.c */
 struct mrc_mr {
@@ -294,6 +318,7 @@ extern const struct ib_device_ops mrc_mr_ops;
 extern const struct ib_device_ops mrc_mw_ops;
 extern const struct ib_device_ops mrc_ah_ops;
 extern const struct ib_device_ops mrc_qp_ops;
+extern const struct ib_device_ops mrc_srq_ops;
 /* uverbs_mrc.c: the device's own methods (include/uapi/rdma/mrc-abi.h) */
 extern const struct uapi_definition mrc_uapi_defs[];
 

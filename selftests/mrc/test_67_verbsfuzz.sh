@@ -9,7 +9,8 @@
 # (default 20000, at most 45 s) verbs calls: PDs, MRs, CQs and RC QPs
 # with edge sizes and flags, random state changes and connected pairs,
 # posts with random opcodes, keys and ranges, raw WQEs in the send ring,
-# destroys with work outstanding.  It must finish (no call hangs), print
+# SRQs (random sizes, resizes, limits, receives with random SGEs, QPs on
+# them, destroys with QPs attached), destroys with work outstanding.  It must finish (no call hangs), print
 # "0 duplicate, 0 unknown, 0 missing" completions and exit 0; then a clean
 # mrc_verify between the two shows the devices still work, the instances
 # delete and the module unloads.  run.sh reads dmesg for warnings.

@@ -3,13 +3,17 @@
 // mrc_verbsfuzz: a seeded, bounded random sequence of verbs calls against
 // two mrc devices (PDs, MRs, CQs, RC QPs, random and correct state
 // changes, posts with random opcodes, flags, keys and ranges, raw WQEs
-// written into the send ring, polls, destroys with work outstanding).
+// written into the send ring, SRQs shared by some of the QPs (created,
+// resized, limits set, destroyed with QPs attached, receives with random
+// SGEs posted to them), polls, destroys with work outstanding).
 // Every call must return (a watchdog ends the run with status 3 if one
 // takes more than 30 s) and every signaled work request posted must
 // complete exactly once: by wr_id, no duplicate, no unknown one, and none
 // missing on the QPs still alive at the end once they are moved to ERR
 // and drained (IBA: a QP in ERR flushes what it holds; after RESET or a
 // destroy nothing is promised, so those WRs may complete but need not).
+// A receive posted to an SRQ belongs to no QP until one takes it: it may
+// stay in the SRQ, but completes at most once, on a QP of that SRQ.
 #include "raw_sq.h"
 
 #include <sys/mman.h>
@@ -84,6 +88,7 @@ struct Wr {
 	bool required; // a completion must come (signaled, or a receive)
 	bool done;
 	bool recv;
+	const void *srq = nullptr; // posted to this SRQ (SrqObj), no QP yet
 };
 std::unordered_map<uint64_t, Wr> g_wrs;
 uint64_t g_next_id = 0x1000;
@@ -105,9 +110,17 @@ struct CqObj {
 	bool dead = false; // destroyed while in use (a bug): never touched again
 };
 
+struct SrqObj {
+	ibv_srq *srq = nullptr;
+	int pd = 0;
+	int users = 0;	   // QPs created on it
+	bool dead = false; // destroyed while in use (a bug): never touched again
+};
+
 struct QpObj {
 	ibv_qp *qp = nullptr;
 	int pd = 0;
+	SrqObj *srq = nullptr;
 	CqObj *scq = nullptr, *rcq = nullptr;
 	ibv_qp_cap cap{};
 	std::vector<uint64_t> out;    // posted, not yet completed
@@ -127,6 +140,7 @@ struct Dev {
 	std::vector<std::unique_ptr<MrObj>> mrs;
 	std::vector<std::unique_ptr<CqObj>> cqs;
 	std::vector<std::unique_ptr<QpObj>> qps;
+	std::vector<std::unique_ptr<SrqObj>> srqs;
 };
 
 class Fuzzer {
@@ -189,6 +203,8 @@ public:
 			query(d);
 		if (pick(16) == 0)
 			async_events();
+		if (pick(12) == 0)
+			srq_op(d);
 	}
 
 	// Move every live QP to ERR, then drain the CQs until each one's
@@ -255,6 +271,14 @@ public:
 				account("destroy_qp_end", ibv_destroy_qp(q->qp));
 			}
 			d->qps.clear();
+			for (auto &q : d->srqs) {
+				if (q->dead)
+					continue;
+				OpGuard g("ibv_destroy_srq at the end");
+				account("destroy_srq_end",
+					ibv_destroy_srq(q->srq));
+			}
+			d->srqs.clear();
 			for (auto &m : d->mrs)
 				free_mr(*m);
 			d->mrs.clear();
@@ -348,6 +372,9 @@ private:
 			if (m->pd == static_cast<int>(last))
 				m->pd = static_cast<int>(i);
 		for (auto &q : d.qps)
+			if (q->pd == static_cast<int>(last))
+				q->pd = static_cast<int>(i);
+		for (auto &q : d.srqs)
 			if (q->pd == static_cast<int>(last))
 				q->pd = static_cast<int>(i);
 	}
@@ -520,6 +547,13 @@ private:
 		a.cap.max_recv_sge = cap(1 + pick(4));
 		a.cap.max_inline_data = cap(pick(128));
 		int pd = static_cast<int>(pick(d.pds.size()));
+		SrqObj *srq = nullptr;
+		if (!d.srqs.empty() && chance(30)) {
+			srq = d.srqs[pick(d.srqs.size())].get();
+			if (srq->dead)
+				return;
+			a.srq = srq->srq;
+		}
 		ibv_qp *qp;
 		{
 			OpGuard g("ibv_create_qp");
@@ -530,6 +564,9 @@ private:
 		auto q = std::make_unique<QpObj>();
 		q->qp = qp;
 		q->pd = pd;
+		q->srq = srq;
+		if (srq)
+			srq->users++;
 		q->scq = scq;
 		q->rcq = rcq;
 		q->cap = a.cap;
@@ -563,6 +600,8 @@ private:
 		// Its WRs may still complete on the CQs (known wr_ids), or not.
 		q.scq->users--;
 		q.rcq->users--;
+		if (q.srq)
+			q.srq->users--;
 		forget_peer(q);
 		d.qps.erase(d.qps.begin() + static_cast<long>(i));
 	}
@@ -985,6 +1024,9 @@ private:
 		if (d.qps.empty())
 			return;
 		QpObj &q = pick_qp(d);
+		// The provider has no receive ring for a QP on an SRQ.
+		if (q.srq)
+			return;
 		ibv_recv_wr wr{};
 		ibv_sge sge[4]{};
 		wr.wr_id = new_wr(q, d, true);
@@ -1089,7 +1131,9 @@ private:
 		g_completions++;
 		g_status[wc.status]++;
 		auto it = g_wrs.find(wc.wr_id);
-		if (it == g_wrs.end() || it->second.qpn != wc.qp_num) {
+		if (it == g_wrs.end() ||
+		    (it->second.srq ? !on_srq(it->second, wc.qp_num) :
+				      it->second.qpn != wc.qp_num)) {
 			g_unknown++;
 			if (g_unknown <= 10)
 				std::printf("mrc_verbsfuzz: unknown completion wr_id %#llx qp %u status %s\n",
@@ -1203,6 +1247,127 @@ private:
 
 	// Async events: a CQ overrun loses completions by definition, so the
 	// WRs of an overrun CQ are not counted missing.
+	// Is QP @qpn (of @w's device) one created on @w's SRQ?  The QP may
+	// have been destroyed since: then it is no longer in our lists, and
+	// a completion it left in the CQ cannot be told apart; accept it.
+	bool on_srq(const Wr &w, uint32_t qpn)
+	{
+		for (auto &q : devs_[w.dev]->qps)
+			if (q->qp->qp_num == qpn)
+				return q->srq == w.srq;
+		return true;
+	}
+
+	// --- SRQs: create, destroy, resize, limit, query, post receives ---
+	void srq_op(Dev &d)
+	{
+		unsigned r = pick(10);
+		for (auto &q : d.srqs)
+			if (q->dead)
+				return; // after a bug: leave SRQs alone
+		if (r < 2)
+			create_srq(d);
+		else if (r < 3)
+			destroy_srq(d);
+		else if (r < 4)
+			modify_srq(d);
+		else if (r < 5)
+			query_srq(d);
+		else
+			post_srq_recv(d);
+	}
+
+	void create_srq(Dev &d)
+	{
+		if (d.srqs.size() >= 4)
+			return;
+		ibv_srq_init_attr a{};
+		a.attr.max_wr = chance(80) ? 1 + pick(64) : edgy32();
+		a.attr.max_sge = chance(80) ? 1 + pick(4) : edgy32();
+		a.attr.srq_limit = chance(70) ? 0 : pick(8);
+		int pd = static_cast<int>(pick(d.pds.size()));
+		ibv_srq *srq;
+		{
+			OpGuard g("ibv_create_srq");
+			srq = ibv_create_srq(d.pds[pd], &a);
+		}
+		if (account("create_srq", srq ? 0 : errno))
+			return;
+		auto o = std::make_unique<SrqObj>();
+		o->srq = srq;
+		o->pd = pd;
+		d.srqs.push_back(std::move(o));
+	}
+
+	void destroy_srq(Dev &d)
+	{
+		if (d.srqs.empty())
+			return;
+		size_t i = pick(d.srqs.size());
+		SrqObj &q = *d.srqs[i];
+		int rc;
+		{
+			OpGuard g("ibv_destroy_srq");
+			rc = account("destroy_srq", ibv_destroy_srq(q.srq));
+		}
+		if (rc)
+			return;
+		if (q.users) {
+			// The core refuses it (EBUSY) while QPs use it.
+			std::printf("mrc_verbsfuzz: ibv_destroy_srq with %d QPs attached succeeded\n",
+				    q.users);
+			g_bugs++;
+			q.dead = true; // its QPs still point here
+			return;
+		}
+		// Its receives not taken are gone.
+		d.srqs.erase(d.srqs.begin() + static_cast<long>(i));
+	}
+
+	void modify_srq(Dev &d)
+	{
+		if (d.srqs.empty())
+			return;
+		SrqObj &q = *d.srqs[pick(d.srqs.size())];
+		ibv_srq_attr a{};
+		a.max_wr = chance(70) ? 1 + pick(128) : edgy32();
+		a.srq_limit = chance(70) ? pick(16) : edgy32();
+		static const int masks[] = {IBV_SRQ_MAX_WR, IBV_SRQ_LIMIT,
+					    IBV_SRQ_MAX_WR | IBV_SRQ_LIMIT};
+		int mask = chance(90) ? masks[pick(3)] : static_cast<int>(rng_());
+		OpGuard g("ibv_modify_srq");
+		account("modify_srq", ibv_modify_srq(q.srq, &a, mask));
+	}
+
+	void query_srq(Dev &d)
+	{
+		if (d.srqs.empty())
+			return;
+		SrqObj &q = *d.srqs[pick(d.srqs.size())];
+		ibv_srq_attr a{};
+		OpGuard g("ibv_query_srq");
+		account("query_srq", ibv_query_srq(q.srq, &a));
+	}
+
+	void post_srq_recv(Dev &d)
+	{
+		if (d.srqs.empty())
+			return;
+		SrqObj &q = *d.srqs[pick(d.srqs.size())];
+		ibv_recv_wr wr{};
+		ibv_sge sge[4]{};
+		uint64_t id = g_next_id++;
+		g_wrs[id] = Wr{0, d.idx, false, false, true, &q};
+		wr.wr_id = id;
+		wr.num_sge = static_cast<int>(chance(90) ? pick(3) : pick(5));
+		for (int s = 0; s < wr.num_sge; s++)
+			sge[s] = random_sge(d, q.pd, nullptr);
+		wr.sg_list = sge;
+		ibv_recv_wr *bad = nullptr;
+		OpGuard g("ibv_post_srq_recv");
+		account("post_srq_recv", ibv_post_srq_recv(q.srq, &wr, &bad));
+	}
+
 	void async_events()
 	{
 		for (auto &d : devs_) {

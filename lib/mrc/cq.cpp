@@ -88,8 +88,6 @@ MRC_API int mrc_poll_cq(mrc_cq *cq, int num_entries, ibv_wc *wc)
 		return -1;
 	}
 	int n = ibv_poll_cq(cq->cq.get(), num_entries, wc);
-	// A spin on an empty CQ gives the CPU to the transport (poll_yield.hpp).
-	cq->idle.note(n);
 	return n < 0 ? -1 : n;
 }
 

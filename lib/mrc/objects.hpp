@@ -6,7 +6,6 @@
 #pragma once
 
 #include "kabi.hpp"
-#include "poll_yield.hpp"
 
 #include <mrc.h>
 
@@ -94,7 +93,6 @@ struct mrc_cq {
 	mrc_comp_channel *channel;
 	unsigned int qp_users = 0; // under ctx->lock
 	bool dying = false;	   // under ctx->lock: a destroy is under way
-	mrc::lib::PollYield idle;  // mrc_poll_cq()'s run of empty polls
 };
 
 struct mrc_qp_hint {

@@ -11,6 +11,8 @@
  * cannot be built is dropped and recovered by the engine like a loss.
  */
 
+#include <linux/udp.h>
+
 #include "nl_event.h"
 #include "qp.h"
 
@@ -273,12 +275,34 @@ static bool mrc_qp_can_receive(const struct mrc_qp *qp)
 	       qp->state >= IB_QPS_RTR;
 }
 
-void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags)
+void mrc_qp_rx_src(const struct mrc_qp *qp, const struct mrc_pkt *pkt,
+		   struct mrc_xfer *x)
+{
+	lockdep_assert_held(&qp->lock);
+
+	x->off = 0;
+	if (pkt->payload || !qp->rx_skb) {
+		/* No skb: a payload the engine hands over without one is a
+		 * buffer (none does today); a missing one fails the copy.
+		 */
+		x->dir = MRC_TO_MR;
+		x->buf = (u8 *)pkt->payload;
+		x->skb = NULL;
+		return;
+	}
+	x->dir = MRC_SKB_TO_MR;
+	x->skb = (struct sk_buff *)qp->rx_skb;	/* only read */
+	x->off = sizeof(struct udphdr) + mrc_hdr_len(pkt->hdr.opcode);
+}
+
+void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags,
+	       const struct sk_buff *skb)
 {
 	u64 now = mrc_now();
 	int r;
 
 	spin_lock_bh(&qp->lock);
+	qp->rx_skb = skb;
 	if (!mrc_qp_can_receive(qp)) {
 		mrc_count(qp->mdev, MRC_CNT_BAD_STATE, 1);
 		goto out;
@@ -294,5 +318,6 @@ void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags)
 		mrc_count(qp->mdev, MRC_CNT_CTRL_INVALID, 1);
 	mrc_qp_kick_at(qp, now);
 out:
+	qp->rx_skb = NULL;
 	mrc_qp_unlock_xmit(qp);
 }

@@ -286,32 +286,85 @@ static u64 mrc_mr_offset(const struct mrc_mr *mr, u64 iova)
 	return iova - mr->iova + mr->page_off;
 }
 
-void mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len,
-		 enum mrc_copy_dir dir)
+/* One page's piece of a transfer between an MR and @x's other end. */
+static int mrc_xfer_chunk(struct mrc_xfer *x, struct page *page, u32 pgoff,
+			  u32 chunk)
+{
+	struct skb_shared_info *si;
+	void *va;
+	int err = 0;
+
+	switch (x->dir) {
+	case MRC_TO_MR:
+	case MRC_FROM_MR:
+		if (!x->buf)
+			return -EFAULT;
+		va = kmap_local_page(page);
+		if (x->dir == MRC_TO_MR) {
+			memcpy(va + pgoff, x->buf + x->off, chunk);
+			/* The user maps this page too (aliasing caches). */
+			flush_dcache_page(page);
+		} else {
+			memcpy(x->buf + x->off, va + pgoff, chunk);
+		}
+		kunmap_local(va);
+		break;
+	case MRC_SKB_TO_MR:
+		va = kmap_local_page(page);
+		err = skb_copy_bits(x->skb, x->off, va + pgoff, chunk);
+		flush_dcache_page(page);
+		kunmap_local(va);
+		break;
+	case MRC_MR_TO_FRAGS:
+		/* One frag stays free for the ICRC (mrc_net_seal()). */
+		si = skb_shinfo(x->skb);
+		if (si->nr_frags >= MAX_SKB_FRAGS - 1)
+			return -EMSGSIZE;
+		/* The reference keeps the page (not the MR) until the skb
+		 * is freed: a deregistration in between unpins it and the
+		 * page goes when the stack is done with it, never reused
+		 * under the packet.  The peer gets what the WQE named
+		 * (checked against its key like a copy); what the user
+		 * writes there before the completion may change the bytes,
+		 * as with any RDMA send buffer, and the ICRC then fails.
+		 */
+		get_page(page);
+		skb_fill_page_desc(x->skb, si->nr_frags, page, pgoff, chunk);
+		x->skb->len += chunk;
+		x->skb->data_len += chunk;
+		x->skb->truesize += chunk;
+		break;
+	}
+	x->off += chunk;
+	return err;
+}
+
+int mrc_mr_xfer(struct mrc_mr *mr, u64 iova, struct mrc_xfer *x, u32 len)
 {
 	u64 off = mrc_mr_offset(mr, iova);
 	u64 idx = off >> PAGE_SHIFT;
 	u32 pgoff = off & ~PAGE_MASK;
-	u8 *p = buf;
 	u32 chunk;
-	void *va;
+	int err;
 
 	while (len) {
 		chunk = min_t(u32, len, PAGE_SIZE - pgoff);
-		va = kmap_local_page(mr->pages[idx]);
-		if (dir == MRC_TO_MR) {
-			memcpy(va + pgoff, p, chunk);
-			/* The user maps this page too (aliasing caches). */
-			flush_dcache_page(mr->pages[idx]);
-		} else {
-			memcpy(p, va + pgoff, chunk);
-		}
-		kunmap_local(va);
-		p += chunk;
+		err = mrc_xfer_chunk(x, mr->pages[idx], pgoff, chunk);
+		if (err)
+			return err;
 		len -= chunk;
 		idx++;
 		pgoff = 0;
 	}
+	return 0;
+}
+
+void mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len,
+		 enum mrc_copy_dir dir)
+{
+	struct mrc_xfer x = { .dir = dir, .buf = buf };
+
+	mrc_mr_xfer(mr, iova, &x, len);		/* a copy cannot fail */
 }
 
 int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cs, u64 compare,
@@ -347,12 +400,13 @@ int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cs, u64 compare,
 	return 0;
 }
 
-/* One SGE's part of a copy: [@off, @off + @len) of @sge. */
-static int mrc_sge_copy_one(struct mrc_dev *mdev, const struct ib_pd *pd,
-			    const struct rxe_sge *sge, u32 off, void *buf,
-			    u32 len, enum mrc_copy_dir dir)
+/* One SGE's part of a transfer: [@off, @off + @len) of @sge. */
+static int mrc_sge_xfer_one(struct mrc_dev *mdev, const struct ib_pd *pd,
+			    const struct rxe_sge *sge, u32 off,
+			    struct mrc_xfer *x, u32 len)
 {
-	int access = dir == MRC_TO_MR ? IB_ACCESS_LOCAL_WRITE : 0;
+	bool to_mr = x->dir == MRC_TO_MR || x->dir == MRC_SKB_TO_MR;
+	int access = to_mr ? IB_ACCESS_LOCAL_WRITE : 0;
 	u64 iova = sge->addr + off;
 	struct mrc_mr *mr;
 	int err;
@@ -368,16 +422,15 @@ static int mrc_sge_copy_one(struct mrc_dev *mdev, const struct ib_pd *pd,
 		return -EACCES;
 	err = mrc_mr_check(mr, pd, iova, len, access);
 	if (!err)
-		mrc_mr_copy(mr, iova, buf, len, dir);
+		err = mrc_mr_xfer(mr, iova, x, len);
 	mrc_mr_put(mr);
 	return err;
 }
 
-int mrc_sge_copy(struct mrc_dev *mdev, const struct ib_pd *pd,
+int mrc_sge_xfer(struct mrc_dev *mdev, const struct ib_pd *pd,
 		 const struct rxe_sge *sge, u32 num_sge, u32 offset,
-		 void *buf, u32 len, enum mrc_copy_dir dir)
+		 struct mrc_xfer *x, u32 len)
 {
-	u8 *p = buf;
 	u32 i, piece;
 	int err;
 
@@ -387,16 +440,23 @@ int mrc_sge_copy(struct mrc_dev *mdev, const struct ib_pd *pd,
 			continue;
 		}
 		piece = min(sge[i].length - offset, len);
-		err = mrc_sge_copy_one(mdev, pd, &sge[i], offset, p, piece,
-				       dir);
+		err = mrc_sge_xfer_one(mdev, pd, &sge[i], offset, x, piece);
 		if (err)
 			return err;
-		p += piece;
 		len -= piece;
 		offset = 0;
 	}
 	/* The list ended before the request did. */
 	return len ? -ERANGE : 0;
+}
+
+int mrc_sge_copy(struct mrc_dev *mdev, const struct ib_pd *pd,
+		 const struct rxe_sge *sge, u32 num_sge, u32 offset,
+		 void *buf, u32 len, enum mrc_copy_dir dir)
+{
+	struct mrc_xfer x = { .dir = dir, .buf = buf };
+
+	return mrc_sge_xfer(mdev, pd, sge, num_sge, offset, &x, len);
 }
 
 const struct ib_device_ops mrc_mr_ops = {

@@ -9,13 +9,16 @@
  * Whatever fails is counted (per namespace before a QP is known, per
  * instance after) and dropped.
  *
- * Transmit: the engine's packets are encoded into linear skbs while the
- * QP lock is held (queued on qp->txq) and routed and sent after it is
- * released, through udp_tunnel_xmit_skb() from the namespace's socket.
+ * Transmit: the engine's packets are encoded into skbs while the QP lock
+ * is held (queued on qp->txq) and routed and sent after it is released,
+ * through udp_tunnel_xmit_skb() from the namespace's socket.  Headers are
+ * in the skb's head; a payload of MRC_ZC_MIN bytes or more is a list of
+ * page references into the MR (no copy), and its ICRC a frag after it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/highmem.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
@@ -155,6 +158,87 @@ static void mrc_net_count_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	}
 }
 
+/* The ICRC state over @len bytes of @skb from @off: its head and page
+ * frags, read in place (no frag list: the caller linearized those).
+ */
+static u32 mrc_net_icrc_skb(const struct sk_buff *skb, u32 off, u32 len)
+{
+	u32 s = mrc_icrc_init(), n, start = skb_headlen(skb), i;
+
+	if (off < start) {
+		n = min(len, start - off);
+		s = mrc_icrc_update(s, skb->data + off, n);
+		off += n;
+		len -= n;
+	}
+	for (i = 0; len && i < skb_shinfo(skb)->nr_frags; i++) {
+		const skb_frag_t *f = &skb_shinfo(skb)->frags[i];
+		u32 end = start + skb_frag_size(f), p_off, p_len, copied;
+		struct page *p;
+		u8 *va;
+
+		if (off < end) {
+			n = min(len, end - off);
+			skb_frag_foreach_page(f, skb_frag_off(f) + off - start,
+					      n, p, p_off, p_len, copied) {
+				va = kmap_local_page(p);
+				s = mrc_icrc_update(s, va + p_off, p_len);
+				kunmap_local(va);
+			}
+			off += n;
+			len -= n;
+		}
+		start = end;
+	}
+	return mrc_icrc_final(s);
+}
+
+/* Decode the MRC packet after the UDP header.  A linear skb is decoded in
+ * place; a paged one (a veth peer's zero-copy packet, a NIC's page
+ * buffers) has its headers pulled and its ICRC run over the pages, and
+ * its payload stays where it is (pkt->payload NULL: placement copies it
+ * out of the skb, mrc_qp_rx()).  Frag lists (GRO) and probes, rare, are
+ * linearized.
+ */
+static int mrc_net_rx_decode(struct sk_buff *skb, struct mrc_pkt *pkt)
+{
+	u32 len = skb->len - sizeof(struct udphdr), pull;
+	__be32 icrc, *ip;
+	int err;
+
+	if (!skb_is_nonlinear(skb))
+		goto linear;
+	if (skb_has_frag_list(skb))
+		goto linearize;
+	pull = min_t(u32, skb->len, sizeof(struct udphdr) +
+		     MRC_COMMON_HDR_LEN + MRC_MAX_DATA_EXT_LEN);
+	if (!pskb_may_pull(skb, pull))
+		return -MRC_WIRE_ETRUNC;
+	if (!skb_is_nonlinear(skb))
+		goto linear;
+	err = mrc_pkt_decode_hdr(skb->data + sizeof(struct udphdr),
+				 skb_headlen(skb) - sizeof(struct udphdr),
+				 len, pkt);
+	/* A header longer than the data opcodes' (no payload anyway). */
+	if (err == -MRC_WIRE_ETRUNC)
+		goto linearize;
+	if (err)
+		return err;
+	if (!pkt->hdr.dqpn)
+		goto linearize;
+	ip = skb_header_pointer(skb, skb->len - MRC_ICRC_LEN, MRC_ICRC_LEN,
+				&icrc);
+	if (!ip || get_unaligned_be32(ip) !=
+	    mrc_net_icrc_skb(skb, sizeof(struct udphdr), len - MRC_ICRC_LEN))
+		return -MRC_WIRE_EICRC;
+	return 0;
+linearize:
+	if (skb_linearize(skb))
+		return -MRC_WIRE_ETRUNC;
+linear:
+	return mrc_pkt_decode(skb->data + sizeof(struct udphdr), len, pkt);
+}
+
 static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct mrc_net *mn = rcu_dereference_sk_user_data(sk);
@@ -165,13 +249,8 @@ static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 
 	if (!mn)
 		goto drop;
-	/* Packets are at most one MTU: a copy is rare (GRO'd or paged). */
-	if (skb_linearize(skb)) {
-		mrc_net_drop(mn, MRC_NCNT_MALFORMED);
-		goto drop;
-	}
 	len = skb->len - sizeof(struct udphdr);
-	err = mrc_pkt_decode(skb->data + sizeof(struct udphdr), len, &pkt);
+	err = mrc_net_rx_decode(skb, &pkt);
 	if (err) {
 		mrc_net_drop(mn, err == -MRC_WIRE_EICRC ? MRC_NCNT_BAD_ICRC :
 							  MRC_NCNT_MALFORMED);
@@ -193,7 +272,7 @@ static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 		mrc_net_count_rx(qp, &pkt, len);
 		if (mrc_net_ecn_ce(skb))
 			flags |= MRC_RX_ECN_CE;
-		mrc_qp_rx(qp, &pkt, flags);
+		mrc_qp_rx(qp, &pkt, flags, skb);
 	}
 	mrc_qp_put(qp);
 	consume_skb(skb);
@@ -203,24 +282,20 @@ drop:
 	return 0;
 }
 
-/* An skb with @pkt's headers encoded and room for its payload and ICRC
- * (mrc_net_seal()); NULL if no memory.
- */
-struct sk_buff *mrc_net_build(const struct mrc_pkt *pkt, u8 **payload)
+static struct sk_buff *mrc_net_build_len(const struct mrc_pkt *pkt, u32 body,
+					 u8 **payload)
 {
 	int hlen = mrc_hdr_len(pkt->hdr.opcode);
 	struct sk_buff *skb;
-	u32 len;
 	u8 *p;
 
 	if (hlen < 0)
 		return NULL;
-	len = hlen + pkt->payload_len + MRC_ICRC_LEN;
-	skb = alloc_skb(MRC_SKB_HEADROOM + len, GFP_ATOMIC);
+	skb = alloc_skb(MRC_SKB_HEADROOM + hlen + body, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, MRC_SKB_HEADROOM);
-	p = skb_put(skb, len);
+	p = skb_put(skb, hlen + body);
 	if (mrc_pkt_encode_hdr(pkt, p, hlen) != hlen) {
 		/* What the encoder refuses a peer would drop.  The fields
 		 * come from the engine and from WQEs and requests checked
@@ -235,11 +310,48 @@ struct sk_buff *mrc_net_build(const struct mrc_pkt *pkt, u8 **payload)
 	}
 	mrc_skb_cb(skb)->ev = pkt->hdr.ev;
 	mrc_skb_cb(skb)->plane = pkt->hdr.plane;
-	*payload = p + hlen;
+	if (payload)
+		*payload = p + hlen;
 	return skb;
 }
 
-/* The ICRC over everything before it: the payload is in place. */
+/* An skb with @pkt's headers encoded and room for its payload and ICRC
+ * (mrc_net_seal()); NULL if no memory.
+ */
+struct sk_buff *mrc_net_build(const struct mrc_pkt *pkt, u8 **payload)
+{
+	return mrc_net_build_len(pkt, pkt->payload_len + MRC_ICRC_LEN,
+				 payload);
+}
+
+/* The ICRC over everything before it: the payload is in place.  A paged
+ * skb (payload in page frags) gets the ICRC in a frag of its own after
+ * them; -ENOMEM if there is no memory for it.
+ */
+static int mrc_net_seal_paged(struct sk_buff *skb)
+{
+	struct page *page;
+	__be32 *icrc;
+	u32 n = skb->len;
+
+	icrc = netdev_alloc_frag(MRC_ICRC_LEN);
+	if (!icrc)
+		return -ENOMEM;
+	*icrc = cpu_to_be32(mrc_net_icrc_skb(skb, 0, n));
+	page = virt_to_head_page(icrc);
+	skb_fill_page_desc(skb, skb_shinfo(skb)->nr_frags, page,
+			   (u8 *)icrc - (u8 *)page_address(page),
+			   MRC_ICRC_LEN);
+	skb->len += MRC_ICRC_LEN;
+	skb->data_len += MRC_ICRC_LEN;
+	skb->truesize += SKB_DATA_ALIGN(MRC_ICRC_LEN);
+	/* Its pages are the user's: whoever wants to write into the
+	 * packet (netem's corruption, a tc action) copies first.
+	 */
+	skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
+	return 0;
+}
+
 void mrc_net_seal(struct sk_buff *skb)
 {
 	u32 n = skb->len - MRC_ICRC_LEN;
@@ -257,11 +369,27 @@ struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	return skb;
 }
 
+struct sk_buff *mrc_net_alloc_paged(struct mrc_qp *qp,
+				    const struct mrc_pkt *pkt)
+{
+	struct sk_buff *skb = mrc_net_build_len(pkt, 0, NULL);
+
+	if (!skb)
+		mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
+	return skb;
+}
+
 void mrc_net_queue(struct mrc_qp *qp, struct sk_buff *skb)
 {
 	lockdep_assert_held(&qp->lock);		/* qp->txq is unlocked */
 
-	mrc_net_seal(skb);
+	if (!skb_is_nonlinear(skb)) {
+		mrc_net_seal(skb);
+	} else if (mrc_net_seal_paged(skb)) {
+		mrc_count(qp->mdev, MRC_CNT_TX_DROP, 1);
+		kfree_skb(skb);
+		return;
+	}
 	__skb_queue_tail(&qp->txq, skb);
 }
 

@@ -271,6 +271,10 @@ struct mrc_qp {
 	bool conn_ready;		/* RTR reached: conn initialised */
 	struct hrtimer timer;		/* engine deadline, or "pump again" */
 	struct sk_buff_head txq;	/* built under lock, sent after */
+	/* The packet mrc_qp_rx() hands to the engine, while it does: a
+	 * paged one's payload is copied out of it at placement.
+	 */
+	const struct sk_buff *rx_skb;
 };
 
 static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)
@@ -309,7 +313,13 @@ void mrc_qp_kick_at(struct mrc_qp *qp, u64 now);
 void mrc_qp_unlock_xmit(struct mrc_qp *qp) __releases(&qp->lock);
 enum hrtimer_restart mrc_qp_timer_fn(struct hrtimer *t);
 /* A packet from the QP's peer (receive path, softirq). */
-void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags);
+void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags,
+	       const struct sk_buff *skb);
+/* Where the payload of the packet being placed is, for @x's transfer into
+ * MRs: pkt->payload, or the received skb (paged receive).
+ */
+void mrc_qp_rx_src(const struct mrc_qp *qp, const struct mrc_pkt *pkt,
+		   struct mrc_xfer *x);
 
 /* req.c */
 void mrc_req_doorbell(struct mrc_qp *qp);
@@ -418,6 +428,15 @@ void mrc_net_send(const struct mrc_xmit *x, struct sk_buff *skb);
  */
 struct sk_buff *mrc_net_alloc(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			      u8 **payload);
+/* The same with the headers only: the caller appends the payload as page
+ * frags (MRC_MR_TO_FRAGS); mrc_net_queue() adds the ICRC.
+ */
+struct sk_buff *mrc_net_alloc_paged(struct mrc_qp *qp,
+				    const struct mrc_pkt *pkt);
+/* Payloads from this size up are sent as page references, not copied:
+ * below it a copy costs less than the references and the ICRC's frag.
+ */
+#define MRC_ZC_MIN	256
 struct sk_buff *mrc_net_build(const struct mrc_pkt *pkt, u8 **payload);
 void mrc_net_seal(struct sk_buff *skb);
 

@@ -403,6 +403,24 @@ static void mrc_req_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,
 	int err = 0;
 
 	mrc_req_fill(w, d, pkt);
+	if (d->len >= MRC_ZC_MIN && !(w->send_flags & IB_SEND_INLINE)) {
+		struct mrc_xfer x = { .dir = MRC_MR_TO_FRAGS };
+
+		x.skb = mrc_net_alloc_paged(qp, pkt);
+		if (!x.skb)
+			return;		/* recovered like a loss */
+		err = mrc_sge_xfer(qp->mdev, &qp->pd->ibpd, w->sge,
+				   w->num_sge, d->offset, &x, d->len);
+		if (!err) {
+			mrc_net_queue(qp, x.skb);
+			return;
+		}
+		kfree_skb(x.skb);
+		if (err != -EMSGSIZE)
+			goto prot_err;
+		/* More pieces than frags (many small SGEs): copy. */
+		err = 0;
+	}
 	skb = mrc_net_alloc(qp, pkt, &payload);
 	if (!skb)
 		return;		/* recovered like a loss */
@@ -413,10 +431,11 @@ static void mrc_req_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,
 				   w->num_sge, d->offset, payload, d->len,
 				   MRC_FROM_MR);
 	if (err) {
+		kfree_skb(skb);
+prot_err:
 		/* The MR went away under the WQE: a local protection error
 		 * that ends the QP (IBA 10.7.3.1).
 		 */
-		kfree_skb(skb);
 		if (w->status == IB_WC_SUCCESS)
 			w->status = IB_WC_LOC_PROT_ERR;
 		qp->pending_error = true;
@@ -520,10 +539,12 @@ int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		if (m->msg_len != w->length ||
 		    (u64)m->offset + pkt->payload_len > w->length)
 			goto bad;
-		err = mrc_sge_copy(qp->mdev, &qp->pd->ibpd, w->sge,
-				   w->num_sge, m->offset,
-				   (void *)pkt->payload, pkt->payload_len,
-				   MRC_TO_MR);
+		struct mrc_xfer x;
+
+		mrc_qp_rx_src(qp, pkt, &x);
+		err = mrc_sge_xfer(qp->mdev, &qp->pd->ibpd, w->sge,
+				   w->num_sge, m->offset, &x,
+				   pkt->payload_len);
 	} else {
 		orig = pkt->u.atomic_resp.orig;
 		w->atomic_orig = orig;

@@ -155,6 +155,7 @@ static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	const struct mrc_send_ext *s = &pkt->u.send;
 	struct mrc_rwqe *rw;
+	struct mrc_xfer x;
 	int r;
 
 	r = mrc_resp_bind(qp, s->msg.msn, &rw);
@@ -178,10 +179,10 @@ static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	/* The lkeys of an SRQ's WQE belong to the SRQ's PD (IBA 10.2.9),
 	 * which need not be the QP's.
 	 */
-	if (mrc_sge_copy(qp->mdev, qp->srq ? qp->srq->ibsrq.pd : &qp->pd->ibpd,
-			 rw->sge, rw->num_sge,
-			 s->msg.offset, (void *)pkt->payload,
-			 pkt->payload_len, MRC_TO_MR)) {
+	mrc_qp_rx_src(qp, pkt, &x);
+	if (mrc_sge_xfer(qp->mdev, qp->srq ? qp->srq->ibsrq.pd : &qp->pd->ibpd,
+			 rw->sge, rw->num_sge, s->msg.offset, &x,
+			 pkt->payload_len)) {
 		rw->status = IB_WC_LOC_PROT_ERR;
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 	}
@@ -197,6 +198,7 @@ static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	const struct mrc_write_ext *w = &pkt->u.write;
 	struct mrc_rwqe *rw;
+	struct mrc_xfer x;
 	struct mrc_mr *mr;
 	int r;
 
@@ -236,9 +238,11 @@ static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 				  IB_ACCESS_REMOTE_WRITE);
 		if (!mr)
 			return mrc_resp_fatal(qp, MRC_NACK_REMOTE_ACCESS_ERROR);
-		mrc_mr_copy(mr, w->va, (void *)pkt->payload, pkt->payload_len,
-			    MRC_TO_MR);
+		mrc_qp_rx_src(qp, pkt, &x);
+		r = mrc_mr_xfer(mr, w->va, &x, pkt->payload_len);
 		mrc_mr_put(mr);
+		if (r)
+			return mrc_resp_fatal(qp, MRC_NACK_REMOTE_ACCESS_ERROR);
 	}
 	if (pkt->hdr.flags & MRC_F_LAST)
 		mrc_resp_note_last(qp, pkt, w->msg.msn, w->msg.msg_len, w->imm);
@@ -490,6 +494,18 @@ void mrc_resp_xmit(struct mrc_qp *qp, const struct mrc_tx_desc *d,
 	} else {
 		pkt->u.atomic_resp.msn = r->rsn;
 		pkt->u.atomic_resp.orig = r->orig;
+	}
+	if (d->len >= MRC_ZC_MIN) {
+		struct mrc_xfer x = { .dir = MRC_MR_TO_FRAGS };
+
+		x.skb = mrc_net_alloc_paged(qp, pkt);
+		if (!x.skb)
+			return;
+		if (!mrc_mr_xfer(r->mr, r->va + d->offset, &x, d->len)) {
+			mrc_net_queue(qp, x.skb);
+			return;
+		}
+		kfree_skb(x.skb);	/* out of frags: copy it */
 	}
 	skb = mrc_net_alloc(qp, pkt, &payload);
 	if (!skb)

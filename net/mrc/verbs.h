@@ -212,6 +212,19 @@ static inline struct mrc_mr *to_mmr(struct ib_mr *ibmr)
 enum mrc_copy_dir {
 	MRC_TO_MR,			/* buffer -> memory region */
 	MRC_FROM_MR,			/* memory region -> buffer */
+	MRC_SKB_TO_MR,			/* skb bytes -> memory region */
+	MRC_MR_TO_FRAGS,		/* memory region pages -> skb frags */
+};
+
+/* A transfer between memory regions and one buffer or skb: @off is where
+ * the next byte goes in (or comes from) @buf or @skb, advanced as bytes
+ * move.  MRC_MR_TO_FRAGS appends page references to @skb (no copy).
+ */
+struct mrc_xfer {
+	enum mrc_copy_dir dir;
+	u8 *buf;			/* MRC_TO_MR, MRC_FROM_MR */
+	struct sk_buff *skb;		/* MRC_SKB_TO_MR, MRC_MR_TO_FRAGS */
+	u32 off;
 };
 
 /* Find the MR with @key and take a reference (RCU inside); NULL if none. */
@@ -225,6 +238,10 @@ int mrc_mr_check(const struct mrc_mr *mr, const struct ib_pd *pd, u64 iova,
 /* Copy @len bytes between @buf and @mr at @iova (already checked). */
 void mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len,
 		 enum mrc_copy_dir dir);
+/* The same for any direction; -EMSGSIZE when the skb has no frag left
+ * (MRC_MR_TO_FRAGS), -EFAULT when the skb is shorter (MRC_SKB_TO_MR).
+ */
+int mrc_mr_xfer(struct mrc_mr *mr, u64 iova, struct mrc_xfer *x, u32 len);
 /* 8-byte atomic at @iova (checked): compare-and-swap when @is_cs, else
  * fetch-and-add; the original value in @orig.  -EINVAL if @iova is not
  * 8-byte aligned (nothing changed).
@@ -240,6 +257,9 @@ int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cs, u64 compare,
 int mrc_sge_copy(struct mrc_dev *mdev, const struct ib_pd *pd,
 		 const struct rxe_sge *sge, u32 num_sge, u32 offset,
 		 void *buf, u32 len, enum mrc_copy_dir dir);
+int mrc_sge_xfer(struct mrc_dev *mdev, const struct ib_pd *pd,
+		 const struct rxe_sge *sge, u32 num_sge, u32 offset,
+		 struct mrc_xfer *x, u32 len);
 
 /* The memory a remote key (an MR's rkey or a bound window's) names for
  * @qp, checked for [@iova, @iova + @len) and every IB_ACCESS_* bit in

@@ -7,7 +7,8 @@
 # SEND_WITH_IMM, RDMA WRITE, WRITE_WITH_IMM, RDMA READ, compare-and-swap,
 # fetch-and-add), every byte and every completion checked at both ends.
 # First on a clean link, then with netem on each end in turn: loss,
-# reordering, duplication, delay with jitter.  Reliable delivery means
+# reordering, duplication, delay with jitter, corruption (caught by the
+# ICRC: h1's rx_bad_icrc grows).  Reliable delivery means
 # every run ends with 0 corrupted bytes and 0 failed completions at both
 # ends.  Sizes run from 1 byte to 8 MiB in the clean run and in one lossy
 # run; the other runs are smaller to stay within TCG's time.
@@ -50,6 +51,28 @@ impaired "loss 5%" loss 5% -- --count=40 --max-size=512K --seed=112
 impaired "reorder" delay 1ms reorder 25% 50% -- --count=40 --max-size=256K --seed=113
 impaired "duplicate 5%" duplicate 5% -- --count=40 --max-size=256K --seed=114
 impaired "delay 2ms jitter 1ms" delay 2ms 1ms -- --count=40 --max-size=256K --seed=115
+
+# Corruption: netem flips a bit in the head of 2% of h2's packets (the
+# requests; their payload of 256 bytes and more is in page frags, so the
+# flip lands in the link, IP, UDP or MRC headers).  The IP checksum, UDP
+# and the ICRC (over head and frags) drop them, h1 counts the ICRC ones,
+# and the transfer recovers them as losses.
+bad_icrc() {
+	"$MRCCTL" -n h1 -j -s dev show dev "$H1_DEV" 2>/dev/null | python3 -S -c '
+import json, sys
+try:
+    print(json.load(sys.stdin)[0]["stats"]["rx_bad_icrc"])
+except Exception:
+    print(-1)'
+}
+icrc0=$(bad_icrc)
+if check "h2 e0: netem corrupt 2%" netem_on h2 e0 corrupt 2%; then
+	verify_pair "corrupt 2% on h2" --count=40 --max-size=256K --seed=118
+	icrc1=$(bad_icrc)
+	check "h1 rx_bad_icrc grew ($icrc0 -> $icrc1)" \
+		test "$icrc0" -ge 0 -a "$icrc1" -gt "$icrc0"
+fi
+netem_off h2 e0
 
 # Loss in both directions at once.
 check "netem loss 3% on both ends" \

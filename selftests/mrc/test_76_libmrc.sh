@@ -154,6 +154,16 @@ check "plane 4 of h1 up again (mrcctl)" ns_exec h1 "$MRCCTL" plane set dev "$H1_
 check_output "mrc_ctl CC profile 77: the kernel holds the API's values" \
 	"id 77 algo uet-1.0-nscc base-rtt 123us target-delay 246us qa-threshold 5ms adjust-bytes 32768 adjust-period 50us eta 3 fi 2 fi-scale 8 gamma 512 max-md-jump 256 max-cwnd 100000 min-cwnd 0 init-cwnd 100000 qa-gate 2 disable-qa on" \
 	ns_exec h1 "$MRCCTL" cc-profile show dev "$H1_DEV" id 77
+# h1's route to h2 over planes 1-4, with CC profile CC (0: the default).
+h1_route_cc() {
+	ns_exec h1 "$MRCCTL" route set "$(fab_addr 2 1)" dev "$H1_DEV" \
+		plane 1 via "$(fab_addr 2 1)" plane 2 via "$(fab_addr 2 2)" \
+		plane 3 via "$(fab_addr 2 3)" plane 4 via "$(fab_addr 2 4)" cc-profile "$1"
+}
+check "h1's route to h2 names CC profile 77 (mrcctl route set)" h1_route_cc 77
+check "mrc_ctl CC profile 77 named by a route: going OFFLINE is EBUSY" \
+	ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --cc-busy 77
+check "h1's route back on CC profile 0" h1_route_cc 0
 check "CC profile 77 of h1 deleted (mrcctl)" \
 	ns_exec h1 "$MRCCTL" cc-profile del dev "$H1_DEV" id 77
 

@@ -21,6 +21,10 @@
 //                                 without CAP_NET_ADMIN: port N still
 //                                 reads, a change is refused with EPERM;
 //                                 CC profile 77 reads, its changes EPERM
+//   mrc_api_check -d DEV --cc-busy ID
+//                                 CC profile ID is ONLINE and a route
+//                                 names it: ONLINE -> OFFLINE is EBUSY
+//                                 and leaves it ONLINE
 #include "example_common.hpp"
 
 #include <mrc_ctl.h>
@@ -569,20 +573,36 @@ void ctl_unprivileged(Endpoint &e, int port)
 	      "without CAP_NET_ADMIN OFFLINE (the library's) -> ONLINE: EPERM");
 }
 
+// A CC profile a route names cannot leave the kernel (ctl_cc_profile.cpp).
+void ctl_cc_busy(Endpoint &e, int id)
+{
+	std::string p = "CC profile " + std::to_string(id);
+	check(cc_state(e, static_cast<uint64_t>(id)) == ONLINE, p + " is ONLINE");
+	errno = 0;
+	check(cc_modify(e, static_cast<uint64_t>(id), OFFLINE, nullptr,
+			nullptr) == -1 &&
+		      errno == EBUSY,
+	      p + " named by a route: ONLINE -> OFFLINE is EBUSY");
+	check(cc_state(e, static_cast<uint64_t>(id)) == ONLINE,
+	      "... and leaves it ONLINE");
+}
+
 int main(int argc, char **argv)
 {
 	return run_main("mrc_api_check", [&] {
 		Options o;
 		bool mrc = false;
-		int ctl = 0, unpriv = 0;
+		int ctl = 0, unpriv = 0, busy = 0;
 		parse_options(argc, argv, o,
 			      {{"mrc", 0, false, set_true(mrc)},
 			       {"ctl", 0, true,
 				[&](const char *a) { ctl = std::atoi(a); }},
 			       {"ctl-unpriv", 0, true,
-				[&](const char *a) { unpriv = std::atoi(a); }}},
+				[&](const char *a) { unpriv = std::atoi(a); }},
+			       {"cc-busy", 0, true,
+				[&](const char *a) { busy = std::atoi(a); }}},
 			      [](const char *prog) {
-				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N]\n",
+				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID]\n",
 						  prog);
 			      });
 		Endpoint e;
@@ -597,7 +617,9 @@ int main(int argc, char **argv)
 		e.ctx.reset(mrc_create_context(e.vctx.get(), nullptr));
 		if (!e.ctx)
 			fail_errno("mrc_create_context");
-		if (ctl > 0 || unpriv > 0)
+		if (busy > 0)
+			ctl_cc_busy(e, busy);
+		else if (ctl > 0 || unpriv > 0)
 			ctl > 0 ? ctl_ports(e, ctl) : ctl_unprivileged(e, unpriv);
 		else
 			objects(e);

@@ -14,6 +14,7 @@
 // no SRQ WQE, raises LAST_WQE_REACHED, the other QPs still receive into
 // them; destroying the SRQ with QPs attached is refused (EBUSY).
 #include "cli.h"
+#include "raw_sq.h"
 #include "tap.h"
 #include "verbs_common.h"
 
@@ -438,37 +439,25 @@ private:
 	// process's uverbs mappings whose newest slot holds wr_id @id.
 	rxe_queue_buf *find_ring(uint64_t id)
 	{
-		std::ifstream maps("/proc/self/maps");
-		std::string line;
-		while (std::getline(maps, line)) {
-			std::istringstream ls(line);
-			std::string range, perms, off, dev, inode, path;
-			ls >> range >> perms >> off >> dev >> inode >> path;
-			if (path.find("/dev/infiniband/uverbs") ==
-				    std::string::npos ||
-			    perms.compare(0, 2, "rw"))
-				continue;
-			auto dash = range.find('-');
-			uintptr_t start = std::stoull(range.substr(0, dash),
-						      nullptr, 16);
-			uintptr_t end = std::stoull(range.substr(dash + 1),
-						    nullptr, 16);
+		rxe_queue_buf *found = nullptr;
+		for_each_uverbs_mapping([&](uintptr_t start, uintptr_t len) {
 			auto *q = reinterpret_cast<rxe_queue_buf *>(start);
 			if (q->log2_elem_size < 5 || q->log2_elem_size > 12 ||
 			    q->index_mask > 0xffff ||
 			    sizeof(*q) + ((uint64_t(q->index_mask) + 1)
 					  << q->log2_elem_size) >
-				    end - start)
-				continue;
+				    len)
+				return false;
 			uint32_t last = (q->producer_index - 1) & q->index_mask;
 			uint64_t wr_id;
 			std::memcpy(&wr_id,
 				    q->data + (size_t(last) << q->log2_elem_size),
 				    sizeof(wr_id));
 			if (wr_id == id)
-				return q;
-		}
-		return nullptr;
+				found = q;
+			return found != nullptr;
+		});
+		return found;
 	}
 
 	// What userspace writes into the ring is hostile: a WQE whose

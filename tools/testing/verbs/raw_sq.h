@@ -25,33 +25,43 @@
 
 namespace verbs {
 
+// Calls @fn(start, length) for each read-write mapping of
+// /dev/infiniband/uverbs* in this process (where the provider keeps the
+// rings it shares with the kernel) until @fn returns true; returns
+// whether it did.
+template <typename Fn> bool for_each_uverbs_mapping(Fn fn)
+{
+	std::ifstream maps("/proc/self/maps");
+	std::string line;
+	while (std::getline(maps, line)) {
+		std::istringstream ls(line);
+		std::string range, perms, off, dev, inode, path;
+		ls >> range >> perms >> off >> dev >> inode >> path;
+		if (path.find("/dev/infiniband/uverbs") == std::string::npos ||
+		    perms.size() < 2 || perms[0] != 'r' || perms[1] != 'w')
+			continue;
+		auto dash = range.find('-');
+		uintptr_t start = std::stoull(range.substr(0, dash), nullptr, 16);
+		uintptr_t end = std::stoull(range.substr(dash + 1), nullptr, 16);
+		if (fn(start, end - start))
+			return true;
+	}
+	return false;
+}
+
 class RawSq {
 public:
 	// The send ring whose newest WQE has wr_id id; nullopt if none.
 	static std::optional<RawSq> find(uint64_t id)
 	{
-		std::ifstream maps("/proc/self/maps");
-		std::string line;
-		while (std::getline(maps, line)) {
-			std::istringstream ls(line);
-			std::string range, perms, off, dev, inode, path;
-			ls >> range >> perms >> off >> dev >> inode >> path;
-			if (path.find("/dev/infiniband/uverbs") ==
-				    std::string::npos ||
-			    perms.size() < 2 || perms[0] != 'r' ||
-			    perms[1] != 'w')
-				continue;
-			auto dash = range.find('-');
-			uintptr_t start = std::stoull(range.substr(0, dash),
-						      nullptr, 16);
-			uintptr_t end = std::stoull(range.substr(dash + 1),
-						    nullptr, 16);
+		std::optional<RawSq> found;
+		for_each_uverbs_mapping([&](uintptr_t start, uintptr_t len) {
 			RawSq sq(reinterpret_cast<rxe_queue_buf *>(start));
-			if (sq.plausible(end - start) &&
-			    sq.newest()->wr.wr_id == id)
-				return sq;
-		}
-		return std::nullopt;
+			if (sq.plausible(len) && sq.newest()->wr.wr_id == id)
+				found = sq;
+			return found.has_value();
+		});
+		return found;
 	}
 
 	// The WQE header as C lays it out (what the kernel and the provider

@@ -51,7 +51,10 @@ inline const char *common_usage =
 	"  -E, --ev-profile=ID   EV profile of the QP (MRC_QP_EV_PROFILE_ID)\n"
 	"  -C, --cc-profile=ID   CC profile of the QP (MRC_QP_CC_PROFILE_ID)\n"
 	"  -W, --max-wimm=N      MRC_QP_MAX_WIMM / _DEST (default: the device's)\n"
-	"  -t, --timeout=S       give up after S seconds (default 120)\n";
+	"  -t, --timeout=S       give up after S seconds (default 120)\n"
+	"      --mrc-timeout=E   MRC_QP_TIMEOUT: ACK timeout 1024 ns x 2^E (default 14)\n"
+	"      --retry-linear=N  MRC_QP_RETRY_CNT: timeouts at the base value (default 7)\n"
+	"      --retry-exp=N     then timeouts doubling each time (default 7)\n";
 
 // A number as the examples take it: decimal, 0x hex or 0 octal, with an
 // optional k or m suffix (KiB, MiB).
@@ -106,7 +109,10 @@ inline std::vector<OptionSpec> common_options(Options &o)
 		{"ev-profile", 'E', true, number_into(o.ev_profile)},
 		{"cc-profile", 'C', true, number_into(o.cc_profile)},
 		{"timeout", 't', true, number_into(o.timeout)},
-		{"max-wimm", 'W', true, number_into(o.max_wimm)}};
+		{"max-wimm", 'W', true, number_into(o.max_wimm)},
+		{"mrc-timeout", 0, true, number_into(o.mrc_timeout)},
+		{"retry-linear", 0, true, number_into(o.retry_linear)},
+		{"retry-exp", 0, true, number_into(o.retry_exp)}};
 }
 
 // The getopt_long loop of an example: the common options and its own,

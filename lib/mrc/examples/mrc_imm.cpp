@@ -13,8 +13,8 @@
 // QP_REQ_ERR at the server (an invalid request: no receive), acknowledges
 // it and destroys the QP.  --peer-gone: the server destroys its QP once
 // connected; the client's WRITE_WITH_IMM runs out of retries
-// (--mrc-timeout, --retry-linear, --retry-exp: MRC_QP_TIMEOUT and
-// MRC_QP_RETRY_CNT), completes RETRY_EXC_ERR, and QP_FATAL follows.
+// (the common --mrc-timeout, --retry-linear, --retry-exp: MRC_QP_TIMEOUT
+// and MRC_QP_RETRY_CNT), completes RETRY_EXC_ERR, and QP_FATAL follows.
 // --wimm-dest=N sets MRC_QP_MAX_WIMM_DEST (default: -W): a client whose
 // max_wimm is larger may find the server holding N WRITE_WITH_IMM not
 // yet completed (a packet lost before them); the next one is refused,
@@ -39,9 +39,6 @@ void usage(const char *prog)
 		    "      --expect-fail     the run must end in a failed completion\n"
 		    "      --async           then the QP's asynchronous event must come\n"
 		    "      --peer-gone       the server destroys its QP, the client's retries run out\n"
-		    "      --mrc-timeout=T   MRC_QP_TIMEOUT (default 14)\n"
-		    "      --retry-linear=N  MRC_QP_RETRY_CNT linear count (default 7)\n"
-		    "      --retry-exp=N     MRC_QP_RETRY_CNT exponential count (default 7)\n"
 		    "      --wimm-dest=N     MRC_QP_MAX_WIMM_DEST (default -W)\n",
 		    prog, common_usage);
 }
@@ -212,11 +209,6 @@ int main(int argc, char **argv)
 			       {"expect-fail", 0, false, set_true(io.expect_fail)},
 			       {"async", 0, false, set_true(io.async)},
 			       {"peer-gone", 0, false, set_true(io.peer_gone)},
-			       {"mrc-timeout", 0, true,
-				number_into(o.mrc_timeout)},
-			       {"retry-linear", 0, true,
-				number_into(o.retry_linear)},
-			       {"retry-exp", 0, true, number_into(o.retry_exp)},
 			       {"wimm-dest", 0, true,
 				number_into(o.max_wimm_dest)}},
 			      usage);

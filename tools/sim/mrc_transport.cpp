@@ -128,6 +128,10 @@ MrcTransport::MrcTransport(SimContext &ctx)
 		kNs);
 	cfg_.ev_min_active = static_cast<u16>(
 		c.integer("mrc.ev_min_active", cfg_.ev_min_active));
+	// Off by default, as in the kernel: on fabrics whose paths have one
+	// delay, a tail loss is judged by the connection's RTT
+	// (mrc-engine.rst, loss detection).
+	cfg_.tail_resend = static_cast<u8>(c.integer("mrc.tail_resend", 0) != 0);
 	evs_ = static_cast<std::uint32_t>(c.integer("mrc.evs", 128));
 	if (evs_ < 1 || evs_ > MRC_MAX_EVS)
 		throw ConfigError("mrc.evs: 1.." + std::to_string(MRC_MAX_EVS));

@@ -45,7 +45,7 @@ static bool conn_config_valid(const struct mrc_conn_config *cfg)
 	       cfg->backoff_cnt <= MRC_BACKOFF_INFINITE &&
 	       cfg->rnr_retry <= MRC_RNR_INFINITE &&
 	       cfg->probe_backoff_max <= 24 && cfg->ack_every >= 1 &&
-	       cfg->spray <= MRC_SPRAY_RECYCLE;
+	       cfg->spray <= MRC_SPRAY_RECYCLE && cfg->tail_resend <= 1;
 }
 
 int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,

@@ -109,6 +109,10 @@ struct mrc_conn_config {
 	u8 rnr_retry;		/* RNR retries (<= 7, 7 = infinite) */
 	u8 probe_backoff_max;	/* probe interval doubles up to << this */
 	u8 spray;		/* enum mrc_spray: how data packets pick EVs */
+	u8 tail_resend;		/* 1: the tail's losses are judged by the
+				 * connection's RTT, not each path's
+				 * (fabrics whose paths have one delay)
+				 */
 	u32 rnr_timeout;	/* ns to wait after an RNR NACK (default) */
 	u32 ack_every;		/* ACK at least every N data packets */
 	u32 ack_delay;		/* ns: ... or this long after the first unACKed */

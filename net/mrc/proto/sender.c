@@ -397,9 +397,40 @@ static bool tx_sent_after_rack(const struct mrc_tx *tx, u32 psn,
 	       (p->sent == tx->rack_xmit && !mrc_psn_before(psn, tx->rack_psn));
 }
 
+/* A connection's tail: everything it has to send is in flight, so no
+ * later packet will be delivered to reveal a loss by RACK.  A packet
+ * behind one delivered then waits its own path's bound: about three round
+ * trips for a path with one or two samples (rttvar starts at half the
+ * RTT), the ACK timeout for one never sampled.  With cfg.tail_resend it
+ * is resent once it is overdue by the connection's own estimate; its path
+ * is charged as for a loss, the window is not (it may only be slow).
+ * Only for fabrics whose paths have about one delay: a path much slower
+ * than the connection's mean would have its tail resent needlessly.
+ */
+static u64 tx_tail_bound(const struct mrc_conn *c)
+{
+	const struct mrc_tx *tx = &c->tx;
+
+	if (!c->cfg.tail_resend || !tx->srtt || tx->msn_seg != tx->msn_nxt)
+		return MRC_TIME_NEVER;
+	return (u64)tx->srtt + 2 * (u64)tx->rttvar +
+	       mrc_min64(tx->srtt / 4, c->cfg.reo_min);
+}
+
+static void tx_tail_resend(struct mrc_conn *c, u32 psn, struct mrc_txpkt *p,
+			   u64 now)
+{
+	tx_uncount(&c->tx, p);
+	tx_queue_retx(c, psn, p);
+	c->st.lost_pkts++;
+	c->paths.ev[p->ev].cnt.lost_pkts++;
+	mrc_path_on_loss(c, p->ev, MRC_EVR_LOSS, now);
+}
+
 static void tx_rack_detect(struct mrc_conn *c, u64 now)
 {
 	struct mrc_tx *tx = &c->tx;
+	u64 tail = tx_tail_bound(c);
 	u32 psn;
 
 	tx->rack_deadline = MRC_TIME_NEVER;
@@ -423,10 +454,18 @@ static void tx_rack_detect(struct mrc_conn *c, u64 now)
 		if (p->flags & (MRC_TXP_SACKED | MRC_TXP_LOST | MRC_TXP_RNR))
 			continue;
 		due = p->sent + mrc_path_expect(c, p->ev);
-		if (now >= due)
+		if (now >= due) {
 			tx_mark_lost(c, psn, p, MRC_EVR_LOSS, now);
-		else
-			tx->rack_deadline = mrc_min64(tx->rack_deadline, due);
+			continue;
+		}
+		if (tail != MRC_TIME_NEVER && p->sent + tail < due) {
+			if (now >= p->sent + tail) {
+				tx_tail_resend(c, psn, p, now);
+				continue;
+			}
+			due = p->sent + tail;
+		}
+		tx->rack_deadline = mrc_min64(tx->rack_deadline, due);
 	}
 }
 

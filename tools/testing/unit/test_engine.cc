@@ -239,6 +239,86 @@ TEST(EngineTx, SackedPacketIsNotRetransmittedAndLossWaitsForItsPath)
 	EXPECT_EQ(mrc_conn_ev_state(s.c, v[0].ev), MRC_EV_ASSUMED_BAD);
 }
 
+// v[1] SACKed, v[0] behind it; the connection (and path 1) has learned
+// an RTT of 10 us from many samples, path 0 from one only, so path 0's
+// own bound is about three RTTs (rttvar starts at half the RTT).
+static void tail_setup(Solo &s, const std::vector<struct mrc_tx_desc> &v)
+{
+	struct mrc_tx_desc d0 = v[0], d1 = v[1];
+
+	s.now += 10000;
+	d0.ts = (uint32_t)(s.now - 10000);
+	s.rx(s.ack(v[0].psn, {v[1].psn}, &d0));
+	for (int i = 0; i < 12; i++) {
+		d1.ts = (uint32_t)(s.now - 10000);
+		s.rx(s.ack(v[0].psn, {v[1].psn}, &d1));
+	}
+}
+
+TEST(EngineTx, TailLossIsResentByTheConnectionsRtt)
+{
+	auto cfg = solo_config();
+
+	cfg.tail_resend = 1;
+	Solo s(cfg, 4);
+
+	s.send(4000);
+	auto v = s.drain();
+
+	ASSERT_EQ(v.size(), 4u);
+	tail_setup(s, v);
+	EXPECT_TRUE(s.drain().empty());
+	const uint32_t cwnd = s.stats().cwnd;
+	// Everything is in flight: v[0] is resent once the connection's
+	// own bound (srtt + 2 rttvar + allowance) passed, within two RTTs
+	// of its send, not after path 0's three.
+	uint64_t d = mrc_conn_next_deadline(s.c);
+
+	ASSERT_LT(d, v[0].ts + 20000ull);
+	s.timer_to(d);
+	auto r = s.drain();
+
+	ASSERT_EQ(r.size(), 1u);
+	EXPECT_EQ(r[0].psn, v[0].psn);
+	EXPECT_TRUE(r[0].flags & MRC_F_RETX);
+	EXPECT_NE(r[0].ev, v[0].ev);
+	// Charged to its path as a loss, but not to the window.
+	EXPECT_EQ(mrc_conn_ev_state(s.c, v[0].ev), MRC_EV_ASSUMED_BAD);
+	EXPECT_EQ(s.stats().cwnd, cwnd);
+}
+
+TEST(EngineTx, LossBeforeTheTailWaitsForItsPath)
+{
+	auto cfg = solo_config();
+
+	cfg.tail_resend = 1;
+	cfg.cc.init_cwnd = cfg.cc.max_cwnd = 4000;
+	Solo s(cfg, 4);
+
+	s.send(40000);
+	auto v = s.drain();
+
+	ASSERT_EQ(v.size(), 4u);
+	tail_setup(s, v);
+	s.drain();
+	// More to send: later deliveries will judge v[0]; its path's own
+	// bound applies.
+	EXPECT_GT(mrc_conn_next_deadline(s.c), v[0].ts + 25000ull);
+}
+
+TEST(EngineTx, TailResendIsOffByDefault)
+{
+	Solo s(solo_config(), 4);
+
+	s.send(4000);
+	auto v = s.drain();
+
+	ASSERT_EQ(v.size(), 4u);
+	tail_setup(s, v);
+	// Paths of different delays: path 0's own bound, however long.
+	EXPECT_GT(mrc_conn_next_deadline(s.c), v[0].ts + 25000ull);
+}
+
 TEST(EngineNack, TrimmedIsRetransmittedAtOnceWithoutBlamingThePath)
 {
 	Solo s(solo_config(), 4);

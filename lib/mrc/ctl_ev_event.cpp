@@ -224,8 +224,8 @@ private:
 		// Full: the newest gives way to this one, which then owes
 		// its drops and itself to the consumer.
 		mrc_ctl_ev_event &last = ring_[(head_ + count_ - 1) % ring_.size()];
-		ev.drop_count = add_sat(ev.drop_count,
-					static_cast<uint64_t>(last.drop_count) + 1);
+		uint64_t owed = uint64_t{last.drop_count} + 1;
+		ev.drop_count = add_sat(ev.drop_count, owed);
 		last = ev;
 	}
 
@@ -267,10 +267,9 @@ MRC_API mrc_cq *mrc_ctl_create_ev_event_cq(mrc_context *mrc_ctx, int cqe,
 	cq->user_context = cq_context;
 	bool with_state = mrc_ctx->attr.mrc_api_version_used >=
 			  MRC_API_VER(1, 0, 1);
+	const char *dev = ibv_get_device_name(mrc_ctx->vctx->device);
 	try {
-		cq->events.reset(new EvEventQueue(
-			ibv_get_device_name(mrc_ctx->vctx->device), cqe,
-			with_state));
+		cq->events.reset(new EvEventQueue(dev, cqe, with_state));
 	} catch (const std::bad_alloc &) {
 		return fail_null<mrc_cq>(ENOMEM);
 	} catch (const std::exception &) {

@@ -28,7 +28,8 @@
 //   mrc_api_check -d DEV --ev-events CQE
 //                                 an EV event CQ of CQE entries and its
 //                                 refusals; "ready" once it listens, then
-//                                 after a line on stdin, every event it
+//                                 after a line on stdin (or once the
+//                                 --go-file F exists), every event it
 //                                 holds ("event profile P port N state S
 //                                 drop D value HEX") until 2 s pass
 //                                 without one, and the totals
@@ -40,6 +41,8 @@
 #include <cmath>
 #include <cstring>
 #include <thread>
+
+#include <unistd.h>
 
 using namespace example;
 
@@ -612,7 +615,7 @@ const char *ev_state_name(mrc_ctl_ev_state s)
 
 // The refusals of the EV event calls that need a context, then the
 // events the caller makes happen (ctl_ev_event.cpp).
-void ctl_ev_events(Endpoint &e, int cqe)
+void ctl_ev_events(Endpoint &e, int cqe, const std::string &go_file)
 {
 	mrc_context *ctx = e.ctx.get();
 	errno = 0;
@@ -650,9 +653,16 @@ void ctl_ev_events(Endpoint &e, int cqe)
 	std::printf("ready\n");
 	std::fflush(stdout);
 
-	char line[64];
-	if (!std::fgets(line, sizeof(line), stdin))
-		fail("no go line on stdin");
+	// The caller makes its events, then says go: with a file that
+	// appears (a shell's background job has no stdin), else a line.
+	if (!go_file.empty()) {
+		while (access(go_file.c_str(), F_OK))
+			std::this_thread::sleep_for(std::chrono::milliseconds(50));
+	} else {
+		char line[64];
+		if (!std::fgets(line, sizeof(line), stdin))
+			fail("no go line on stdin");
+	}
 	uint64_t delivered = 0, dropped = 0;
 	bool bad = false;
 	auto quiet_since = std::chrono::steady_clock::now();
@@ -677,7 +687,8 @@ void ctl_ev_events(Endpoint &e, int cqe)
 			}
 			bad |= !ev[i].ev.port;
 			std::printf("event profile %llu port %u state %s drop %u value %s\n",
-				    static_cast<unsigned long long>(ev[i].profile_id),
+				    static_cast<unsigned long long>(
+					    ev[i].profile_id),
 				    ev[i].ev.port, ev_state_name(ev[i].state),
 				    ev[i].drop_count, hex.c_str());
 			delivered++;
@@ -699,6 +710,7 @@ int main(int argc, char **argv)
 		Options o;
 		bool mrc = false;
 		int ctl = 0, unpriv = 0, busy = 0, ev_cqe = 0;
+		std::string go_file;
 		parse_options(argc, argv, o,
 			      {{"mrc", 0, false, set_true(mrc)},
 			       {"ctl", 0, true,
@@ -708,9 +720,11 @@ int main(int argc, char **argv)
 			       {"cc-busy", 0, true,
 				[&](const char *a) { busy = std::atoi(a); }},
 			       {"ev-events", 0, true,
-				[&](const char *a) { ev_cqe = std::atoi(a); }}},
+				[&](const char *a) { ev_cqe = std::atoi(a); }},
+			       {"go-file", 0, true,
+				[&](const char *a) { go_file = a; }}},
 			      [](const char *prog) {
-				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID | --ev-events CQE]\n",
+				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID | --ev-events CQE [--go-file F]]\n",
 						  prog);
 			      });
 		Endpoint e;
@@ -726,7 +740,7 @@ int main(int argc, char **argv)
 		if (!e.ctx)
 			fail_errno("mrc_create_context");
 		if (ev_cqe > 0)
-			ctl_ev_events(e, ev_cqe);
+			ctl_ev_events(e, ev_cqe, go_file);
 		else if (busy > 0)
 			ctl_cc_busy(e, busy);
 		else if (ctl > 0 || unpriv > 0)

@@ -83,7 +83,8 @@ MRC_API mrc_cq *mrc_create_cq(mrc_context *mrc_ctx, int cqe, void *cq_context,
 
 MRC_API int mrc_poll_cq(mrc_cq *cq, int num_entries, ibv_wc *wc)
 {
-	if (!cq || num_entries < 0 || (num_entries && !wc)) {
+	// An EV event CQ is polled with mrc_ctl_poll_ev_event().
+	if (!cq || !cq->cq || num_entries < 0 || (num_entries && !wc)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -101,6 +102,12 @@ MRC_API int mrc_destroy_cq(mrc_cq *cq)
 		return fail_value(EINVAL);
 	if (cq->qp_users || cq->dying)
 		return fail_value(EBUSY);
+	if (!cq->cq) {
+		// An EV event CQ: no verbs object, no QP, no channel; its
+		// queue's thread never takes the lock (see ctl_ev_event.cpp).
+		ctx->cqs.erase(cq);
+		return 0;
+	}
 	if (int rc = destroy_unlocked(l, cq->dying, cq->cq))
 		return fail_value(rc);
 	if (cq->channel)
@@ -113,6 +120,8 @@ MRC_API int mrc_req_notify_cq(mrc_cq *cq, int solicited_only)
 {
 	if (!cq)
 		return fail_value(EINVAL);
+	if (!cq->cq)
+		return fail_value(EOPNOTSUPP); // EV events: no notification
 	int rc = ibv_req_notify_cq(cq->cq.get(), solicited_only);
 	return rc ? fail_value(rc) : 0;
 }
@@ -134,6 +143,6 @@ MRC_API int mrc_get_cq_event(mrc_comp_channel *channel, mrc_cq **cq,
 
 MRC_API void mrc_ack_cq_events(mrc_cq *cq, unsigned int nevents)
 {
-	if (cq && nevents)
+	if (cq && cq->cq && nevents)
 		ibv_ack_cq_events(cq->cq.get(), nevents);
 }

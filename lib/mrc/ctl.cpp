@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The controller API (mrc_ctl.h): the version query, and the entry points
 // whose kernel semantics are not modelled yet (EV format profiles, the
-// API's EV profile operations, EV events, endpoint operations); the
-// device query is in ctl_device.cpp, the ports in ctl_port.cpp, the CC
-// profiles in ctl_cc_profile.cpp.  Those check their arguments like the
+// API's EV profile operations, endpoint operations); the device query is
+// in ctl_device.cpp, the ports in ctl_port.cpp, the CC profiles in
+// ctl_cc_profile.cpp, EV events in ctl_ev_event.cpp.  Those check their arguments like the
 // real ones will, then refuse with EOPNOTSUPP (ENOTSUP is the same value
 // on Linux), so that a controller built against the OCP header links,
 // runs and is told plainly; Documentation/networking/lib_mrc.rst lists
@@ -51,24 +51,6 @@ NOT_MODELLED_PROFILE_OP(mrc_ctl_modify_ev_profile, mrc_ctl_ev_profile_attr)
 NOT_MODELLED_PROFILE_OP(mrc_ctl_query_ev_profile, mrc_ctl_ev_profile_attr)
 
 #undef NOT_MODELLED_PROFILE_OP
-
-MRC_API mrc_cq *mrc_ctl_create_ev_event_cq(mrc_context *mrc_ctx, int cqe,
-					   void *, mrc_comp_channel *, int)
-{
-	return fail_null<mrc_cq>(mrc_ctx && cqe > 0 ? EOPNOTSUPP : EINVAL);
-}
-
-// Returns a negative errno value, not -1 (the API's contract).
-MRC_API int mrc_ctl_poll_ev_event(mrc_cq *ev_cq, int num_entries,
-				  mrc_ctl_ev_event *ev_event)
-{
-	int err = ev_cq && num_entries >= 0 && (ev_event || !num_entries) ?
-			  EOPNOTSUPP :
-			  EINVAL;
-
-	errno = err;
-	return -err;
-}
 
 MRC_API int mrc_ctl_ep_batch_send_wait(mrc_context *mrc_ctx, uint8_t,
 				       mrc_ctl_ep_op_type, mrc_ctl_ep_req *req,

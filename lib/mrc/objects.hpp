@@ -5,6 +5,7 @@
 // channel's CQs) make the destroys refuse with EBUSY while they are used.
 #pragma once
 
+#include "ctl_ev_event.hpp"
 #include "kabi.hpp"
 
 #include <mrc.h>
@@ -88,7 +89,10 @@ struct mrc_comp_channel {
 
 struct mrc_cq {
 	mrc_context *ctx;
+	// A CQ of completions has a verbs CQ; an EV event CQ
+	// (mrc_ctl_create_ev_event_cq) has none, but its queue of events.
 	std::unique_ptr<ibv_cq, mrc::lib::IbvDeleter<ibv_destroy_cq>> cq;
+	std::unique_ptr<mrc::lib::EvEventQueue, mrc::lib::EvEventQueueDeleter> events;
 	void *user_context; // the program's; ibv_cq.cq_context is this object
 	mrc_comp_channel *channel;
 	unsigned int qp_users = 0; // under ctx->lock

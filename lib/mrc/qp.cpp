@@ -18,7 +18,9 @@ constexpr uint64_t send_ops_allowed = IBV_QP_EX_WITH_RDMA_WRITE |
 // A CQ of @ctx that is not being destroyed.
 bool cq_usable(mrc_context *ctx, mrc_cq *cq)
 {
-	return cq && cq->ctx == ctx && ctx->cqs.contains(cq) && !cq->dying;
+	// An EV event CQ takes no completions.
+	return cq && cq->ctx == ctx && ctx->cqs.contains(cq) && !cq->dying &&
+	       cq->cq;
 }
 
 } // namespace

@@ -186,6 +186,8 @@ struct mrc_dev {
 
 	atomic64_t cnt[MRC_CNT_NR];	/* enum mrc_dev_counter */
 	atomic_t port_seq;		/* PORT_STATUS sequence (qp_path.c) */
+	/* EV state events raised (nl_event.c): MRC_A_CONN_EV_SEQ. */
+	atomic64_t ev_event_seq;
 };
 
 static inline void mrc_count(struct mrc_dev *mdev, enum mrc_dev_counter c,

@@ -431,6 +431,20 @@ void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
 						       prof->id, &prof->params));
 }
 
+/* The value of EV @idx of @qp, if it has one (caller holds qp->lock). */
+static int mrc_nl_put_conn_ev_value(struct sk_buff *msg,
+				    const struct mrc_qp *qp, u32 idx)
+{
+	const struct mrc_qp_ev *e;
+
+	lockdep_assert_held(&qp->lock);
+	if (idx >= qp->paths->n_evs)
+		return 0;
+	e = &qp->paths->ev[idx];
+	return e->len ? nla_put(msg, MRC_A_CONN_EV_VALUE, e->len, e->value) :
+			0;
+}
+
 /* A QP's connection event: an EV changed state, or the QP failed.  Data
  * path (softirq, qp->lock held): atomic, and only built if someone
  * listens.
@@ -441,12 +455,18 @@ void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev)
 	struct nlattr *conn, *nest;
 	enum mrc_event type;
 	struct sk_buff *msg;
+	u64 seq = 0;
 	void *hdr;
 
 	lockdep_assert_held(&qp->lock);
 
 	type = ev->type == MRC_EVT_EV_STATE ? MRC_EVENT_EV_STATE :
 					      MRC_EVENT_QP_ERROR;
+	/* Numbered before anything can fail: a listener counts every EV
+	 * state event it did not get, ours (no memory) or its (overrun).
+	 */
+	if (type == MRC_EVENT_EV_STATE)
+		seq = atomic64_inc_return(&mdev->ev_event_seq);
 	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr, GFP_ATOMIC);
 	if (!msg)
 		return;
@@ -458,13 +478,19 @@ void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev)
 			       (void *)&qp->daddr.v4.sin_addr))
 		goto fail;
 	if (ev->type == MRC_EVT_EV_STATE) {
+		if (nla_put_u32(msg, MRC_A_CONN_EV_PROFILE,
+				qp->paths->ev_profile))
+			goto fail;
 		nest = nla_nest_start(msg, MRC_A_CONN_EV);
 		if (!nest || nla_put_u32(msg, MRC_A_CONN_EV_INDEX, ev->ev) ||
 		    nla_put_u32(msg, MRC_A_CONN_EV_PLANE, ev->plane) ||
 		    nla_put_u32(msg, MRC_A_CONN_EV_STATE, ev->new_state) ||
 		    nla_put_u32(msg, MRC_A_CONN_EV_OLD_STATE, ev->old_state) ||
 		    nla_put_u32(msg, MRC_A_CONN_EV_REASON, ev->reason) ||
-		    (ev->rtt && nla_put_u32(msg, MRC_A_CONN_EV_RTT, ev->rtt)))
+		    (ev->rtt && nla_put_u32(msg, MRC_A_CONN_EV_RTT, ev->rtt)) ||
+		    mrc_nl_put_conn_ev_value(msg, qp, ev->ev) ||
+		    nla_put_u64_64bit(msg, MRC_A_CONN_EV_SEQ, seq,
+				      MRC_A_CONN_EV_PAD))
 			goto fail;
 		nla_nest_end(msg, nest);
 	} else if (nla_put_u32(msg, MRC_A_CONN_STATUS, ev->status)) {

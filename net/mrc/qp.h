@@ -131,6 +131,8 @@ struct mrc_qp_ev {
 	u8 nseg;			/* SRV6: 1 with an SRH segment */
 	struct in6_addr sid;		/* SRV6: outer IPv6 destination */
 	struct in6_addr seg;		/* SRV6: the SRH's segment */
+	u8 len;				/* of value */
+	u8 value[MRC_EV_MAX_LEN];	/* as the profile gave it: events */
 };
 
 struct mrc_qp_paths {

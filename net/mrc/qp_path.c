@@ -283,6 +283,9 @@ void mrc_path_ev_outer(u32 qpn, u8 format, const struct mrc_ev *ev,
 		memcpy(&out->seg, o.segment, sizeof(out->seg));
 		out->nseg = 1;
 	}
+	/* EV state events name the EV by its value (MRC_A_CONN_EV_VALUE). */
+	out->len = min_t(u8, ev->len, sizeof(out->value));
+	memcpy(out->value, ev->value, out->len);
 }
 
 int mrc_qp_paths_install(struct mrc_qp *qp,

@@ -37,7 +37,10 @@
 #     states and refusals, read back by mrcctl cc-profile show, EPERM
 #     without CAP_NET_ADMIN;
 #   - a long bw over four planes with one plane taken down mid-run: it
-#     completes, every byte verified, the dead plane left.
+#     completes, every byte verified, the dead plane left;
+#   - EV events (mrc_ctl_create_ev_event_cq / poll_ev_event) while a
+#     plane drops every packet during a bw: the events of a big CQ are
+#     exactly the monitor's, a CQ of 2 counts the rest as dropped.
 # Everything past the first mrc_api_check needs the mrc device's own
 # uverbs methods (include/uapi/rdma/mrc-abi.h): a device without them
 # fails the test (it does not skip).
@@ -228,6 +231,81 @@ diag "plane down: h2 tx bytes after the failure: plane 1 +$d1, plane 3 +$d3"
 check "plane down: plane 3 carries < 1% of plane 1's bytes after the failure" \
 	test $((${d3:-0} * 100)) -lt "${d1:-0}"
 fab_plane_link 2 3 up
+
+# --- EV events through the controller API ------------------------------------
+# Two EV event CQs on h2 (mrc_api_check --ev-events: 4096 entries and 2)
+# and a JSON monitor of h2 as the reference, all listening before a
+# verified mrc_bw over planes 1-4 during which h2's plane 3 drops every
+# packet for 3 s (netem): its EVs go ASSUMED_BAD, then GOOD again once
+# probed.  When the transfer is done the checkers take their events:
+# the big CQ has every one the monitor printed, in order, with the same
+# profile, port, state and value, none dropped; the CQ of 2 holds 2 (the
+# oldest and the newest), and its drop counts add up exactly to the rest.
+ev_events_section() {
+	local mon big small n want got
+	ns_bg h2 "$MRCCTL" -j monitor dev "$H2_DEV" >"$tmp/evmon" 2>&1
+	mon=$BG_PID
+	# The checkers poll once $tmp/go exists (a background job has no
+	# stdin).
+	ns_bg h2 "$BIN/mrc_api_check" -d "$H2_DEV" --ev-events 4096 --go-file "$tmp/go" \
+		</dev/null >"$tmp/ev-big" 2>&1
+	big=$BG_PID
+	ns_bg h2 "$BIN/mrc_api_check" -d "$H2_DEV" --ev-events 2 --go-file "$tmp/go" \
+		</dev/null >"$tmp/ev-small" 2>&1
+	small=$BG_PID
+	check "EV event CQs of 4096 and 2 entries on $H2_DEV listen" \
+		eval 'wait_line "$tmp/ev-big" "^ready" && wait_line "$tmp/ev-small" "^ready"'
+	sleep 1
+	ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18607 -s 64K -n 3000 --timeout=280 \
+		</dev/null >"$tmp/evs.log" 2>&1
+	spid=$BG_PID
+	wait_listen h1 18607 60 >/dev/null
+	ns_bg h2 timeout -k 5 300 "$BIN/mrc_bw" -d "$H2_DEV" -p 18607 -s 64K -n 3000 --timeout=280 "$S" \
+		</dev/null >"$tmp/evc.log" 2>&1
+	cpid=$BG_PID
+	sleep 2
+	check "EV events: h2's plane 3 drops every packet during mrc_bw" fab_loss 2 3 100
+	sleep 3
+	fab_loss_off 2 3
+	wait "$cpid"
+	crc=$?
+	wait "$spid"
+	check_finished "EV events: the mrc_bw client completes" "$crc" "$tmp/evc.log" \
+		'^mrc_bw: 3000 messages of 65536 bytes .* MB/s' mrc_bw client
+	sleep 2
+	touch "$tmp/go"
+	wait "$big"
+	check_finished "EV events: the big CQ's checks" $? "$tmp/ev-big" \
+		'^mrc_api_check: 0 failed' mrc_api_check --ev-events 4096
+	wait "$small"
+	check_finished "EV events: the small CQ's checks" $? "$tmp/ev-small" \
+		'^mrc_api_check: 0 failed' mrc_api_check --ev-events 2
+	kill "$mon" 2>/dev/null
+	wait "$mon" 2>/dev/null
+	# The monitor's EV state events as the checkers print them (one
+	# pass: the JSON keys come in a fixed order), values padded to the
+	# API's 32 bytes.
+	sed -n '/"event":"ev_state"/s/.*"ev_profile":\([0-9]*\).*"plane":\([0-9]*\).*,"state":"\([a-z_]*\)".*"value":"\([0-9a-f]*\)".*/profile \1 port \2 state \3 value \4/p' \
+		"$tmp/evmon" | awk '{ while (length($8) < 64) $8 = $8 "0"; print }' >"$tmp/ev-want"
+	sed -n 's/^event \(.*\) drop [0-9]* \(value .*\)$/\1 \2/p' "$tmp/ev-big" >"$tmp/ev-got"
+	n=$(wc -l <"$tmp/ev-want")
+	diag "EV events: the monitor saw $n; the first: $(head -n 2 "$tmp/ev-want" | tr '\n' ';')"
+	check "EV events: h2's plane 3 EVs went ASSUMED_BAD and GOOD again" \
+		eval 'grep -q "port 3 state assumed_bad" "$tmp/ev-want" && grep -q "port 3 state good" "$tmp/ev-want"'
+	check "EV events: the big CQ delivered the monitor's $n events, same fields, in order" \
+		cmp -s "$tmp/ev-want" "$tmp/ev-got" ||
+		diag "$(diff "$tmp/ev-want" "$tmp/ev-got" | head -n 20)"
+	check_output "... none dropped" "^ev_events: delivered $n dropped 0 total $n\$" \
+		cat "$tmp/ev-big"
+	want=$((n < 2 ? n : 2))
+	check_output "EV events: the CQ of 2 delivered $want and counted the other $((n - want)) as dropped" \
+		"^ev_events: delivered $want dropped $((n - want)) total $n\$" cat "$tmp/ev-small"
+	got=$(sed -n 's/^event \(.*\) drop [0-9]* \(value .*\)$/\1 \2/p' "$tmp/ev-small" | tail -n 1)
+	check "... its last event is the newest one ($got)" \
+		test "$got" = "$(tail -n 1 "$tmp/ev-want")"
+}
+ev_events_section
+
 rm -rf "$tmp"
 
 check "the namespaces go, then rmmod mrc works" mrc_unload_wait 20

@@ -83,6 +83,8 @@ ConnEv ev_of(const Attrs &tb)
 	e.reason = tb.u32(MRC_A_CONN_EV_REASON);
 	e.rtt = tb.u32(MRC_A_CONN_EV_RTT);
 	e.sport = tb.u16(MRC_A_CONN_EV_SPORT);
+	e.value = tb.bytes(MRC_A_CONN_EV_VALUE);
+	e.seq = tb.u64(MRC_A_CONN_EV_SEQ);
 	e.counters = counters_of(tb, kEvCounters);
 	return e;
 }

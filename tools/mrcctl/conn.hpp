@@ -31,6 +31,8 @@ struct ConnEv {
 	std::optional<std::uint32_t> reason;	// events
 	std::optional<std::uint32_t> rtt;	// ns
 	std::optional<std::uint16_t> sport;
+	std::optional<std::vector<std::uint8_t>> value; // events
+	std::optional<std::uint64_t> seq; // events: the instance's number
 	ConnCounters counters;
 };
 

@@ -9,6 +9,17 @@ namespace {
 
 bool is_time(const std::string &k) { return k == "srtt" || k == "rto"; }
 
+std::string hex_bytes(const std::vector<std::uint8_t> &v)
+{
+	static const char digits[] = "0123456789abcdef";
+	std::string s;
+	for (std::uint8_t b : v) {
+		s += digits[b >> 4];
+		s += digits[b & 15];
+	}
+	return s;
+}
+
 std::string named(const std::string &k, std::uint32_t v)
 {
 	if (k == "state")
@@ -72,6 +83,11 @@ void ev_fields(Printer &p, const ConnEv &e, bool event)
 	p.num(Out::Json, "rtt_ns", "", e.rtt);
 	if (e.rtt && *e.rtt)
 		p.str(Out::Text, "", "rtt", ns_text(*e.rtt));
+	// Events only, in JSON only (the text line stays as it was): the
+	// EV's value as hex digits and the instance's event number.
+	if (e.value)
+		p.str(Out::Json, "value", "", hex_bytes(*e.value));
+	p.num(Out::Json, "seq", "", e.seq);
 	counters(p, e.counters, event ? Out::Text : Out::Any);
 }
 

@@ -86,10 +86,10 @@ enum mrc_event {
 	MRC_EVENT_CC_PROFILE_DEL = 12,
 	/*
 	 * An EV of a QP changed state (not for the EV set installed at RTR):
-	 * conn with qpn, conn-dest-qpn, conn-peer and one conn-ev (index,
-	 * plane, state, old state, reason, and the probe's RTT when a probe
-	 * brought it back). Sent only for the states the QP's EV profile's
-	 * event mask selects.
+	 * conn with qpn, conn-dest-qpn, conn-peer, ev-profile and one conn-ev
+	 * (index, plane, state, old state, reason, value, seq, and the probe's
+	 * RTT when a probe brought it back). Sent only for the states the QP's
+	 * EV profile's event mask selects.
 	 */
 	MRC_EVENT_EV_STATE = 20,
 	/*
@@ -548,6 +548,8 @@ enum mrc_conn_ev_attr {
 	MRC_A_CONN_EV_LOST_PKTS,	/* u64 */
 	MRC_A_CONN_EV_ECN_MARKS,	/* u64 */
 	MRC_A_CONN_EV_PAD,		/* pad */
+	MRC_A_CONN_EV_VALUE,		/* binary */
+	MRC_A_CONN_EV_SEQ,		/* u64 */
 
 	__MRC_A_CONN_EV_MAX,
 	MRC_A_CONN_EV_MAX = __MRC_A_CONN_EV_MAX - 1

@@ -25,12 +25,24 @@
 //                                 CC profile ID is ONLINE and a route
 //                                 names it: ONLINE -> OFFLINE is EBUSY
 //                                 and leaves it ONLINE
+//   mrc_api_check -d DEV --ev-events CQE
+//                                 an EV event CQ of CQE entries and its
+//                                 refusals; "ready" once it listens, then
+//                                 after a line on stdin (or once the
+//                                 --go-file F exists), every event it
+//                                 holds ("event profile P port N state S
+//                                 drop D value HEX") until 2 s pass
+//                                 without one, and the totals
 #include "example_common.hpp"
 
 #include <mrc_ctl.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <thread>
+
+#include <unistd.h>
 
 using namespace example;
 
@@ -489,8 +501,11 @@ void ctl_ports(Endpoint &e, int n)
 		      da.ev.ev_count_align == 1 && da.ev.ev_max_width == 256 &&
 		      da.ev.ev_max_fmt_profiles == 0 &&
 		      da.cc.cc_max_profiles == 256 &&
-		      da.opt_attr == MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE,
-	      "the kernel's limits, all EVs free, CC profiles change online");
+		      da.opt_attr == (MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE |
+				      MRC_CTL_OPT_CAP_EV_EVENT |
+				      MRC_CTL_OPT_CAP_EV_EVENT_PRECISE_DROP_CNT),
+	      "the kernel's limits, all EVs free, CC profiles change online, "
+	      "EV events with exact drop counts");
 	check(da.cc.algorithms && da.cc.algorithms[0] &&
 		      std::string(da.cc.algorithms[0]) == "uet-1.0-nscc" &&
 		      !da.cc.algorithms[1],
@@ -587,12 +602,115 @@ void ctl_cc_busy(Endpoint &e, int id)
 	      "... and leaves it ONLINE");
 }
 
+const char *ev_state_name(mrc_ctl_ev_state s)
+{
+	switch (s) {
+	case MRC_CTL_EV_GOOD: return "good";
+	case MRC_CTL_EV_ASSUMED_BAD: return "assumed_bad";
+	case MRC_CTL_EV_DENIED: return "denied";
+	case MRC_CTL_EV_UNKNOWN: return "unknown";
+	}
+	return "?";
+}
+
+// The refusals of the EV event calls that need a context, then the
+// events the caller makes happen (ctl_ev_event.cpp).
+void ctl_ev_events(Endpoint &e, int cqe, const std::string &go_file)
+{
+	mrc_context *ctx = e.ctx.get();
+	errno = 0;
+	check(!mrc_ctl_create_ev_event_cq(ctx, 0, nullptr, nullptr, 0) &&
+		      errno == EINVAL,
+	      "create_ev_event_cq with cqe 0: EINVAL");
+	errno = 0;
+	check(!mrc_ctl_create_ev_event_cq(ctx, 1 << 20, nullptr, nullptr, 0) &&
+		      errno == EINVAL,
+	      "create_ev_event_cq with cqe 2^20 (beyond 65536): EINVAL");
+	mrc_comp_channel *ch = nullptr;
+	check(mrc_create_comp_channel(ctx, &ch) == 0, "a completion channel");
+	errno = 0;
+	check(!mrc_ctl_create_ev_event_cq(ctx, 4, nullptr, ch, 0) &&
+		      errno == EOPNOTSUPP,
+	      "create_ev_event_cq on a completion channel: EOPNOTSUPP");
+	check(mrc_destroy_comp_channel(ch) == 0, "... the channel destroyed");
+
+	int tag = 0;
+	Cq cq(mrc_ctl_create_ev_event_cq(ctx, cqe, &tag, nullptr, 0));
+	if (!cq)
+		fail_errno("mrc_ctl_create_ev_event_cq");
+	check(true, "an EV event CQ of " + std::to_string(cqe) + " entries");
+	mrc_ctl_ev_event ev[64];
+	check(mrc_ctl_poll_ev_event(cq.get(), -1, ev) == -EINVAL,
+	      "poll_ev_event with num_entries -1: -EINVAL");
+	ibv_wc wc;
+	check(mrc_poll_cq(cq.get(), 1, &wc) == -1 && errno == EINVAL,
+	      "mrc_poll_cq on an EV event CQ: EINVAL");
+	check(refused(mrc_req_notify_cq(cq.get(), 0), EOPNOTSUPP),
+	      "mrc_req_notify_cq on an EV event CQ: EOPNOTSUPP");
+	Cq vcq(mrc_create_cq(ctx, 4, nullptr, nullptr, 0));
+	check(vcq && mrc_ctl_poll_ev_event(vcq.get(), 1, ev) == -EINVAL,
+	      "poll_ev_event on a CQ of completions: -EINVAL");
+	std::printf("ready\n");
+	std::fflush(stdout);
+
+	// The caller makes its events, then says go: with a file that
+	// appears (a shell's background job has no stdin), else a line.
+	if (!go_file.empty()) {
+		while (access(go_file.c_str(), F_OK))
+			std::this_thread::sleep_for(std::chrono::milliseconds(50));
+	} else {
+		char line[64];
+		if (!std::fgets(line, sizeof(line), stdin))
+			fail("no go line on stdin");
+	}
+	uint64_t delivered = 0, dropped = 0;
+	bool bad = false;
+	auto quiet_since = std::chrono::steady_clock::now();
+	while (std::chrono::steady_clock::now() - quiet_since <
+	       std::chrono::seconds(2)) {
+		int n = mrc_ctl_poll_ev_event(cq.get(), 64, ev);
+		if (n < 0) {
+			check(false, "poll_ev_event: " + std::to_string(n));
+			break;
+		}
+		if (!n) {
+			std::this_thread::sleep_for(std::chrono::milliseconds(20));
+			continue;
+		}
+		quiet_since = std::chrono::steady_clock::now();
+		for (int i = 0; i < n; i++) {
+			std::string hex;
+			char b[3];
+			for (uint8_t v : ev[i].ev.val) {
+				std::snprintf(b, sizeof(b), "%02x", v);
+				hex += b;
+			}
+			bad |= !ev[i].ev.port;
+			std::printf("event profile %llu port %u state %s drop %u value %s\n",
+				    static_cast<unsigned long long>(
+					    ev[i].profile_id),
+				    ev[i].ev.port, ev_state_name(ev[i].state),
+				    ev[i].drop_count, hex.c_str());
+			delivered++;
+			dropped += ev[i].drop_count;
+		}
+	}
+	check(!bad, "every event names its port");
+	std::printf("ev_events: delivered %llu dropped %llu total %llu\n",
+		    static_cast<unsigned long long>(delivered),
+		    static_cast<unsigned long long>(dropped),
+		    static_cast<unsigned long long>(delivered + dropped));
+	check(mrc_destroy_cq(cq.release()) == 0,
+	      "the EV event CQ destroyed (mrc_destroy_cq)");
+}
+
 int main(int argc, char **argv)
 {
 	return run_main("mrc_api_check", [&] {
 		Options o;
 		bool mrc = false;
-		int ctl = 0, unpriv = 0, busy = 0;
+		int ctl = 0, unpriv = 0, busy = 0, ev_cqe = 0;
+		std::string go_file;
 		parse_options(argc, argv, o,
 			      {{"mrc", 0, false, set_true(mrc)},
 			       {"ctl", 0, true,
@@ -600,9 +718,13 @@ int main(int argc, char **argv)
 			       {"ctl-unpriv", 0, true,
 				[&](const char *a) { unpriv = std::atoi(a); }},
 			       {"cc-busy", 0, true,
-				[&](const char *a) { busy = std::atoi(a); }}},
+				[&](const char *a) { busy = std::atoi(a); }},
+			       {"ev-events", 0, true,
+				[&](const char *a) { ev_cqe = std::atoi(a); }},
+			       {"go-file", 0, true,
+				[&](const char *a) { go_file = a; }}},
 			      [](const char *prog) {
-				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID]\n",
+				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID | --ev-events CQE [--go-file F]]\n",
 						  prog);
 			      });
 		Endpoint e;
@@ -617,7 +739,9 @@ int main(int argc, char **argv)
 		e.ctx.reset(mrc_create_context(e.vctx.get(), nullptr));
 		if (!e.ctx)
 			fail_errno("mrc_create_context");
-		if (busy > 0)
+		if (ev_cqe > 0)
+			ctl_ev_events(e, ev_cqe, go_file);
+		else if (busy > 0)
 			ctl_cc_busy(e, busy);
 		else if (ctl > 0 || unpriv > 0)
 			ctl > 0 ? ctl_ports(e, ctl) : ctl_unprivileged(e, unpriv);

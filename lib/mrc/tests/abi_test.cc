@@ -250,6 +250,32 @@ TEST(LibMrcAbi, CtlRefusals)
 		     nullptr, EINVAL);
 }
 
+// The EV event calls' argument checks (ctl_ev_event.cpp), made before the
+// context is touched (a fake one): EINVAL, the poll's as a negative value.
+TEST(LibMrcAbi, CtlEvEventArguments)
+{
+	auto *fake_ctx = reinterpret_cast<mrc_context *>(16);
+	const struct {
+		int cqe;
+		int comp_vector;
+	} bad[] = {{0, 0}, {-1, 0}, {65537, 0}, {1 << 30, 0}, {4, -1}};
+	for (const auto &b : bad) {
+		SCOPED_TRACE("cqe " + std::to_string(b.cqe) + " comp_vector " +
+			     std::to_string(b.comp_vector));
+		EXPECT_ERRNO(mrc_ctl_create_ev_event_cq(fake_ctx, b.cqe, nullptr,
+							nullptr, b.comp_vector),
+			     nullptr, EINVAL);
+	}
+	mrc_ctl_ev_event ev[2];
+	errno = 0;
+	EXPECT_EQ(mrc_ctl_poll_ev_event(nullptr, 0, nullptr), -EINVAL);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(mrc_ctl_poll_ev_event(nullptr, -1, ev), -EINVAL);
+	// The usual CQ calls on no CQ at all.
+	EXPECT_EQ(mrc_req_notify_cq(nullptr, 0), EINVAL);
+	mrc_ack_cq_events(nullptr, 1); // no crash
+}
+
 // The CC profile calls' argument checks, made before the context or the
 // kernel is asked (a fake context is never touched): EINVAL.
 TEST(LibMrcAbi, CtlCcProfileArguments)

@@ -256,12 +256,14 @@ ev_events_section() {
 	check "EV event CQs of 4096 and 2 entries on $H2_DEV listen" \
 		eval 'wait_line "$tmp/ev-big" "^ready" && wait_line "$tmp/ev-small" "^ready"'
 	sleep 1
-	ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18607 -s 64K -n 3000 --timeout=280 \
-		</dev/null >"$tmp/evs.log" 2>&1
+	local ne
+	ne=$(n 3000)
+	ns_bg h1 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H1_DEV" "${SLOW[@]}" -p 18607 \
+		-s 64K -n "$ne" --timeout=$((280 * SCALE)) </dev/null >"$tmp/evs.log" 2>&1
 	spid=$BG_PID
 	wait_listen h1 18607 60 >/dev/null
-	ns_bg h2 timeout -k 5 300 "$BIN/mrc_bw" -d "$H2_DEV" -p 18607 -s 64K -n 3000 --timeout=280 "$S" \
-		</dev/null >"$tmp/evc.log" 2>&1
+	ns_bg h2 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H2_DEV" "${SLOW[@]}" -p 18607 \
+		-s 64K -n "$ne" --timeout=$((280 * SCALE)) "$S" </dev/null >"$tmp/evc.log" 2>&1
 	cpid=$BG_PID
 	sleep 2
 	check "EV events: h2's plane 3 drops every packet during mrc_bw" fab_loss 2 3 100
@@ -271,7 +273,7 @@ ev_events_section() {
 	crc=$?
 	wait "$spid"
 	check_finished "EV events: the mrc_bw client completes" "$crc" "$tmp/evc.log" \
-		'^mrc_bw: 3000 messages of 65536 bytes .* MB/s' mrc_bw client
+		"^mrc_bw: $ne messages of 65536 bytes .* MB/s" mrc_bw client
 	sleep 2
 	touch "$tmp/go"
 	wait "$big"

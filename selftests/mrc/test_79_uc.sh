@@ -51,7 +51,7 @@ check_output "... and of rdma statistic" 'rx_uc_drop [0-9]+' \
 	ns_exec h1 rdma statistic show link "$H1_DEV/1"
 before=$(uc_drop)
 UC_RE='^# mrc_uc_check: ([1-9][0-9]* passed, 0 failed|server: [1-9][0-9]* commands, 0 errors)$'
-VERBS_TIMEOUT=120 verbs_pair "mrc_uc_check" "$UC_RE" \
+VERBS_DIAG_RE="^(ok|not ok|# mrc_uc_check)" VERBS_TIMEOUT=120 verbs_pair "mrc_uc_check" "$UC_RE" \
 	h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 mrc_uc_check
 after=$(uc_drop)
 # The SEND without a receive and the WRITE_WITH_IMM with a bad rkey.

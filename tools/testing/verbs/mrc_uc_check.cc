@@ -180,8 +180,8 @@ int serve(const Options &o, Clock::time_point dl)
 				  4096, mr->rkey);
 	mine.param[0] = b.mtu;
 	ConnInfo peer = exchange(tcp, mine, false, dl);
-	bring_up(qp.get(), o, std::min(b.mtu, static_cast<ibv_mtu>(peer.param[0])),
-		 peer, psn);
+	bring_up(qp.get(), o,
+		 std::min(b.mtu, static_cast<ibv_mtu>(peer.param[0])), peer, psn);
 	unsigned cmds = 0, errors = 0;
 	uint32_t slot = 0;
 	for (;;) {
@@ -221,7 +221,8 @@ int serve(const Options &o, Clock::time_point dl)
 			r.opcode = w.opcode;
 			r.byte_len = w.byte_len;
 			r.imm = (w.wc_flags & IBV_WC_WITH_IMM) ?
-					ntohl(w.imm_data) : 0;
+					ntohl(w.imm_data) :
+					0;
 			if (w.wr_id < kSlots)
 				r.tag = tag_at(buf.get() + w.wr_id * kSlot);
 		}
@@ -307,7 +308,8 @@ private:
 		qp_ = create_uc(b_.pd.get(), cq_.get(), 16, kRecvWr, nullptr,
 				&cap);
 		if (!qp_)
-			fail_errno("ibv_create_qp UC max_send_wr 16 max_recv_wr 4");
+			fail_errno(
+				"ibv_create_qp UC max_send_wr 16 max_recv_wr 4");
 		tap_.check(cap.max_send_wr >= 16 && cap.max_recv_wr >= kRecvWr,
 			   "UC QP created: max_send_wr " +
 				   std::to_string(cap.max_send_wr) +
@@ -335,8 +337,8 @@ private:
 			fail_errno("ibv_create_qp UC");
 		ConnInfo self = conn_info(q.get(), 1, b_.gid, nullptr, 0, 0);
 		int rc = uc_to_init(q.get());
-		tap_.check(rc == 0, "UC to INIT with REMOTE_WRITE: " +
-					    err_str(rc));
+		tap_.check(rc == 0,
+			   "UC to INIT with REMOTE_WRITE: " + err_str(rc));
 		rc = uc_to_rtr(q.get(), o_, b_.mtu, self,
 			       IBV_QP_MAX_DEST_RD_ATOMIC);
 		tap_.check(err_of(rc) == EINVAL,
@@ -344,8 +346,8 @@ private:
 				   err_str(rc) + " (EINVAL expected)");
 		rc = uc_to_rtr(q.get(), o_, b_.mtu, self, IBV_QP_MIN_RNR_TIMER);
 		tap_.check(err_of(rc) == EINVAL,
-			   "UC to RTR with IBV_QP_MIN_RNR_TIMER: " +
-				   err_str(rc) + " (EINVAL expected)");
+			   "UC to RTR with IBV_QP_MIN_RNR_TIMER: " + err_str(rc) +
+				   " (EINVAL expected)");
 		rc = uc_to_rtr(q.get(), o_, b_.mtu, self);
 		tap_.check(rc == 0, "UC to RTR (AV, MTU, DEST_QPN, RQ_PSN): " +
 					    err_str(rc));
@@ -424,19 +426,17 @@ private:
 				   st(s));
 		Reply r = expect(300);
 		tap_.check(r.got == 0 && r.state == IBV_QPS_RTS,
-			   "... the receiver drops it: " +
-				   std::to_string(r.got) +
-				   " receives, state " + std::to_string(r.state) +
-				   " (RTS is " + std::to_string(IBV_QPS_RTS) +
-				   ")");
+			   "... the receiver drops it: " + std::to_string(r.got) +
+				   " receives, state " +
+				   std::to_string(r.state) + " (RTS is " +
+				   std::to_string(IBV_QPS_RTS) + ")");
 		post_recv(1);
 		s = post(qp_.get(), IBV_WR_SEND, 2, kMsg);
 		r = expect(10000);
 		tap_.check(s == IBV_WC_SUCCESS && r.got == 1 &&
 				   r.status == IBV_WC_SUCCESS &&
-				   r.opcode == IBV_WC_RECV &&
-				   r.byte_len == kMsg && r.tag == 2 &&
-				   r.state == IBV_QPS_RTS,
+				   r.opcode == IBV_WC_RECV && r.byte_len == kMsg &&
+				   r.tag == 2 && r.state == IBV_QPS_RTS,
 			   "the next SEND, with a receive posted, is delivered (tag " +
 				   std::to_string(r.tag) + ", " +
 				   std::to_string(r.byte_len) + " bytes, " +
@@ -454,8 +454,8 @@ private:
 	{
 		post_recv(1);
 		uint32_t bad = peer_.rkey ^ 0x5a5a00;
-		int s = post(qp_.get(), IBV_WR_RDMA_WRITE_WITH_IMM, 0xbad1, kMsg,
-			     bad, 7);
+		int s = post(qp_.get(), IBV_WR_RDMA_WRITE_WITH_IMM, 0xbad1,
+			     kMsg, bad, 7);
 		tap_.check(s == IBV_WC_SUCCESS,
 			   "WRITE_WITH_IMM with a bad rkey: the sender completes it: " +
 				   st(s));
@@ -465,8 +465,7 @@ private:
 				   st(s));
 		Reply r = expect(300);
 		tap_.check(r.got == 0 && r.wtag == 0 && r.state == IBV_QPS_RTS,
-			   "... the receiver drops both: " +
-				   std::to_string(r.got) +
+			   "... the receiver drops both: " + std::to_string(r.got) +
 				   " receives, target tag " +
 				   std::to_string(r.wtag) + ", state " +
 				   std::to_string(r.state));

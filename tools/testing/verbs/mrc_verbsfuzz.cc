@@ -710,14 +710,13 @@ private:
 		a.ah_attr.grh.hop_limit = 64;
 		a.ah_attr.port_num = pp.port;
 		verbs::modify_qp(qp, a,
-			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,
-			  "RTR (UC)");
+				 IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+					 IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,
+				 "RTR (UC)");
 		a = {};
 		a.qp_state = IBV_QPS_RTS;
 		a.sq_psn = psn;
-		verbs::modify_qp(qp, a, IBV_QP_STATE | IBV_QP_SQ_PSN,
-				 "RTS (UC)");
+		verbs::modify_qp(qp, a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS (UC)");
 	}
 
 	// A correct RESET -> INIT -> RTR -> RTS of a QP of devs_[0] with one

@@ -95,6 +95,7 @@ enum mrc_dev_counter {
 	MRC_CNT_PROTO_ERR,		/* peer broke the protocol: QP ended */
 	MRC_CNT_CTRL_INVALID,		/* control packet outside the window */
 	MRC_CNT_BAD_RESP,		/* response matching no request */
+	MRC_CNT_UC_DROP,		/* UC message dropped by the receiver */
 	MRC_CNT_NR
 };
 

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * RC queue pairs: create, modify (the IB state machine), query, destroy,
- * and the doorbell.  Only user QPs of type RC exist; the rings are shared
- * with the rdma-core rxe provider in the rxe layout.
+ * RC and UC queue pairs: create, modify (the IB state machine), query,
+ * destroy, and the doorbell.  Only user QPs exist; the rings are shared
+ * with the rdma-core rxe provider in the rxe layout.  A UC QP rides the
+ * same reliable engine connection as an RC one; what differs is the
+ * operations it may post (req.c), what its receiver does with a message
+ * it cannot take (resp.c: dropped, never NAKed) and that its sends
+ * never fail by retries (mrc_qp_tx_params()).
  *
  * The engine connection is initialised at RTR (the QP must receive from
  * then on) and its send stream started at RTS, when the send PSN and the
@@ -89,9 +93,15 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 
 	if (!udata)
 		return -EOPNOTSUPP;	/* no kernel verbs */
-	if (init->qp_type != IB_QPT_RC || init->create_flags)
+	if ((init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC) ||
+	    init->create_flags)
 		return -EOPNOTSUPP;
 	if (init->srq && init->srq->srq_type != IB_SRQT_BASIC)
+		return -EOPNOTSUPP;
+	/* UC receives from its own ring only (its drop accounting,
+	 * resp.c, knows no SRQ).
+	 */
+	if (init->srq && init->qp_type == IB_QPT_UC)
 		return -EOPNOTSUPP;
 	if (udata->outlen < sizeof(struct rxe_create_qp_resp))
 		return -EINVAL;
@@ -305,6 +315,19 @@ static void mrc_qp_tx_params(const struct mrc_qp *qp,
 	if (mrc_qp_is_mrc(qp) || (m->set & MRC_IB_QP_RETRY_CNT)) {
 		p->retry = m->retry_linear;
 		p->backoff = m->retry_exp;
+	}
+	/* UC has no retry counts, no ACK timeout and no RNR (its modify
+	 * masks carry none): a UC requester never completes with a retry
+	 * or timeout error.  Its engine connection retransmits for as long
+	 * as the QP lives, at the verbs default timeout unless the MRC
+	 * timeout is set; its receiver never sends an RNR NACK.
+	 */
+	if (mrc_qp_is_uc(qp)) {
+		if (!(m->set & MRC_IB_QP_TIMEOUT))
+			p->exp = 14 + 2;
+		p->retry = 7;
+		p->backoff = MRC_BACKOFF_INFINITE;
+		p->rnr = MRC_RNR_INFINITE;
 	}
 }
 
@@ -525,6 +548,9 @@ static void mrc_qp_reset(struct mrc_qp *qp)
 	qp->srq_limit_due = false;
 	qp->last_wqe_due = false;
 	qp->last_wqe_done = false;
+	bitmap_zero(qp->uc_drop, MRC_MAX_MSGS);
+	qp->uc_drops = 0;
+	qp->uc_bind_next = 0;
 	memset(qp->rwqe, 0, qp->rwqe_num * sizeof(*qp->rwqe));
 	memset(qp->inmsg, 0, MRC_MAX_WINDOW * sizeof(*qp->inmsg));
 	__skb_queue_purge(&qp->txq);
@@ -559,7 +585,7 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	err = -EINVAL;
 	if (cur != qp->state ||
-	    !ib_modify_qp_is_ok(cur, next, IB_QPT_RC, mask))
+	    !ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
 		goto out;
 	err = mrc_qp_check_attr(qp, attr, mask);
 	if (err)
@@ -651,7 +677,7 @@ static int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	init->recv_cq = &qp->rcq->ibcq;
 	init->srq = qp->srq ? &qp->srq->ibsrq : NULL;
 	init->cap = attr->cap;
-	init->qp_type = IB_QPT_RC;
+	init->qp_type = ibqp->qp_type;
 	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
 					     IB_SIGNAL_REQ_WR;
 	return 0;

@@ -96,6 +96,7 @@ struct mrc_inmsg {
 	u8 opcode;		/* enum mrc_opcode */
 	u8 solicited;
 	u8 status;		/* 0, or the IB_WC_* the receive completes with */
+	u8 dropped;		/* UC: the message was dropped (no WQE) */
 };
 
 /* A READ or ATOMIC response the responder owes. */
@@ -244,6 +245,14 @@ struct mrc_qp {
 	bool srq_limit_due;		/* raise SRQ_LIMIT after the lock */
 	bool last_wqe_due;		/* raise QP_LAST_WQE_REACHED so */
 	bool last_wqe_done;		/* raised since RESET */
+	/* UC: messages rq_ssn.. that were dropped (no receive WQE, or a
+	 * refused WRITE_WITH_IMM), bit ssn % MRC_MAX_MSGS, until their
+	 * in-order completion retires them; uc_drops of them are set.
+	 * uc_bind_next is one past the newest ssn that bound a WQE.
+	 */
+	DECLARE_BITMAP(uc_drop, MRC_MAX_MSGS);
+	u32 uc_drops;
+	u32 uc_bind_next;
 
 	/* Responder. */
 	struct mrc_inmsg *inmsg;	/* MRC_MAX_WINDOW entries */
@@ -374,6 +383,11 @@ void mrc_qp_mrc_init(struct mrc_qp *qp);
 static inline bool mrc_qp_is_mrc(const struct mrc_qp *qp)
 {
 	return qp->mrc.flags & MRC_IB_QP_F_MRC;
+}
+
+static inline bool mrc_qp_is_uc(const struct mrc_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UC;
 }
 
 /* uverbs_mrc.c: the limits its device query reports */

@@ -235,11 +235,13 @@ static u8 mrc_req_fetch_one(struct mrc_qp *qp, struct mrc_swqe *w,
 			w->state = MRC_SWQE_DONE;
 		return st;
 	}
-	/* Only RC QPs exist: every operation mrc_wr_to_op() knows is one
-	 * an RC QP may post; the rest (UD's, LSO, ...) is not an operation
-	 * of this QP.
+	/* Every operation mrc_wr_to_op() knows is one an RC QP may post;
+	 * the rest (UD's, LSO, ...) is not an operation of this QP.  UC
+	 * has no READ and no ATOMIC: refused as rxe refuses them, a
+	 * local QP operation error.
 	 */
-	if (!mrc_wr_to_op(w->opcode))
+	if (!mrc_wr_to_op(w->opcode) ||
+	    (mrc_qp_is_uc(qp) && mrc_wr_is_rd(w->opcode)))
 		return IB_WC_LOC_QP_OP_ERR;
 	w->imm = READ_ONCE(u->wr.ex.imm_data);
 	w->inv_rkey = READ_ONCE(u->wr.ex.invalidate_rkey);

@@ -16,6 +16,13 @@
  *
  * A remote access violation is NACKed (the requester completes with a
  * remote access error) and, as IBA class C errors require, ends this QP.
+ *
+ * UC (a UC responder sends no ACK and no NAK): a SEND or WRITE_WITH_IMM
+ * that finds no receive WQE, and a WRITE whose rkey or access check
+ * fails, is dropped silently -- acknowledged to the engine, so that the
+ * requester completes it as sent and goes on, counted here -- and both
+ * QPs stay where they are.  Messages take the posted WQEs in order,
+ * skipping the dropped ones (qp->uc_drop).
  */
 
 #include "qp.h"
@@ -84,7 +91,80 @@ static int mrc_resp_bind_srq(struct mrc_qp *qp, u32 ssn,
 	return 0;
 }
 
-/* The receive WQE for message @ssn: the (ssn - rq_ssn)-th posted one. */
+/* UC: message @ssn (less than MRC_MAX_MSGS after rq_ssn) was dropped. */
+static bool mrc_uc_dropped(const struct mrc_qp *qp, u32 ssn)
+{
+	return qp->uc_drops && test_bit(ssn % MRC_MAX_MSGS, qp->uc_drop);
+}
+
+/* UC: the dropped messages from rq_ssn up to @ssn (excluded). */
+static u32 mrc_uc_drops_before(const struct mrc_qp *qp, u32 ssn)
+{
+	u32 s, n = 0;
+
+	if (!qp->uc_drops)
+		return 0;
+	for (s = qp->rq_ssn; s != ssn; s++)
+		n += test_bit(s % MRC_MAX_MSGS, qp->uc_drop);
+	return n;
+}
+
+/* UC: drop message @ssn (less than MRC_MAX_MSGS after rq_ssn, not yet
+ * dropped): it takes no receive WQE, its in-order completion retires it
+ * (mrc_resp_uc_retire()).  Only while no message from @ssn on holds a
+ * WQE: the WQEs those took were counted with this one in front of them.
+ */
+static bool mrc_uc_drop(struct mrc_qp *qp, u32 ssn)
+{
+	if ((s32)(qp->uc_bind_next - ssn) > 0)
+		return false;
+	__set_bit(ssn % MRC_MAX_MSGS, qp->uc_drop);
+	qp->uc_drops++;
+	mrc_count(qp->mdev, MRC_CNT_UC_DROP, 1);
+	return true;
+}
+
+/* UC: the WQE of message @ssn is the n-th posted one, n its distance
+ * from rq_ssn less the messages dropped in between.  A message that
+ * finds none is dropped (*@out NULL).  Whether it does is decided by
+ * its first packet to arrive, for good: the posted count only grows,
+ * so once a message has no WQE no later one has bound one, and a later
+ * one that binds after the drop counts it (mrc_uc_drops_before()).
+ */
+static int mrc_resp_bind_uc(struct mrc_qp *qp, u32 ssn, u32 avail,
+			    struct mrc_rwqe **out)
+{
+	u32 d = ssn - qp->rq_ssn, idx;
+	struct mrc_rwqe *rw;
+
+	*out = NULL;
+	/* Beyond every message the engine can hold: a broken peer. */
+	if (d >= MRC_MAX_MSGS)
+		return MRC_NACK_INVALID_REQUEST;
+	if (mrc_uc_dropped(qp, ssn))
+		return 0;
+	d -= mrc_uc_drops_before(qp, ssn);
+	if (d >= avail) {
+		/* Refused only if the user moved its producer index back
+		 * under WQEs already bound: its own queue is broken.
+		 */
+		return mrc_uc_drop(qp, ssn) ? 0 : MRC_NACK_INVALID_REQUEST;
+	}
+	idx = (qp->rq.index + d) & qp->rq.index_mask;
+	rw = &qp->rwqe[idx];
+	if (!rw->bound)
+		mrc_resp_fetch_rwqe(qp, rw, idx, ssn);
+	else if (rw->ssn != ssn)
+		return MRC_NACK_INVALID_REQUEST;
+	if ((s32)(ssn + 1 - qp->uc_bind_next) > 0)
+		qp->uc_bind_next = ssn + 1;
+	*out = rw;
+	return 0;
+}
+
+/* The receive WQE for message @ssn: the (ssn - rq_ssn)-th posted one.
+ * UC: *@out is NULL when the message is dropped.
+ */
 static int mrc_resp_bind(struct mrc_qp *qp, u32 ssn, struct mrc_rwqe **out)
 {
 	u32 mask = qp->rq.index_mask, cons = qp->rq.index;
@@ -95,6 +175,8 @@ static int mrc_resp_bind(struct mrc_qp *qp, u32 ssn, struct mrc_rwqe **out)
 		return mrc_resp_bind_srq(qp, ssn, out);
 	avail = mrc_queue_count(&qp->rq, mrc_queue_user_producer(&qp->rq),
 				cons);
+	if (mrc_qp_is_uc(qp))
+		return mrc_resp_bind_uc(qp, ssn, avail, out);
 	/* Not posted (yet): RNR NAK, the requester tries again later.  That
 	 * is also the answer for a message further ahead than the ring
 	 * holds (the messages before it complete and the user posts more)
@@ -151,6 +233,20 @@ static void mrc_resp_note_last(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	im->solicited = !!(pkt->hdr.flags & MRC_F_SOLICITED);
 }
 
+/* UC: the last packet of a dropped message, for its in-order retirement. */
+static void mrc_resp_note_dropped(struct mrc_qp *qp,
+				  const struct mrc_pkt *pkt, u32 seq)
+{
+	struct mrc_inmsg *im = mrc_inmsg(qp, pkt->hdr.psn);
+
+	if (!(pkt->hdr.flags & MRC_F_LAST))
+		return;
+	memset(im, 0, sizeof(*im));
+	im->opcode = pkt->hdr.opcode;
+	im->seq = seq;
+	im->dropped = 1;
+}
+
 static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	const struct mrc_send_ext *s = &pkt->u.send;
@@ -161,6 +257,11 @@ static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	r = mrc_resp_bind(qp, s->msg.msn, &rw);
 	if (r)
 		return r == MRC_NACK_RNR ? r : mrc_resp_fatal(qp, r);
+	if (!rw) {
+		/* UC: dropped, the requester is not told. */
+		mrc_resp_note_dropped(qp, pkt, s->msg.msn);
+		return 0;
+	}
 	if (rw->status != IB_WC_SUCCESS)
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 	if (s->msg.msg_len > rw->length) {
@@ -194,6 +295,64 @@ static int mrc_resp_place_send(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	return 0;
 }
 
+/* UC WRITE and WRITE_WITH_IMM: a packet that RC would NACK as a remote
+ * access error (no REMOTE_WRITE on the QP, rkey, bounds, MR access) is
+ * dropped instead: nothing of it lands, and a WRITE_WITH_IMM whose last
+ * packet is refused is dropped as a message, its immediate with it (no
+ * receive WQE completes).  The requester completes its WQE as sent.
+ */
+static int mrc_resp_place_write_uc(struct mrc_qp *qp,
+				   const struct mrc_pkt *pkt)
+{
+	const struct mrc_write_ext *w = &pkt->u.write;
+	bool last_imm = pkt->hdr.opcode == MRC_OP_WRITE_IMM &&
+			(pkt->hdr.flags & MRC_F_LAST);
+	u32 ssn = w->msg.msn;
+	struct mrc_mr *mr = NULL;
+	struct mrc_rwqe *rw;
+	struct mrc_xfer x;
+	bool ok;
+	int r;
+
+	ok = mrc_resp_allowed(qp, IB_ACCESS_REMOTE_WRITE);
+	if (ok && pkt->payload_len) {
+		mr = mrc_rkey_get(qp, w->rkey, w->va, pkt->payload_len,
+				  IB_ACCESS_REMOTE_WRITE);
+		ok = mr;
+	}
+	if (!ok)
+		mrc_count(qp->mdev, MRC_CNT_BAD_RKEY, 1);
+	if (last_imm) {
+		/* A message that already holds its WQE (a later message
+		 * took one after it) cannot be dropped: its receive
+		 * completes, without the refused bytes.
+		 */
+		if (!ok && ssn - qp->rq_ssn < MRC_MAX_MSGS &&
+		    !mrc_uc_dropped(qp, ssn) && mrc_uc_drop(qp, ssn)) {
+			mrc_resp_note_dropped(qp, pkt, ssn);
+			return 0;
+		}
+		r = mrc_resp_bind(qp, ssn, &rw);
+		if (r || !rw) {
+			if (mr)
+				mrc_mr_put(mr);
+			if (r)
+				return mrc_resp_fatal(qp, r);
+			mrc_resp_note_dropped(qp, pkt, ssn);
+			return 0;
+		}
+	}
+	if (mr) {
+		mrc_qp_rx_src(qp, pkt, &x);
+		if (mrc_mr_xfer(mr, w->va, &x, pkt->payload_len))
+			mrc_count(qp->mdev, MRC_CNT_BAD_RKEY, 1);
+		mrc_mr_put(mr);
+	}
+	if (pkt->hdr.flags & MRC_F_LAST)
+		mrc_resp_note_last(qp, pkt, ssn, w->msg.msg_len, w->imm);
+	return 0;
+}
+
 static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	const struct mrc_write_ext *w = &pkt->u.write;
@@ -202,6 +361,8 @@ static int mrc_resp_place_write(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	struct mrc_mr *mr;
 	int r;
 
+	if (mrc_qp_is_uc(qp))
+		return mrc_resp_place_write_uc(qp, pkt);
 	if (!mrc_resp_allowed(qp, IB_ACCESS_REMOTE_WRITE))
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 	/* WRITE_IMM needs its receive WQE: bind it before any byte lands
@@ -323,6 +484,9 @@ int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	case MRC_OP_READ_REQ:
 	case MRC_OP_ATOMIC_CS:
 	case MRC_OP_ATOMIC_FA:
+		/* Not an operation of UC, whatever its access flags say. */
+		if (mrc_qp_is_uc(qp))
+			return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
 		return mrc_resp_place_rd(qp, pkt);
 	default:
 		return mrc_resp_fatal(qp, MRC_NACK_INVALID_REQUEST);
@@ -334,6 +498,29 @@ int mrc_resp_place(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * into the user CQE, reads there as IBV_WC_IP_CSUM_OK.
  */
 #define MRC_UWC_WITH_INV	BIT(3)
+
+/* UC: uc_bind_next never falls behind rq_ssn (its comparisons are
+ * modulo 2^32).
+ */
+static void mrc_uc_bind_follow(struct mrc_qp *qp)
+{
+	if ((s32)(qp->uc_bind_next - qp->rq_ssn) < 0)
+		qp->uc_bind_next = qp->rq_ssn;
+}
+
+/* UC: the dropped message @ssn is next in order: it takes no WQE. */
+static void mrc_resp_uc_retire(struct mrc_qp *qp, u32 ssn)
+{
+	if (ssn != qp->rq_ssn || !mrc_uc_dropped(qp, ssn)) {
+		mrc_count(qp->mdev, MRC_CNT_PROTO_ERR, 1);
+		qp->pending_error = true;
+		return;
+	}
+	__clear_bit(ssn % MRC_MAX_MSGS, qp->uc_drop);
+	qp->uc_drops--;
+	qp->rq_ssn++;
+	mrc_uc_bind_follow(qp);
+}
 
 static void mrc_resp_post_wc(struct mrc_qp *qp, struct mrc_rwqe *rw,
 			     const struct mrc_inmsg *im, u8 status)
@@ -362,6 +549,7 @@ static void mrc_resp_post_wc(struct mrc_qp *qp, struct mrc_rwqe *rw,
 		qp->pending_error = true;
 	rw->bound = false;
 	qp->rq_ssn++;
+	mrc_uc_bind_follow(qp);
 	/* An SRQ's WQE left its ring when it was taken. */
 	if (!qp->srq)
 		mrc_queue_set_consumer(&qp->rq, qp->rq.index + 1);
@@ -420,6 +608,10 @@ void mrc_resp_recv_complete(struct mrc_qp *qp, const struct mrc_inmsg *im)
 	case MRC_OP_SEND_IMM:
 	case MRC_OP_SEND_INV:
 	case MRC_OP_WRITE_IMM:
+		if (im->dropped) {
+			mrc_resp_uc_retire(qp, im->seq);
+			break;
+		}
 		if (!rw->bound || rw->ssn != im->seq) {
 			/* The peer skipped a send sequence number: its
 			 * messages no longer match our receive queue.

@@ -214,6 +214,9 @@ static int UVERBS_HANDLER(MRC_IB_METHOD_QP_MODIFY)
 	else if ((a.mask & MRC_IB_QP_FLAGS) && mrc_qp_is_mrc(qp) &&
 		 !(a.flags & MRC_IB_QP_F_MRC))
 		err = -EINVAL;		/* never cleared */
+	else if ((a.mask & MRC_IB_QP_FLAGS) &&
+		 (a.flags & MRC_IB_QP_F_MRC) && mrc_qp_is_uc(qp))
+		err = -EOPNOTSUPP;	/* an MRC QP is an RC QP */
 	else
 		mrc_kabi_store(qp, &a);
 	spin_unlock_bh(&qp->lock);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // mrc_verbsfuzz: a seeded, bounded random sequence of verbs calls against
-// two mrc devices (PDs, MRs, CQs, RC QPs, random and correct state
+// two mrc devices (PDs, MRs, CQs, RC and UC QPs, random and correct state
 // changes, posts with random opcodes, flags, keys and ranges, raw WQEs
 // written into the send ring, SRQs shared by some of the QPs (created,
 // resized, limits set, destroyed with QPs attached, receives with random
@@ -535,7 +535,9 @@ private:
 			return;
 		a.send_cq = scq->cq;
 		a.recv_cq = rcq->cq;
-		a.qp_type = chance(90) ? IBV_QPT_RC :
+		// A quarter of the good ones UC: connected like RC, with
+		// UC's attributes (connect_pair()).
+		a.qp_type = chance(90) ? (chance(25) ? IBV_QPT_UC : IBV_QPT_RC) :
 					 static_cast<ibv_qp_type>(pick(12));
 		a.sq_sig_all = chance(10);
 		auto cap = [this](uint32_t sane) {
@@ -692,6 +694,31 @@ private:
 		}
 	}
 
+	// RTR and RTS with the attributes UC takes (the IB core's UC masks: no RD
+	// atomics, RNR timer, timeout or retry counts).
+	static void uc_to_rtr_rts(ibv_qp *qp, const PathParams &pp,
+				  const ConnInfo &remote, uint32_t psn)
+	{
+		ibv_qp_attr a{};
+		a.qp_state = IBV_QPS_RTR;
+		a.path_mtu = pp.mtu;
+		a.dest_qp_num = remote.qpn;
+		a.rq_psn = remote.psn;
+		a.ah_attr.is_global = 1;
+		std::memcpy(a.ah_attr.grh.dgid.raw, remote.gid, 16);
+		a.ah_attr.grh.sgid_index = static_cast<uint8_t>(pp.gid_index);
+		a.ah_attr.grh.hop_limit = 64;
+		a.ah_attr.port_num = pp.port;
+		verbs::modify_qp(qp, a,
+				 IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+					 IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,
+				 "RTR (UC)");
+		a = {};
+		a.qp_state = IBV_QPS_RTS;
+		a.sq_psn = psn;
+		verbs::modify_qp(qp, a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS (UC)");
+	}
+
 	// A correct RESET -> INIT -> RTR -> RTS of a QP of devs_[0] with one
 	// of devs_[1], both in the device's first PD, so that data flows.
 	void connect_pair()
@@ -705,8 +732,11 @@ private:
 			// Mostly fresh QPs; sometimes a pair's QP again (it may
 			// be in ERR by now).
 			bool again = chance(30);
+			// The second of the pair: the first one's type.
 			for (auto &o : d.qps)
-				if (o->pd == 0 && (again || !o->connected))
+				if (o->pd == 0 && (again || !o->connected) &&
+				    (i == 0 ||
+				     o->qp->qp_type == q[0]->qp->qp_type))
 					c.push_back(o.get());
 			if (c.empty())
 				return;
@@ -738,8 +768,13 @@ private:
 			try {
 				OpGuard g("connect: ibv_modify_qp(INIT/RTR/RTS)");
 				qp_to_init(q[i]->qp, 1, kAllAccess);
-				qp_to_rtr(q[i]->qp, pp, remote);
-				qp_to_rts(q[i]->qp, pp, psn[i]);
+				if (q[i]->qp->qp_type == IBV_QPT_UC) {
+					uc_to_rtr_rts(q[i]->qp, pp, remote,
+						      psn[i]);
+				} else {
+					qp_to_rtr(q[i]->qp, pp, remote);
+					qp_to_rts(q[i]->qp, pp, psn[i]);
+				}
 				q[i]->state = IBV_QPS_RTS;
 				account("modify_qp_connect", 0);
 			} catch (const std::exception &e) {

@@ -45,10 +45,6 @@ MRC_API void mrc_ctl_query_version(uint32_t *current_version,
 		return not_modelled(mrc_ctx && attr);                          \
 	}
 
-NOT_MODELLED_PROFILE_OP(mrc_ctl_modify_ev_fmt_profile, mrc_ctl_ev_fmt_profile_attr)
-NOT_MODELLED_PROFILE_OP(mrc_ctl_query_ev_fmt_profile, mrc_ctl_ev_fmt_profile_attr)
-NOT_MODELLED_PROFILE_OP(mrc_ctl_modify_ev_profile, mrc_ctl_ev_profile_attr)
-NOT_MODELLED_PROFILE_OP(mrc_ctl_query_ev_profile, mrc_ctl_ev_profile_attr)
 
 #undef NOT_MODELLED_PROFILE_OP
 

@@ -25,6 +25,14 @@
 //                                 CC profile ID is ONLINE and a route
 //                                 names it: ONLINE -> OFFLINE is EBUSY
 //                                 and leaves it ONLINE
+//   mrc_api_check -d DEV --ev       EV format profiles 1-3, EV profiles
+//                                 31 (EXP, left ONLINE), 32, 33 (GEN,
+//                                 mrc.rst's worked example, left ONLINE)
+//                                 and 34 (made with mrcctl beforehand:
+//                                 the second example, taken ONLINE)
+//   mrc_api_check -d DEV --ev-unpriv
+//                                 without CAP_NET_ADMIN: profile 31
+//                                 reads, its changes EPERM
 #include "example_common.hpp"
 
 #include <mrc_ctl.h>
@@ -487,7 +495,7 @@ void ctl_ports(Endpoint &e, int n)
 		      da.ev.ev_max_count == 65536 &&
 		      da.ev.ev_free_count == da.ev.ev_max_count &&
 		      da.ev.ev_count_align == 1 && da.ev.ev_max_width == 256 &&
-		      da.ev.ev_max_fmt_profiles == 0 &&
+		      da.ev.ev_max_fmt_profiles == 256 &&
 		      da.cc.cc_max_profiles == 256 &&
 		      da.opt_attr == MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE,
 	      "the kernel's limits, all EVs free, CC profiles change online");
@@ -587,14 +595,18 @@ void ctl_cc_busy(Endpoint &e, int id)
 	      "... and leaves it ONLINE");
 }
 
+#include "api_check_ev.hpp"
+
 int main(int argc, char **argv)
 {
 	return run_main("mrc_api_check", [&] {
 		Options o;
-		bool mrc = false;
+		bool mrc = false, ev = false, ev_unpriv = false;
 		int ctl = 0, unpriv = 0, busy = 0;
 		parse_options(argc, argv, o,
 			      {{"mrc", 0, false, set_true(mrc)},
+			       {"ev", 0, false, set_true(ev)},
+			       {"ev-unpriv", 0, false, set_true(ev_unpriv)},
 			       {"ctl", 0, true,
 				[&](const char *a) { ctl = std::atoi(a); }},
 			       {"ctl-unpriv", 0, true,
@@ -602,7 +614,7 @@ int main(int argc, char **argv)
 			       {"cc-busy", 0, true,
 				[&](const char *a) { busy = std::atoi(a); }}},
 			      [](const char *prog) {
-				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID]\n",
+				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID | --ev | --ev-unpriv]\n",
 						  prog);
 			      });
 		Endpoint e;
@@ -617,7 +629,9 @@ int main(int argc, char **argv)
 		e.ctx.reset(mrc_create_context(e.vctx.get(), nullptr));
 		if (!e.ctx)
 			fail_errno("mrc_create_context");
-		if (busy > 0)
+		if (ev || ev_unpriv)
+			ev ? ctl_ev(e) : ctl_ev_unprivileged(e);
+		else if (busy > 0)
 			ctl_cc_busy(e, busy);
 		else if (ctl > 0 || unpriv > 0)
 			ctl > 0 ? ctl_ports(e, ctl) : ctl_unprivileged(e, unpriv);

@@ -295,7 +295,11 @@ int run_ops(mrc_context *ctx, uint32_t id, View &v,
 	EvArray a;
 	const EvFmt *f = fmt_of(ctx, v.def);
 	a.format = v.def.format ? v.def.format : f ? f->format : 0;
-	a.slots = v.kernel ? &v.def.slots : &ev_ctl(ctx).drafts[id].slots;
+	// A draft's own slots (changed in place), else the view's copy.
+	auto &drafts = ev_ctl(ctx).drafts;
+	auto it = drafts.find(id);
+	a.slots = v.kernel || it == drafts.end() ? &v.def.slots :
+						   &it->second.slots;
 	if (v.kernel)
 		a.change = [ctx, id](uint16_t i, const KEv *ev, bool deny) {
 			if (!ev) {

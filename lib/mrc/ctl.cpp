@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// The controller API (mrc_ctl.h): the version query, and the entry points
-// whose kernel semantics are not modelled yet (EV format profiles, the
-// API's EV profile operations, endpoint operations); the device query is
-// in ctl_device.cpp, the ports in ctl_port.cpp, the CC profiles in
-// ctl_cc_profile.cpp, EV events in ctl_ev_event.cpp.  Those check their arguments like the
-// real ones will, then refuse with EOPNOTSUPP (ENOTSUP is the same value
-// on Linux), so that a controller built against the OCP header links,
-// runs and is told plainly; Documentation/networking/lib_mrc.rst lists
-// them.
+// The controller API (mrc_ctl.h): the version query, and the one entry
+// point whose kernel semantics are not modelled yet, the endpoint
+// operations (mrc_ctl_ep_batch_send_wait).  It checks its arguments like
+// the real one will, then refuses with EOPNOTSUPP (ENOTSUP is the same
+// value on Linux), so that a controller built against the OCP header
+// links, runs and is told plainly; Documentation/networking/lib_mrc.rst
+// lists it.  The device query is in ctl_device.cpp, the ports in
+// ctl_port.cpp, the CC profiles in ctl_cc_profile.cpp, EV events in
+// ctl_ev_event.cpp, EV format and EV profiles in ctl_ev_*.cpp.
 #include "objects.hpp"
 
 #include <mrc_ctl.h>
@@ -34,23 +34,6 @@ MRC_API void mrc_ctl_query_version(uint32_t *current_version,
 		      MRC_CTL_VENDOR_API_CURRENT_VERSION,
 		      MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION});
 }
-
-// The four profile operations not modelled (modify and query of EV
-// format and EV profiles; CC profiles are in ctl_cc_profile.cpp) take
-// (context, profile id, attribute, flags or mask) and are refused alike;
-// one definition stamps out each exported function.
-#define NOT_MODELLED_PROFILE_OP(name, attr_type)                               \
-	MRC_API int name(mrc_context *mrc_ctx, uint64_t, attr_type *attr, int) \
-	{                                                                      \
-		return not_modelled(mrc_ctx && attr);                          \
-	}
-
-NOT_MODELLED_PROFILE_OP(mrc_ctl_modify_ev_fmt_profile, mrc_ctl_ev_fmt_profile_attr)
-NOT_MODELLED_PROFILE_OP(mrc_ctl_query_ev_fmt_profile, mrc_ctl_ev_fmt_profile_attr)
-NOT_MODELLED_PROFILE_OP(mrc_ctl_modify_ev_profile, mrc_ctl_ev_profile_attr)
-NOT_MODELLED_PROFILE_OP(mrc_ctl_query_ev_profile, mrc_ctl_ev_profile_attr)
-
-#undef NOT_MODELLED_PROFILE_OP
 
 MRC_API int mrc_ctl_ep_batch_send_wait(mrc_context *mrc_ctx, uint8_t,
 				       mrc_ctl_ep_op_type, mrc_ctl_ep_req *req,

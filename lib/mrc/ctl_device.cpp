@@ -78,7 +78,7 @@ MRC_API int mrc_ctl_query_device_ex(ibv_context *context, mrc_context *mcontext,
 
 	auto &ev = ctl_attr->ev;
 	ctl_attr->mrc_ctl_protocol_version = MRC_CTL_PROTOCOL_VERSION_1;
-	ev.ev_max_fmt_profiles = 0; // not objects of their own yet
+	ev.ev_max_fmt_profiles = 256; // the library's records (ctl_ev_fmt_profile.cpp)
 	ev.ev_max_profiles = max_ev_profiles;
 	ev.ev_max_count = max_ev_profiles * max_evs_per_profile;
 	ev.ev_free_count = used < ev.ev_max_count ? ev.ev_max_count - used : 0;

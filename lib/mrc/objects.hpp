@@ -26,6 +26,8 @@
 
 namespace mrc::lib {
 
+struct EvCtl; // ctl_ev.hpp
+
 // unique_ptr deleter for a verbs object whose explicit destroy failed or
 // was never reached (creation failure paths): the best effort at exit.
 template <auto Fn> struct IbvDeleter {
@@ -133,6 +135,9 @@ struct mrc_context {
 	// online lives here, with its values (the kernel's units, attributes
 	// MRC_A_CC_BASE_RTT on) once it has some.
 	std::map<uint32_t, std::optional<std::array<uint32_t, 15>>> cc_offline;
+	// The controller API's EV format profiles and EV profile records
+	// (ctl_ev.hpp), made on first use; under lock.
+	std::shared_ptr<mrc::lib::EvCtl> ev_ctl;
 };
 
 namespace mrc::lib {

@@ -191,6 +191,49 @@ check "h1's route back on CC profile 0" h1_route_cc 0
 check "CC profile 77 of h1 deleted (mrcctl)" \
 	ns_exec h1 "$MRCCTL" cc-profile del dev "$H1_DEV" id 77
 
+# --- the controller API's EV format and EV profiles: h1 -----------------------
+# mrc.rst's second GEN example, made with mrcctl (kernel state INIT), is
+# read and taken ONLINE through the API; mrc_api_check makes the rest.
+check "GEN profile 34 of h1 (mrcctl): mrc.rst's second worked example" \
+	ns_exec h1 "$MRCCTL" ev-profile add dev "$H1_DEV" id 34 mode gen format udp \
+	field width 8 init 2 min 0 max 0x0a mask 0x0a shift 4 base 0xc000 planes 1,3
+check "mrc_ctl EV profiles on $H1_DEV: EXP and GEN through every state, refusals" \
+	ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --ev
+ev_show() {
+	ns_exec h1 "$MRCCTL" ev-profile show dev "$H1_DEV" id "$1"
+}
+check_output "mrc_ctl EXP profile 31: the kernel's header" \
+	"^dev $H1_DEV id 31 mode exp format udp state online min-active 2 events assumed-bad$" ev_show 31
+ev31=("index 0 plane 3 value 49169 state unknown" "index 1 plane 2 value 49154 state denied"
+	"index 2 plane 1 value 49155 state unknown" "index 3 plane 4 value 49156 state unknown")
+for l in "${ev31[@]}"; do
+	check_output "... $l" "^    $l\$" ev_show 31
+done
+check_output "... 4 EVs, no more" "^4$" eval 'ev_show 31 | grep -c "^    index"'
+check_output "mrc_ctl GEN profile 33: online, fields as the API's mapped" \
+	"^dev $H1_DEV id 33 mode gen format udp state online .*planes 1 shift 0" ev_show 33
+gen33=("field width 8 init 171 min 171 max 171 mask 0xab" "field width 4 init 1 min 0 max 2 mask 0xf"
+	"field width 4 init 3 min 3 max 5 mask 0xf")
+for l in "${gen33[@]}"; do
+	check_output "... $l" "^    $l\$" ev_show 33
+done
+i=0
+for v in 0xab13 0xab14 0xab15 0xab23 0xab24 0xab25 0xab03 0xab04 0xab05; do
+	check_output "... EV $i: plane 1 value $v" \
+		"^    index $i plane 1 value $((v)) state unknown\$" ev_show 33
+	i=$((i + 1))
+done
+check_output "mrc_ctl GEN profile 34 (mrcctl's): online" \
+	"^dev $H1_DEV id 34 mode gen format udp state online " ev_show 34
+check "mrc_ctl EV profiles without CAP_NET_ADMIN: read, changes EPERM" \
+	ns_exec h1 setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
+	"$BIN/mrc_api_check" -d "$H1_DEV" --ev-unpriv
+for id in 31 33 34; do
+	check "EV profile $id of h1 offline and deleted (mrcctl)" eval \
+		'ns_exec h1 "$MRCCTL" ev-profile set dev "$H1_DEV" id $id state offline &&
+		ns_exec h1 "$MRCCTL" ev-profile del dev "$H1_DEV" id $id'
+done
+
 # --- a plane goes down mid-run -----------------------------------------------
 # A long verified mrc_bw; 2 s in, h2's plane 3 netdev goes down.  The run
 # completes with every byte verified, and plane 3 carries next to nothing

@@ -33,6 +33,14 @@
 //                                 holds ("event profile P port N state S
 //                                 drop D value HEX") until 2 s pass
 //                                 without one, and the totals
+//   mrc_api_check -d DEV --ev       EV format profiles 1-3, EV profiles
+//                                 31 (EXP, left ONLINE), 32, 33 (GEN,
+//                                 mrc.rst's worked example, left ONLINE)
+//                                 and 34 (made with mrcctl beforehand:
+//                                 the second example, taken ONLINE)
+//   mrc_api_check -d DEV --ev-unpriv
+//                                 without CAP_NET_ADMIN: profile 31
+//                                 reads, its changes EPERM
 #include "example_common.hpp"
 
 #include <mrc_ctl.h>
@@ -499,7 +507,7 @@ void ctl_ports(Endpoint &e, int n)
 		      da.ev.ev_max_count == 65536 &&
 		      da.ev.ev_free_count == da.ev.ev_max_count &&
 		      da.ev.ev_count_align == 1 && da.ev.ev_max_width == 256 &&
-		      da.ev.ev_max_fmt_profiles == 0 &&
+		      da.ev.ev_max_fmt_profiles == 256 &&
 		      da.cc.cc_max_profiles == 256 &&
 		      da.opt_attr == (MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE |
 				      MRC_CTL_OPT_CAP_EV_EVENT |
@@ -703,16 +711,19 @@ void ctl_ev_events(Endpoint &e, int cqe, const std::string &go_file)
 	check(mrc_destroy_cq(cq.release()) == 0,
 	      "the EV event CQ destroyed (mrc_destroy_cq)");
 }
+#include "api_check_ev.hpp"
 
 int main(int argc, char **argv)
 {
 	return run_main("mrc_api_check", [&] {
 		Options o;
-		bool mrc = false;
+		bool mrc = false, ev = false, ev_unpriv = false;
 		int ctl = 0, unpriv = 0, busy = 0, ev_cqe = 0;
 		std::string go_file;
 		parse_options(argc, argv, o,
 			      {{"mrc", 0, false, set_true(mrc)},
+			       {"ev", 0, false, set_true(ev)},
+			       {"ev-unpriv", 0, false, set_true(ev_unpriv)},
 			       {"ctl", 0, true,
 				[&](const char *a) { ctl = std::atoi(a); }},
 			       {"ctl-unpriv", 0, true,
@@ -724,7 +735,7 @@ int main(int argc, char **argv)
 			       {"go-file", 0, true,
 				[&](const char *a) { go_file = a; }}},
 			      [](const char *prog) {
-				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID | --ev-events CQE [--go-file F]]\n",
+				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID | --ev | --ev-unpriv | --ev-events CQE [--go-file F]]\n",
 						  prog);
 			      });
 		Endpoint e;
@@ -741,6 +752,8 @@ int main(int argc, char **argv)
 			fail_errno("mrc_create_context");
 		if (ev_cqe > 0)
 			ctl_ev_events(e, ev_cqe, go_file);
+		else if (ev || ev_unpriv)
+			ev ? ctl_ev(e) : ctl_ev_unprivileged(e);
 		else if (busy > 0)
 			ctl_cc_busy(e, busy);
 		else if (ctl > 0 || unpriv > 0)

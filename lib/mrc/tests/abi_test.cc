@@ -230,12 +230,8 @@ TEST(LibMrcAbi, CtlRefusals)
 {
 	auto *fake_ctx = reinterpret_cast<mrc_context *>(16);
 	mrc_ctl_port_attr pa{};
-	mrc_ctl_ev_profile_attr ea{};
 	EXPECT_ERRNO(mrc_ctl_query_port(nullptr, 1, &pa, MRC_CTL_PORT_ADMIN_STATE),
 		     -1, EINVAL);
-	EXPECT_ERRNO(mrc_ctl_modify_ev_profile(fake_ctx, 1, &ea,
-					       MRC_CTL_EV_PROFILE_STATE),
-		     -1, EOPNOTSUPP);
 	mrc_ctl_ev_event ev[2];
 	EXPECT_EQ(mrc_ctl_poll_ev_event(nullptr, 2, ev), -EINVAL);
 	int n = 7;
@@ -274,6 +270,137 @@ TEST(LibMrcAbi, CtlEvEventArguments)
 	// The usual CQ calls on no CQ at all.
 	EXPECT_EQ(mrc_req_notify_cq(nullptr, 0), EINVAL);
 	mrc_ack_cq_events(nullptr, 1); // no crash
+}
+
+// The EV profile calls' argument checks, made before the context or the
+// kernel is asked (a fake context is never touched).
+TEST(LibMrcAbi, CtlEvProfileArguments)
+{
+	auto *fake_ctx = reinterpret_cast<mrc_context *>(16);
+	const int st = MRC_CTL_EV_PROFILE_STATE;
+	mrc_ctl_ev_profile_attr a{};
+	auto modify = [&](mrc_context *c, uint64_t id, int mask) {
+		errno = 0;
+		int rc = mrc_ctl_modify_ev_profile(c, id, &a, mask);
+		return rc == -1 ? errno : 0;
+	};
+	a.profile_state = MRC_CTL_PROFILE_OFFLINE;
+	EXPECT_EQ(modify(nullptr, 1, st), EINVAL);
+	EXPECT_ERRNO(mrc_ctl_modify_ev_profile(fake_ctx, 1, nullptr, st), -1,
+		     EINVAL);
+	EXPECT_EQ(modify(fake_ctx, 0, st), EINVAL) << "the built-in profile";
+	EXPECT_EQ(modify(fake_ctx, 65536, st), EINVAL);
+	for (int mask :
+	     {0, int{MRC_CTL_EV_PROFILE_CUR_STATE},
+	      int{MRC_CTL_EV_PROFILE_VENDOR_CFG}, 1 << 9,
+	      MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP})
+		EXPECT_EQ(modify(fake_ctx, 1, mask), EINVAL) << "mask " << mask;
+	a.profile_state = static_cast<mrc_ctl_profile_state>(3);
+	EXPECT_EQ(modify(fake_ctx, 1, st), EINVAL);
+	for (int mode : {0, 3, 8}) {
+		a.ev_mode = static_cast<mrc_ctl_ev_mode>(mode);
+		EXPECT_EQ(modify(fake_ctx, 1, MRC_CTL_EV_PROFILE_MODE), EINVAL)
+			<< "mode " << mode;
+	}
+	a.ev_count = 0;
+	EXPECT_EQ(modify(fake_ctx, 1, MRC_CTL_EV_PROFILE_COUNT), EINVAL);
+	a.ev_count = 257;
+	EXPECT_EQ(modify(fake_ctx, 1, MRC_CTL_EV_PROFILE_COUNT), E2BIG);
+	a.ev_min_active = 257;
+	EXPECT_EQ(modify(fake_ctx, 1, MRC_CTL_EV_PROFILE_MIN_ACTIVE), EINVAL);
+	for (int m : {int{MRC_CTL_EV_DENIED}, int{MRC_CTL_EV_UNKNOWN}, 8}) {
+		a.ev_event_mask = m;
+		EXPECT_EQ(modify(fake_ctx, 1, MRC_CTL_EV_PROFILE_EVENT_MASK),
+			  EINVAL)
+			<< "event mask " << m;
+	}
+	const int fo = MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
+	mrc_ctl_ev_field f{};
+	a.ev_fields_op = {MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS, nullptr, 1};
+	EXPECT_EQ(modify(fake_ctx, 1, fo), EINVAL) << "no field array";
+	a.ev_fields_op = {MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS, &f, 0};
+	EXPECT_EQ(modify(fake_ctx, 1, fo), EINVAL) << "no fields";
+	a.ev_fields_op = {static_cast<mrc_ctl_ev_fields_op>(2), &f, 1};
+	EXPECT_EQ(modify(fake_ctx, 1, fo), EINVAL) << "fields op 2";
+	struct {
+		mrc_ctl_ev_field f;
+		int err;
+	} fields[] = {
+		{{0, 0, 0, 0, 0}, EINVAL},    // no width
+		{{33, 0, 0, 1, 1}, E2BIG},    // wider than 32 bits
+		{{4, 0x10, 0, 0, 0}, EINVAL}, // init_val wider
+		{{4, 0, 0, 1, 0x10}, EINVAL}, // mask wider
+		{{4, 0, 0, 4, 0x3}, EINVAL},  // max_val beyond 2 mask bits
+		{{4, 0, 2, 1, 0x3}, EINVAL},  // min_val > max_val
+		{{4, 5, 1, 1, 0}, EINVAL},    // fixed field with min/max
+	};
+	for (const auto &x : fields) {
+		f = x.f;
+		a.ev_fields_op = {MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS, &f, 1};
+		EXPECT_EQ(modify(fake_ctx, 1, fo), x.err)
+			<< "field width " << x.f.width << " init "
+			<< x.f.init_val;
+	}
+
+	auto query = [&](uint64_t id, int mask) {
+		errno = 0;
+		int rc = mrc_ctl_query_ev_profile(fake_ctx, id, &a, mask);
+		return rc == -1 ? errno : 0;
+	};
+	EXPECT_ERRNO(mrc_ctl_query_ev_profile(nullptr, 1, &a, st), -1, EINVAL);
+	EXPECT_ERRNO(mrc_ctl_query_ev_profile(fake_ctx, 1, nullptr, st), -1,
+		     EINVAL);
+	EXPECT_EQ(query(65536, st), EINVAL);
+	for (int mask :
+	     {0, int{MRC_CTL_EV_PROFILE_VENDOR_CFG}, 1 << 9,
+	      MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP})
+		EXPECT_EQ(query(1, mask), EINVAL) << "mask " << mask;
+	a.ev_fields_op = {MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS, &f, 1};
+	EXPECT_EQ(query(1, fo), EINVAL) << "MODIFY_FIELDS in a query";
+}
+
+// The EV format profile calls' argument checks (fake context untouched).
+TEST(LibMrcAbi, CtlEvFmtProfileArguments)
+{
+	auto *fake_ctx = reinterpret_cast<mrc_context *>(16);
+	const int st = MRC_CTL_EV_FMT_PROFILE_STATE;
+	mrc_ctl_ev_fmt_profile_attr a{};
+	auto modify = [&](mrc_context *c, uint64_t id, int mask) {
+		errno = 0;
+		int rc = mrc_ctl_modify_ev_fmt_profile(c, id, &a, mask);
+		return rc == -1 ? errno : 0;
+	};
+	a.profile_state = MRC_CTL_PROFILE_OFFLINE;
+	EXPECT_EQ(modify(nullptr, 1, st), EINVAL);
+	EXPECT_ERRNO(mrc_ctl_modify_ev_fmt_profile(fake_ctx, 1, nullptr, st),
+		     -1, EINVAL);
+	EXPECT_EQ(modify(fake_ctx, 0, st), EINVAL) << "id 0";
+	for (int mask : {0, int{MRC_CTL_EV_FMT_PROFILE_CUR_STATE},
+			 int{MRC_CTL_EV_FMT_VENDOR_CFG}, 1 << 4})
+		EXPECT_EQ(modify(fake_ctx, 1, mask), EINVAL) << "mask " << mask;
+	a.profile_state = static_cast<mrc_ctl_profile_state>(3);
+	EXPECT_EQ(modify(fake_ctx, 1, st), EINVAL);
+	for (int mode : {0, 3, 8}) {
+		a.ev_fmt_mode = static_cast<mrc_ctl_ev_fmt_mode>(mode);
+		EXPECT_EQ(modify(fake_ctx, 1, MRC_CTL_EV_FMT_PROFILE_MODE), EINVAL)
+			<< "mode " << mode;
+	}
+	const int op = MRC_CTL_EV_FMT_PROFILE_OP;
+	mrc_ctl_ev_fmt_field w{0};
+	a.ev_fmt_op = {MRC_CTL_EV_FMT_OP_MODIFY_FIELDS, &w, 1};
+	EXPECT_EQ(modify(fake_ctx, 1, op), EINVAL) << "a field of width 0";
+	a.ev_fmt_op = {MRC_CTL_EV_FMT_OP_MODIFY_FIELDS, nullptr, 1};
+	EXPECT_EQ(modify(fake_ctx, 1, op), EINVAL) << "no field array";
+	a.ev_fmt_op = {static_cast<mrc_ctl_ev_fmt_op>(2), &w, 1};
+	EXPECT_EQ(modify(fake_ctx, 1, op), EINVAL) << "op 2";
+	EXPECT_ERRNO(mrc_ctl_query_ev_fmt_profile(nullptr, 1, &a, st), -1,
+		     EINVAL);
+	for (int mask : {0, int{MRC_CTL_EV_FMT_VENDOR_CFG}, 1 << 4})
+		EXPECT_ERRNO(mrc_ctl_query_ev_fmt_profile(fake_ctx, 1, &a, mask),
+			     -1, EINVAL);
+	a.ev_fmt_op = {MRC_CTL_EV_FMT_OP_MODIFY_FIELDS, &w, 1};
+	EXPECT_ERRNO(mrc_ctl_query_ev_fmt_profile(fake_ctx, 1, &a, op), -1,
+		     EINVAL);
 }
 
 // The CC profile calls' argument checks, made before the context or the

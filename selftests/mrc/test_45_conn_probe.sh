@@ -205,7 +205,7 @@ check "h1 uses plane 3 again ($p3 -> $q3)" test "$q3" -gt "$p3"
 
 blackhole h2 e1 on
 check "blackholed plane 2: its EVs turn assumed_bad (monitor)" \
-	wait_line "$mon" '^ev state dev mrc2 qpn [0-9]+ peer 10\.0\.0\.1 ev [0-9]+ plane 2 good -> assumed_bad reason (loss|timeout)$'
+	wait_line "$mon" '^ev state dev mrc2 qpn [0-9]+ peer 10\.0\.0\.1 ev_profile 0 ev [0-9]+ plane 2 good -> assumed_bad reason (loss|timeout)$'
 # plane_good P: how many of h2's EVs on plane P are good.
 plane_good() {
 	conn_json | py "import json,sys; c=json.load(sys.stdin)[0]; print(sum(1 for e in c['evs'] if e['plane']==$1 and e['state']=='good'))"

@@ -8,7 +8,7 @@ pkgs=(
 	build-essential cmake pkg-config git kmod cpio
 	linux-image-amd64 linux-headers-amd64
 	qemu-system-x86 busybox-static
-	rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils qperf
+	rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils
 	libibverbs-dev librdmacm-dev
 	libnl-3-dev libnl-genl-3-dev iproute2 iputils-ping
 	nlohmann-json3-dev

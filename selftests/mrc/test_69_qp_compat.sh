@@ -31,7 +31,7 @@ if command -v qperf >/dev/null 2>&1; then
 	if check "qperf server listens in h1" wait_listen h1 19765 30; then
 		check_output "qperf rc_bw and rc_rdma_write_bw h2 -> h1" \
 			"bw += +$NZ_NUM" ns_exec h2 timeout -k 5 90 \
-			qperf -lid "$H2_DEV:1" -rid "$H1_DEV:1" -t 2 10.0.0.1 \
+			qperf -li "$H2_DEV:1" -ri "$H1_DEV:1" -t 2 10.0.0.1 \
 			rc_bw rc_rdma_write_bw
 	fi
 	kill "$qpid" 2>/dev/null

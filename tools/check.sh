@@ -50,21 +50,22 @@ kbuild_boost() {
 # The lane runs in its own session (so its guest can be killed as one
 # group), hence its own scheduler autogroup: the two share the CPU as
 # equals when both want it, and the lane, done first, leaves the
-# selftests both cores.  Only with the sanitizer kernel already built
-# (cached): while it builds, the lane waits and runs after the selftests.
+# selftests both cores.  On a new machine the sanitizer kernel is still
+# building (at idle priority, in the CPU the selftests leave) when the
+# selftests start: the lane's session then waits for that build and
+# starts the moment it ends, still beside the selftests (in CI the build
+# used to end a third of the way into them, and the lane then ran after
+# them: 20 minutes more).
 lane_pid=
-lane_start=
 lane_start() {
 	local cmd=$1
 	[ -n "$kbuild" ] || return 1
-	kill -0 "$kbuild" 2>/dev/null && return 1	# still building
-	wait "$kbuild" || return 1
-	kbuild=
-	lane_start=$(date +%s)
-	rm -f "$logdir/sanitizer.end"
+	rm -f "$logdir/sanitizer.start" "$logdir/sanitizer.end"
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	setsid bash -c 'bash -c "$1"; rc=$?; date +%s >"$2"; exit $rc' lane \
-		"$cmd" "$logdir/sanitizer.end" >"$logdir/sanitizer.log" 2>&1 </dev/null &
+	setsid bash -c 'while kill -0 "$2" 2>/dev/null; do sleep 5; done
+		date +%s >"$3"; bash -c "$1"; rc=$?; date +%s >"$4"; exit $rc' \
+		lane "$cmd" "$kbuild" "$logdir/sanitizer.start" \
+		"$logdir/sanitizer.end" >"$logdir/sanitizer.log" 2>&1 </dev/null &
 	lane_pid=$!
 	# Interrupted, the lane's guest goes too.
 	trap '[ -z "$lane_pid" ] || kill -- -"$lane_pid" 2>/dev/null' EXIT
@@ -82,14 +83,18 @@ for s in "${suites[@]}"; do
 	[ "$name" = selftests ] && [ -n "$lane_cmd" ] && lane_start "$lane_cmd"
 	if [ "$name" = sanitizer ] && [ -n "$lane_pid" ]; then
 		echo "=== suite $name: $cmd (alongside the selftests)"
+		kbuild_boost	# the selftests are done: no more idle priority
 		wait "$lane_pid"
 		rc=$?
 		lane_pid=
+		wait "$kbuild" 2>/dev/null
+		kbuild=
 		cat "$logdir/$name.log"
 		# Its own time: from its start to its end, not to now.
-		start=$lane_start
-		{ read -r lane_end <"$logdir/sanitizer.end"; } 2>/dev/null &&
-			start=$((lane_start + $(date +%s) - lane_end))
+		start=$(date +%s)
+		{ read -r lane_t0 <"$logdir/sanitizer.start" &&
+			read -r lane_end <"$logdir/sanitizer.end"; } 2>/dev/null &&
+			start=$((start - (lane_end - lane_t0)))
 	else
 		[ "$name" = sanitizer ] && kbuild_boost
 		echo "=== suite $name: $cmd"

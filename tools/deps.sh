@@ -15,7 +15,7 @@ pkgs=(
 	libgtest-dev libgmock-dev googletest libbenchmark-dev
 	clang libclang-rt-14-dev sparse clang-format
 	gnuplot-nox python3 python3-docutils python3-yaml iperf3 linux-perf
-	linux-source-6.1 flex bison libelf-dev libssl-dev bc rsync qperf
+	linux-source-6.1 flex bison libelf-dev libssl-dev bc rsync
 )
 
 missing=()

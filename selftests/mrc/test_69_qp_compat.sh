@@ -14,31 +14,16 @@
 #    and works on; modify_qp to ERR still flushes every outstanding WR,
 #    and ERR -> ERR flushes receives posted in ERR (busy polling, the CQ
 #    never armed);
-#  - qperf's rc_bw and rc_rdma_write_bw (whose ends create exactly such
-#    QPs), if qperf is installed; skipped otherwise.
+#  qperf's rc_bw and rc_rdma_write_bw (whose ends create exactly such
+#  QPs) are not run: without rdma_cm qperf addresses the peer by LID with
+#  no GRH, which a RoCE device (rxe as mrc) refuses at RTR with EINVAL,
+#  and its rdma_cm mode (-cm1) needs rdma_cm on mrc, not there yet.
 # COMPAT_OPTS (e.g. "--case=destroy") go to the client: a run of some
 # cases only.
 . "$(dirname "$0")/lib.sh"
 
 mrc_verbs_setup "$VERBS_BIN/mrc_qp_compat"
 tap_pair mrc_qp_compat ${COMPAT_OPTS:-}
-
-# qperf's bandwidth tests: the sender's QP has no receive queue, the
-# server's no send queue.  qperf listens on TCP 19765.
-if command -v qperf >/dev/null 2>&1; then
-	ns_bg h1 timeout -k 5 120 qperf
-	qpid=$BG_PID
-	if check "qperf server listens in h1" wait_listen h1 19765 30; then
-		check_output "qperf rc_bw and rc_rdma_write_bw h2 -> h1" \
-			"bw += +$NZ_NUM" ns_exec h2 timeout -k 5 90 \
-			qperf -li "$H2_DEV:1" -ri "$H1_DEV:1" -t 2 10.0.0.1 \
-			rc_bw rc_rdma_write_bw
-	fi
-	kill "$qpid" 2>/dev/null
-	wait "$qpid" 2>/dev/null
-else
-	skip "qperf rc_bw between the namespaces" "qperf not installed"
-fi
 
 check "rmmod mrc after the programs exited" mrc_unload_wait 20
 

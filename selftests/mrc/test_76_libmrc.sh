@@ -300,7 +300,12 @@ ev_events_section() {
 		eval 'wait_line "$tmp/ev-big" "^ready" && wait_line "$tmp/ev-small" "^ready"'
 	sleep 1
 	local ne
-	ne=$(n 3000)
+	# 10000 x 64 KiB (655 MB): long enough that the transfer outlives
+	# the 3 s of loss on an idle host too, so that plane 3's EVs are
+	# probed GOOD again while its QPs still exist (with 3000 the
+	# transfer was over before the loss ended in a rehearsal on an idle
+	# host, and no GOOD event came).
+	ne=$(n 10000)
 	ns_bg h1 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H1_DEV" "${SLOW[@]}" -p 18607 \
 		-s 64K -n "$ne" --timeout=$((280 * SCALE)) </dev/null >"$tmp/evs.log" 2>&1
 	spid=$BG_PID
@@ -312,6 +317,8 @@ ev_events_section() {
 	check "EV events: h2's plane 3 drops every packet during mrc_bw" fab_loss 2 3 100
 	sleep 3
 	fab_loss_off 2 3
+	kill -0 "$cpid" 2>/dev/null ||
+		diag "EV events: mrc_bw ended before plane 3's loss did"
 	wait "$cpid"
 	crc=$?
 	wait "$spid"

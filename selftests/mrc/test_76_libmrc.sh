@@ -228,6 +228,15 @@ check_output "mrc_ctl GEN profile 34 (mrcctl's): online" \
 check "mrc_ctl EV profiles without CAP_NET_ADMIN: read, changes EPERM" \
 	ns_exec h1 setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
 	"$BIN/mrc_api_check" -d "$H1_DEV" --ev-unpriv
+# h1's route to h2 over planes 1-4 with EV profile 31 (its EVs are on
+# planes 1-4): while the route names it, the API cannot take it OFFLINE.
+check "h1's route to h2 names EV profile 31 (mrcctl route set)" \
+	ns_exec h1 "$MRCCTL" route set "$(fab_addr 2 1)" dev "$H1_DEV" \
+	plane 1 via "$(fab_addr 2 1)" plane 2 via "$(fab_addr 2 2)" \
+	plane 3 via "$(fab_addr 2 3)" plane 4 via "$(fab_addr 2 4)" ev-profile 31
+check "mrc_ctl EV profile 31 named by a route: going OFFLINE is EBUSY" \
+	ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --ev-busy 31
+check "h1's route back on EV profile 0" h1_route_cc 0
 for id in 31 33 34; do
 	check "EV profile $id of h1 offline and deleted (mrcctl)" eval \
 		'ns_exec h1 "$MRCCTL" ev-profile set dev "$H1_DEV" id $id state offline &&

@@ -25,6 +25,8 @@
 //                                 CC profile ID is ONLINE and a route
 //                                 names it: ONLINE -> OFFLINE is EBUSY
 //                                 and leaves it ONLINE
+//   mrc_api_check -d DEV --ev-busy ID
+//                                 the same for EV profile ID
 //   mrc_api_check -d DEV --ev-events CQE
 //                                 an EV event CQ of CQE entries and its
 //                                 refusals; "ready" once it listens, then
@@ -48,6 +50,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <thread>
 
 #include <unistd.h>
@@ -596,18 +599,26 @@ void ctl_unprivileged(Endpoint &e, int port)
 	      "without CAP_NET_ADMIN OFFLINE (the library's) -> ONLINE: EPERM");
 }
 
-// A CC profile a route names cannot leave the kernel (ctl_cc_profile.cpp).
+// A profile a route names cannot leave the kernel (ctl_cc_profile.cpp,
+// ctl_ev_profile.cpp): @state reads its state, @offline tries to take it
+// OFFLINE.
+void profile_busy(const std::string &p, const std::function<int()> &state,
+		  const std::function<int()> &offline)
+{
+	check(state() == ONLINE, p + " is ONLINE");
+	errno = 0;
+	check(offline() == -1 && errno == EBUSY,
+	      p + " named by a route: ONLINE -> OFFLINE is EBUSY");
+	check(state() == ONLINE, "... and leaves it ONLINE");
+}
+
 void ctl_cc_busy(Endpoint &e, int id)
 {
-	std::string p = "CC profile " + std::to_string(id);
-	check(cc_state(e, static_cast<uint64_t>(id)) == ONLINE, p + " is ONLINE");
-	errno = 0;
-	check(cc_modify(e, static_cast<uint64_t>(id), OFFLINE, nullptr,
-			nullptr) == -1 &&
-		      errno == EBUSY,
-	      p + " named by a route: ONLINE -> OFFLINE is EBUSY");
-	check(cc_state(e, static_cast<uint64_t>(id)) == ONLINE,
-	      "... and leaves it ONLINE");
+	const auto u = static_cast<uint64_t>(id);
+	profile_busy(
+		"CC profile " + std::to_string(id),
+		[&] { return cc_state(e, u); },
+		[&] { return cc_modify(e, u, OFFLINE, nullptr, nullptr); });
 }
 
 const char *ev_state_name(mrc_ctl_ev_state s)
@@ -718,7 +729,7 @@ int main(int argc, char **argv)
 	return run_main("mrc_api_check", [&] {
 		Options o;
 		bool mrc = false, ev = false, ev_unpriv = false;
-		int ctl = 0, unpriv = 0, busy = 0, ev_cqe = 0;
+		int ctl = 0, unpriv = 0, busy = 0, ev_busy = 0, ev_cqe = 0;
 		std::string go_file;
 		parse_options(argc, argv, o,
 			      {{"mrc", 0, false, set_true(mrc)},
@@ -730,12 +741,14 @@ int main(int argc, char **argv)
 				[&](const char *a) { unpriv = std::atoi(a); }},
 			       {"cc-busy", 0, true,
 				[&](const char *a) { busy = std::atoi(a); }},
+			       {"ev-busy", 0, true,
+				[&](const char *a) { ev_busy = std::atoi(a); }},
 			       {"ev-events", 0, true,
 				[&](const char *a) { ev_cqe = std::atoi(a); }},
 			       {"go-file", 0, true,
 				[&](const char *a) { go_file = a; }}},
 			      [](const char *prog) {
-				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID | --ev | --ev-unpriv | --ev-events CQE [--go-file F]]\n",
+				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID | --ev-busy ID | --ev | --ev-unpriv | --ev-events CQE [--go-file F]]\n",
 						  prog);
 			      });
 		Endpoint e;
@@ -756,6 +769,11 @@ int main(int argc, char **argv)
 			ev ? ctl_ev(e) : ctl_ev_unprivileged(e);
 		else if (busy > 0)
 			ctl_cc_busy(e, busy);
+		else if (ev_busy > 0)
+			profile_busy(
+				"EV profile " + std::to_string(ev_busy),
+				[&] { return ev_state(e, ev_busy); },
+				[&] { return ev_set_state(e, ev_busy, OFFLINE); });
 		else if (ctl > 0 || unpriv > 0)
 			ctl > 0 ? ctl_ports(e, ctl) : ctl_unprivileged(e, unpriv);
 		else

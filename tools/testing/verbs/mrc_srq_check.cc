@@ -538,26 +538,11 @@ private:
 	uint32_t next_slot_ = 0, next_msg_ = 0;
 };
 
-int run_client(const Options &o, Clock::time_point dl)
-{
-	PortBase b = open_port_base(o);
-	return run_tap_client<Client>("mrc_srq_check", o, b, dl);
-}
-
-[[noreturn]] void usage()
-{
-	refuse_usage("mrc_srq_check", nullptr,
-		     "usage: mrc_srq_check [-d DEV] [-g GID_INDEX] [-p PORT] [--timeout=300]\n"
-		     "       [--qp-timeout=14] [--retry=7] [SERVER_ADDR]\n");
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
-	Options o;
-	parse_conn_args(
-		argc, argv, {}, o,
-		[](int, const std::string &) { return false; }, usage);
-	return tap_main("mrc_srq_check", o, serve, run_client);
+	return port_tap_main<Client, Options>("mrc_srq_check",
+					      "       [--qp-timeout=14] [--retry=7] [SERVER_ADDR]\n",
+					      argc, argv, serve);
 }

@@ -514,26 +514,11 @@ private:
 	uint32_t psn_ = 0;
 };
 
-int run_client(const Options &o, Clock::time_point dl)
-{
-	PortBase b = open_port_base(o);
-	return run_tap_client<Client>("mrc_uc_check", o, b, dl);
-}
-
-[[noreturn]] void usage()
-{
-	refuse_usage("mrc_uc_check", nullptr,
-		     "usage: mrc_uc_check [-d DEV] [-g GID_INDEX] [-p PORT] [--timeout=300]\n"
-		     "       [SERVER_ADDR]\n");
-}
-
 } // namespace
 
 int main(int argc, char **argv)
 {
-	Options o;
-	parse_conn_args(
-		argc, argv, {}, o,
-		[](int, const std::string &) { return false; }, usage);
-	return tap_main("mrc_uc_check", o, serve, run_client);
+	return port_tap_main<Client, Options>("mrc_uc_check",
+					      "       [SERVER_ADDR]\n", argc,
+					      argv, serve);
 }

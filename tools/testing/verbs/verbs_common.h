@@ -607,6 +607,34 @@ inline PortBase open_port_base(const ConnOptions &o)
 	return b;
 }
 
+// The client of a TAP program on port 1 of its device: open_port_base(),
+// then run_tap_client() with @Client (a function, so that tap_main() can
+// take it).
+template <class Client, class Options>
+int run_port_client(const Options &o, Clock::time_point deadline)
+{
+	PortBase b = open_port_base(o);
+	return run_tap_client<Client>(tap_main_prog, o, b, deadline);
+}
+
+// The main() of a TAP program with only the shared options
+// (mrc_srq_check, mrc_uc_check): those by parse_conn_args(), then
+// tap_main() with @serve and a run_port_client() of @Client.  A bad one
+// prints "usage: PROG" and the shared options, then @usage (the rest of
+// the synopsis), on stderr; exit status 2.
+template <class Client, class Options>
+int port_tap_main(const char *prog, const char *usage, int argc, char **argv,
+		  int (*serve)(const Options &, Clock::time_point))
+{
+	Options o;
+	tap_main_prog = prog;
+	case_main_usage = usage;
+	parse_conn_args(
+		argc, argv, {}, o,
+		[](int, const std::string &) { return false; }, case_main_refuse);
+	return tap_main(prog, o, serve, run_port_client<Client, Options>);
+}
+
 struct QpCaps {
 	uint32_t depth;
 	uint32_t sge;

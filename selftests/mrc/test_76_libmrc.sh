@@ -365,7 +365,18 @@ ev_events_section() {
 	check "... its last event is the newest one ($got)" \
 		test "$got" = "$(tail -n 1 "$tmp/ev-want")"
 }
-ev_events_section
+# Not on the sanitizer kernel: there the loaded one-vCPU guest's round
+# trips exceed the ACK timeout by so much that a plane losing every
+# packet set plane 3's EVs flapping (711 events in one CI run) and the
+# transfer stalled (timed out at message 171 of 1000 after 840 s).  The
+# section checks event delivery and timing, which the selftests suite
+# runs on Debian's kernel; the lane is for memory and lock errors, which
+# the rest of this script still drives through the same code.
+if [ "$SCALE" -gt 1 ]; then
+	skip "EV events through the controller API" "timing-bound, run on Debian's kernel only"
+else
+	ev_events_section
+fi
 
 rm -rf "$tmp"
 

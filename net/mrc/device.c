@@ -49,7 +49,7 @@ static int mrc_query_device(struct ib_device *ibdev,
 }
 
 /* RDMA path MTU: the netdev MTU minus the worst-case MRC headers. */
-static enum ib_mtu mrc_path_mtu(unsigned int ndev_mtu)
+enum ib_mtu mrc_path_mtu(unsigned int ndev_mtu)
 {
 	int payload = (int)ndev_mtu - MRC_MAX_HDR_LEN;
 

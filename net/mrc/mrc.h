@@ -96,6 +96,7 @@ enum mrc_dev_counter {
 	MRC_CNT_CTRL_INVALID,		/* control packet outside the window */
 	MRC_CNT_BAD_RESP,		/* response matching no request */
 	MRC_CNT_UC_DROP,		/* UC message dropped by the receiver */
+	MRC_CNT_UD_DROP,		/* UD datagram dropped by the receiver */
 	MRC_CNT_NR
 };
 
@@ -296,6 +297,8 @@ struct mrc_net *mrc_net(const struct net *net);
 int mrc_device_init(void);
 void mrc_device_exit(void);
 void mrc_dev_update_port(struct mrc_dev *mdev);
+/* The RDMA path MTU a netdev of MTU @ndev_mtu carries (MRC headers off). */
+enum ib_mtu mrc_path_mtu(unsigned int ndev_mtu);
 struct mrc_dev *mrc_dev_find(struct mrc_net *mn, const char *name, u32 index);
 void mrc_dev_unregister_all(struct mrc_net *mn);
 

@@ -266,7 +266,11 @@ static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 		mrc_net_drop(mn, MRC_NCNT_NO_QP);
 		goto drop;
 	}
-	if (!mrc_net_from_peer(qp, skb, &pkt)) {
+	if (mrc_opcode_is_ud(pkt.hdr.opcode)) {
+		/* A datagram: from anyone, to a UD QP (ud.c). */
+		mrc_net_count_rx(qp, &pkt, len);
+		mrc_ud_rx(qp, &pkt, skb);
+	} else if (!mrc_net_from_peer(qp, skb, &pkt)) {
 		mrc_count(qp->mdev, MRC_CNT_SPOOFED, 1);
 	} else {
 		mrc_net_count_rx(qp, &pkt, len);
@@ -583,6 +587,10 @@ void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb)
 		.plane_id = cb->plane,
 	};
 
+	if (mrc_qp_is_ud(qp)) {
+		mrc_ud_xmit(qp, skb);	/* its destination is in the cb */
+		return;
+	}
 	if (!cb->plane || cb->plane > MRC_MAX_PLANES ||
 	    cb->ev >= READ_ONCE(paths->n_evs) ||
 	    !READ_ONCE(paths->plane[cb->plane].valid)) {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * RC and UC queue pairs: create, modify (the IB state machine), query,
- * destroy, and the doorbell.  Only user QPs exist; the rings are shared
+ * RC, UC and UD queue pairs: create, modify (the IB state machine),
+ * query, destroy, and the doorbell.  Only user QPs exist; the rings are shared
  * with the rdma-core rxe provider in the rxe layout.  A UC QP rides the
  * same reliable engine connection as an RC one; what differs is the
  * operations it may post (req.c), what its receiver does with a message
  * it cannot take (resp.c: dropped, never NAKed) and that its sends
- * never fail by retries (mrc_qp_tx_params()).
+ * never fail by retries (mrc_qp_tx_params()).  A UD QP has no engine
+ * connection: its datagrams are built, sent and received in ud.c.
  *
  * The engine connection is initialised at RTR (the QP must receive from
  * then on) and its send stream started at RTS, when the send PSN and the
@@ -93,8 +94,8 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 
 	if (!udata)
 		return -EOPNOTSUPP;	/* no kernel verbs */
-	if ((init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC) ||
-	    init->create_flags)
+	if ((init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC &&
+	     init->qp_type != IB_QPT_UD) || init->create_flags)
 		return -EOPNOTSUPP;
 	if (init->srq && init->srq->srq_type != IB_SRQT_BASIC)
 		return -EOPNOTSUPP;
@@ -102,6 +103,9 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 	 * resp.c, knows no SRQ).
 	 */
 	if (init->srq && init->qp_type == IB_QPT_UC)
+		return -EOPNOTSUPP;
+	/* Nor does UD's receive path (ud.c). */
+	if (init->srq && init->qp_type == IB_QPT_UD)
 		return -EOPNOTSUPP;
 	if (udata->outlen < sizeof(struct rxe_create_qp_resp))
 		return -EINVAL;
@@ -432,6 +436,8 @@ static void mrc_qp_store_attr(struct mrc_qp *qp, const struct ib_qp_attr *a,
 		q->min_rnr_timer = a->min_rnr_timer;
 	if (mask & IB_QP_DEST_QPN)
 		q->dest_qp_num = a->dest_qp_num;
+	if (mask & IB_QP_QKEY)
+		q->qkey = a->qkey;
 	if (mask & IB_QP_AV)
 		q->ah_attr = a->ah_attr;	/* for query; sgid ref not kept */
 }
@@ -614,11 +620,18 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			mrc_qp_reset(qp);
 			break;
 		case IB_QPS_RTR:
-			/* ib_modify_qp_is_ok() wants the AV with RTR. */
+			/* UD has no connection; ib_modify_qp_is_ok() wants
+			 * the AV with RTR of the others.
+			 */
+			if (mrc_qp_is_ud(qp))
+				break;
 			err = prep ? mrc_qp_to_rtr(qp, prep) : -EINVAL;
 			break;
 		case IB_QPS_RTS:
-			if (cur == IB_QPS_RTR)
+			/* UD: sq_psn numbers the datagrams (ud.c). */
+			if (cur == IB_QPS_RTR && mrc_qp_is_ud(qp))
+				qp->ssn_next = qp->attr.sq_psn;
+			else if (cur == IB_QPS_RTR)
 				err = mrc_qp_to_rts(qp);
 			break;
 		case IB_QPS_ERR:

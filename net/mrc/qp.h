@@ -334,6 +334,11 @@ void mrc_qp_rx_src(const struct mrc_qp *qp, const struct mrc_pkt *pkt,
 
 /* req.c */
 void mrc_req_doorbell(struct mrc_qp *qp);
+/* The gather list or inline data of the ring's WQE @u into @w (its
+ * length set): IB_WC_SUCCESS or the local error its sizes deserve.
+ */
+u8 mrc_req_fetch_data(struct mrc_qp *qp, struct mrc_swqe *w,
+		      const struct rxe_send_wqe *u);
 void mrc_req_post(struct mrc_qp *qp, u64 now);
 bool mrc_req_tx(struct mrc_qp *qp, u64 now);
 int mrc_req_place_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt);
@@ -389,6 +394,17 @@ static inline bool mrc_qp_is_uc(const struct mrc_qp *qp)
 {
 	return qp->ibqp.qp_type == IB_QPT_UC;
 }
+
+static inline bool mrc_qp_is_ud(const struct mrc_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UD;
+}
+
+/* ud.c: UD QPs (datagrams, no engine connection) */
+void mrc_ud_doorbell(struct mrc_qp *qp);
+void mrc_ud_xmit(struct mrc_qp *qp, struct sk_buff *skb);
+void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+	       const struct sk_buff *skb);
 
 /* uverbs_mrc.c: the limits its device query reports */
 #define MRC_KABI_MAX_WIMM	MRC_REQ_MSGS

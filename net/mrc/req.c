@@ -150,8 +150,8 @@ static u8 mrc_req_check_remote(const struct mrc_swqe *w)
 /* The gather list or the inline data of @u: sets @w's length, or the
  * local length error its sizes deserve.
  */
-static u8 mrc_req_fetch_data(struct mrc_qp *qp, struct mrc_swqe *w,
-			     const struct rxe_send_wqe *u)
+u8 mrc_req_fetch_data(struct mrc_qp *qp, struct mrc_swqe *w,
+		      const struct rxe_send_wqe *u)
 {
 	u64 len = 0;
 	u32 i, n;
@@ -272,6 +272,10 @@ void mrc_req_doorbell(struct mrc_qp *qp)
 
 	lockdep_assert_held(&qp->lock);
 
+	if (mrc_qp_is_ud(qp)) {
+		mrc_ud_doorbell(qp);
+		return;
+	}
 	/* A producer index moved backwards (a broken or hostile user) must
 	 * not make us overwrite copies still in use.
 	 */

@@ -199,6 +199,9 @@ static int UVERBS_HANDLER(MRC_IB_METHOD_QP_MODIFY)
 	if (IS_ERR(ibqp))
 		return PTR_ERR(ibqp);
 	qp = to_mqp(ibqp);
+	/* The MRC attributes are those of an engine connection. */
+	if (mrc_qp_is_ud(qp))
+		return -EOPNOTSUPP;
 	err = uverbs_copy_from_or_zero(&a, attrs, MRC_IB_ATTR_QP_MODIFY_ATTR);
 	if (err)
 		return err;

@@ -38,6 +38,7 @@
 #define EXT_NACK	20
 #define EXT_PROBE	16
 #define EXT_PORT_STATUS	8
+#define EXT_UD		8
 
 int mrc_ext_hdr_len(u8 opcode)
 {
@@ -68,6 +69,9 @@ int mrc_ext_hdr_len(u8 opcode)
 		return EXT_PROBE;
 	case MRC_OP_PORT_STATUS:
 		return EXT_PORT_STATUS;
+	case MRC_OP_UD_SEND:
+	case MRC_OP_UD_SEND_IMM:
+		return EXT_UD;
 	default:
 		return -MRC_WIRE_EOPCODE;
 	}
@@ -100,10 +104,17 @@ bool mrc_opcode_has_payload(u8 opcode)
 	case MRC_OP_WRITE:
 	case MRC_OP_WRITE_IMM:
 	case MRC_OP_READ_RESP:
+	case MRC_OP_UD_SEND:
+	case MRC_OP_UD_SEND_IMM:
 		return true;
 	default:
 		return false;
 	}
+}
+
+bool mrc_opcode_is_ud(u8 opcode)
+{
+	return opcode == MRC_OP_UD_SEND || opcode == MRC_OP_UD_SEND_IMM;
 }
 
 /* Message placement: msn, offset, msg_len. */
@@ -196,6 +207,12 @@ static void put_ext(const struct mrc_pkt *pkt, u8 *p)
 		mrc_put_be16(p + 4, pkt->u.port_status.up_planes);
 		mrc_put_be16(p + 6, 0);
 		break;
+	case MRC_OP_UD_SEND:
+	case MRC_OP_UD_SEND_IMM:
+		mrc_put_be32(p, pkt->u.ud.qkey);
+		mrc_put_be32(p + 4, op == MRC_OP_UD_SEND_IMM ?
+				    pkt->u.ud.imm : 0);
+		break;
 	}
 }
 
@@ -276,6 +293,11 @@ static int get_ext(const u8 *p, struct mrc_pkt *pkt)
 		pkt->u.port_status.up_planes = mrc_get_be16(p + 4);
 		if (mrc_get_be16(p + 6))
 			return -MRC_WIRE_ERESERVED;
+		break;
+	case MRC_OP_UD_SEND:
+	case MRC_OP_UD_SEND_IMM:
+		pkt->u.ud.qkey = mrc_get_be32(p);
+		pkt->u.ud.imm = mrc_get_be32(p + 4);
 		break;
 	}
 	return 0;

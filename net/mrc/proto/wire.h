@@ -45,6 +45,8 @@ enum mrc_opcode {
 	MRC_OP_ATOMIC_FA	= 0x08,	/* fetch and add */
 	MRC_OP_ATOMIC_RESP	= 0x09,
 	MRC_OP_SEND_INV		= 0x0a,	/* SEND with invalidate (imm: rkey) */
+	MRC_OP_UD_SEND		= 0x40,	/* datagram (UD QPs), one packet */
+	MRC_OP_UD_SEND_IMM	= 0x41,	/* datagram with immediate data */
 	MRC_OP_ACK		= 0x10,
 	MRC_OP_NACK		= 0x11,
 	MRC_OP_PROBE_REQ	= 0x20,
@@ -129,6 +131,12 @@ struct mrc_write_ext {
 	u32 imm;		/* WRITE_IMM only */
 };
 
+/* UD_SEND, UD_SEND_IMM (the DETH of RoCE; the source QPN is hdr.sqpn). */
+struct mrc_ud_ext {
+	u32 qkey;		/* must match the receiving QP's Q_Key */
+	u32 imm;		/* UD_SEND_IMM: immediate; UD_SEND: reserved */
+};
+
 struct mrc_read_req_ext {
 	u64 va;			/* responder's address to read from */
 	u32 rkey;
@@ -202,6 +210,7 @@ struct mrc_pkt {
 		struct mrc_nack_ext nack;
 		struct mrc_probe_ext probe;	/* PROBE_REQ, PROBE_RESP */
 		struct mrc_port_status_ext port_status;
+		struct mrc_ud_ext ud;		/* UD_SEND, UD_SEND_IMM */
 	} u;
 	const u8 *payload;
 	u32 payload_len;
@@ -227,6 +236,8 @@ int mrc_hdr_len(u8 opcode);
 int mrc_pkt_len(u8 opcode, u32 payload_len);
 /* True if @opcode may carry a payload. */
 bool mrc_opcode_has_payload(u8 opcode);
+/* True for the datagram opcodes of UD QPs (no engine connection). */
+bool mrc_opcode_is_ud(u8 opcode);
 const char *mrc_opcode_name(u8 opcode);
 const char *mrc_nack_reason_name(u8 reason);
 /* Short text of MRC_WIRE_E* (positive or negative). */

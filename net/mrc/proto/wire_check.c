@@ -78,6 +78,22 @@ static int mrc_check_control(const struct mrc_pkt *pkt)
 	return 0;
 }
 
+/* A datagram is one whole message: FIRST and LAST, SOLICITED allowed,
+ * never ACK_REQ or RETX (nothing acknowledges or resends it).  UD_SEND
+ * has no immediate: its slot is reserved.
+ */
+static int mrc_check_ud(const struct mrc_pkt *pkt)
+{
+	const u16 fl = pkt->hdr.flags;
+	const u16 both = MRC_F_FIRST | MRC_F_LAST;
+
+	if ((fl & ~(both | MRC_F_SOLICITED)) || (fl & both) != both)
+		return -MRC_WIRE_EFLAGS;
+	if (pkt->hdr.opcode == MRC_OP_UD_SEND && pkt->u.ud.imm)
+		return -MRC_WIRE_ERESERVED;
+	return 0;
+}
+
 static int mrc_check_ext(const struct mrc_pkt *pkt)
 {
 	const struct mrc_hdr *h = &pkt->hdr;
@@ -153,6 +169,9 @@ static int mrc_check_ext(const struct mrc_pkt *pkt)
 		return 0;
 	case MRC_OP_PORT_STATUS:
 		return mrc_check_control(pkt);
+	case MRC_OP_UD_SEND:
+	case MRC_OP_UD_SEND_IMM:
+		return mrc_check_ud(pkt);
 	default:
 		return -MRC_WIRE_EOPCODE;
 	}

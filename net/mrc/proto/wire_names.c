@@ -21,6 +21,8 @@ static const char *const mrc_opcode_names[] = {
 	[MRC_OP_PROBE_REQ]	= "PROBE_REQ",
 	[MRC_OP_PROBE_RESP]	= "PROBE_RESP",
 	[MRC_OP_PORT_STATUS]	= "PORT_STATUS",
+	[MRC_OP_UD_SEND]	= "UD_SEND",
+	[MRC_OP_UD_SEND_IMM]	= "UD_SEND_IMM",
 };
 
 static const char *const mrc_nack_reason_names[] = {

@@ -397,3 +397,48 @@ TEST(Wire, HeaderLengths)
 }
 
 } // namespace
+
+TEST(Wire, UdLayout)
+{
+	const auto pl = some_payload(5);
+	const mrc_pkt p = sample_pkt(MRC_OP_UD_SEND_IMM, pl);
+	auto b = encode(p);
+	ASSERT_EQ(b.size(), (size_t)(28 + 8 + 5 + 4));
+	EXPECT_EQ(b[1], MRC_OP_UD_SEND_IMM);
+	EXPECT_EQ(mrc_get_be32(&b[28]), p.u.ud.qkey);
+	EXPECT_EQ(mrc_get_be32(&b[32]), p.u.ud.imm);
+	EXPECT_EQ(0, std::memcmp(&b[36], pl.data(), 5));
+	EXPECT_EQ(mrc_get_be32(&b[41]), mrc_icrc(b.data(), 41));
+}
+
+TEST(Wire, UdRules)
+{
+	const auto pl = some_payload(5);
+	mrc_pkt p = sample_pkt(MRC_OP_UD_SEND, pl);
+	mrc_pkt q;
+
+	EXPECT_EQ(mrc_pkt_check(&p), 0);
+	// A datagram is one whole message, never acknowledged or resent.
+	for (u16 bad : {MRC_F_FIRST, MRC_F_LAST, (u16)0,
+			(u16)(MRC_F_FIRST | MRC_F_LAST | MRC_F_ACK_REQ),
+			(u16)(MRC_F_FIRST | MRC_F_LAST | MRC_F_RETX)}) {
+		p.hdr.flags = bad;
+		EXPECT_EQ(mrc_pkt_check(&p), -MRC_WIRE_EFLAGS) << bad;
+	}
+	p.hdr.flags = MRC_F_FIRST | MRC_F_LAST;
+	EXPECT_EQ(mrc_pkt_check(&p), 0);
+	// A zero-length datagram exists.
+	p.payload = nullptr;
+	p.payload_len = 0;
+	EXPECT_EQ(mrc_pkt_check(&p), 0);
+	// UD_SEND's immediate slot is reserved: set on the wire, dropped.
+	auto b = encode(p);
+	ASSERT_FALSE(b.empty());
+	b[35] = 1;
+	fix_icrc(b);
+	EXPECT_EQ(mrc_pkt_decode(b.data(), (u32)b.size(), &q),
+		  -MRC_WIRE_ERESERVED);
+	EXPECT_TRUE(mrc_opcode_is_ud(MRC_OP_UD_SEND));
+	EXPECT_TRUE(mrc_opcode_is_ud(MRC_OP_UD_SEND_IMM));
+	EXPECT_FALSE(mrc_opcode_is_ud(MRC_OP_SEND));
+}

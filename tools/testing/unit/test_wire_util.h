@@ -23,6 +23,7 @@ inline const std::vector<u8> &all_opcodes()
 		MRC_OP_ATOMIC_CS, MRC_OP_ATOMIC_FA,  MRC_OP_ATOMIC_RESP,
 		MRC_OP_SEND_INV,  MRC_OP_ACK,	     MRC_OP_NACK,
 		MRC_OP_PROBE_REQ, MRC_OP_PROBE_RESP, MRC_OP_PORT_STATUS,
+		MRC_OP_UD_SEND,	  MRC_OP_UD_SEND_IMM,
 	};
 	return ops;
 }
@@ -124,6 +125,13 @@ inline mrc_pkt sample_pkt(u8 op, const std::vector<u8> &payload)
 		p.u.port_status.seq = 0x80000001;
 		p.u.port_status.up_planes = 0x00f5;
 		break;
+	case MRC_OP_UD_SEND:
+	case MRC_OP_UD_SEND_IMM:
+		p.hdr.flags = MRC_F_FIRST | MRC_F_LAST | MRC_F_SOLICITED;
+		p.u.ud.qkey = 0x80010002;
+		if (op == MRC_OP_UD_SEND_IMM)
+			p.u.ud.imm = 0x0a0b0c0d;
+		break;
 	}
 	return p;
 }
@@ -218,6 +226,11 @@ inline std::string pkt_diff(const mrc_pkt &a, const mrc_pkt &b)
 	case MRC_OP_PORT_STATUS:
 		MRC_EQ_FIELD(u.port_status.seq);
 		MRC_EQ_FIELD(u.port_status.up_planes);
+		break;
+	case MRC_OP_UD_SEND:
+	case MRC_OP_UD_SEND_IMM:
+		MRC_EQ_FIELD(u.ud.qkey);
+		MRC_EQ_FIELD(u.ud.imm);
 		break;
 	default: return "unknown opcode";
 	}

@@ -419,7 +419,7 @@ TEST(Wire, UdRules)
 
 	EXPECT_EQ(mrc_pkt_check(&p), 0);
 	// A datagram is one whole message, never acknowledged or resent.
-	for (u16 bad : {MRC_F_FIRST, MRC_F_LAST, (u16)0,
+	for (u16 bad : {(u16)MRC_F_FIRST, (u16)MRC_F_LAST, (u16)0,
 			(u16)(MRC_F_FIRST | MRC_F_LAST | MRC_F_ACK_REQ),
 			(u16)(MRC_F_FIRST | MRC_F_LAST | MRC_F_RETX)}) {
 		p.hdr.flags = bad;

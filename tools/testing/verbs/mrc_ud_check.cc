@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// mrc_ud_check: UD queue pairs through the stock rxe provider.  The client
+// (TAP output) sends datagrams from a UD QP through an address handle;
+// the server owns the peer UD QP, posts receives, waits for receive
+// completions and reports what it saw (with its device's rx_ud_drop
+// counter), each when the client asks over the TCP side channel.
+//
+// Checks: a UD QP is created and query_qp reports UD, a UD QP on an SRQ
+// is refused; the IB core's UD attribute masks (INIT without a Q_Key, RC
+// attributes at RTR and RTS: EINVAL); multicast attach refused
+// (EOPNOTSUPP); a SEND lands after the 40-byte GRH that holds the
+// sender's address, with src_qp, IBV_WC_GRH and byte_len 40 + payload;
+// SEND_WITH_IMM delivers its immediate; a Q_Key that is not the
+// receiver's is dropped and counted, a Q_Key with the high bit set is
+// the sending QP's own; a datagram without a receive posted is dropped
+// and counted; a receive buffer too small completes with
+// IBV_WC_LOC_LEN_ERR and the receiver goes on; a SEND above the path MTU
+// completes with IBV_WC_LOC_LEN_ERR (no packet) and an RDMA WRITE with
+// IBV_WC_LOC_QP_OP_ERR, each leaving the QP in SQE, from which RTS
+// resumes sending.
+#include "cli.h"
+#include "tap.h"
+#include "verbs_common.h"
+
+#include <array>
+#include <fstream>
+
+using namespace verbs;
+
+namespace {
+
+constexpr uint32_t kGrh = 40;		// the GRH in front of the payload
+constexpr uint32_t kMsg = 64;		// bytes per SEND
+constexpr uint32_t kSlot = 8192;	// bytes per receive buffer
+constexpr uint32_t kSlots = 8;		// receive buffers
+constexpr uint32_t kQkey = 0x11111111;	// both QPs' Q_Key
+
+struct Options : ConnOptions {
+	Options() : ConnOptions(18545, 14, 7) {}
+};
+
+// One request of the client: post @n receives of @len bytes (op 1), or
+// report the receives that complete within @n ms, once @len of them did
+// and 100 ms more found no other (op 2), or end (0).
+struct Cmd {
+	uint32_t op;
+	uint32_t n;
+	uint32_t len;
+};
+struct Reply {
+	uint32_t got;
+	uint32_t status;   // of the first receive
+	uint32_t opcode;   // ...
+	uint32_t byte_len; // ...
+	uint32_t flags;	   // ... wc_flags
+	uint32_t imm;	   // ... (host order)
+	uint32_t src_qp;   // ...
+	uint32_t tag;	   // the 4 bytes after its GRH
+	uint32_t state;	   // the QP's state after them
+	uint64_t drops;	   // the device's rx_ud_drop, ~0 if unreadable
+	uint8_t grh[kGrh]; // the first receive's GRH
+};
+
+std::vector<ibv_wc> poll_n(ibv_cq *cq, size_t n, int ms)
+{
+	std::vector<ibv_wc> out;
+	auto end = Clock::now() + std::chrono::milliseconds(ms);
+	while (out.size() < n && Clock::now() < end) {
+		ibv_wc wc[8];
+		int k = ibv_poll_cq(cq, 8, wc);
+		if (k < 0)
+			fail("ibv_poll_cq");
+		out.insert(out.end(), wc, wc + k);
+		if (!k)
+			std::this_thread::sleep_for(std::chrono::milliseconds(2));
+	}
+	return out;
+}
+
+Qp create_ud(ibv_pd *pd, ibv_cq *scq, ibv_cq *rcq, uint32_t send_wr,
+	     uint32_t recv_wr, ibv_srq *srq = nullptr)
+{
+	ibv_qp_init_attr a{};
+	a.send_cq = scq;
+	a.recv_cq = rcq;
+	a.srq = srq;
+	a.qp_type = IBV_QPT_UD;
+	a.cap.max_send_wr = send_wr;
+	a.cap.max_recv_wr = recv_wr;
+	a.cap.max_send_sge = 1;
+	a.cap.max_recv_sge = 1;
+	return Qp(ibv_create_qp(pd, &a));
+}
+
+int ud_to_init(ibv_qp *qp, int mask = IBV_QP_QKEY)
+{
+	ibv_qp_attr a{};
+	a.qp_state = IBV_QPS_INIT;
+	a.port_num = 1;
+	a.qkey = kQkey;
+	return ibv_modify_qp(qp, &a,
+			     IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				     mask);
+}
+
+int ud_to_rtr(ibv_qp *qp, int extra = 0)
+{
+	ibv_qp_attr a{};
+	a.qp_state = IBV_QPS_RTR;
+	a.dest_qp_num = 1;
+	a.path_mtu = IBV_MTU_1024;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | extra);
+}
+
+int ud_to_rts(ibv_qp *qp, int extra = 0)
+{
+	ibv_qp_attr a{};
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = new_psn();
+	a.timeout = 14;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN | extra);
+}
+
+void bring_up(ibv_qp *qp)
+{
+	if (int rc = ud_to_init(qp))
+		fail_errno("UD QP to INIT", err_of(rc));
+	if (int rc = ud_to_rtr(qp))
+		fail_errno("UD QP to RTR", err_of(rc));
+	if (int rc = ud_to_rts(qp))
+		fail_errno("UD QP to RTS", err_of(rc));
+}
+
+ConnInfo exchange(Tcp &tcp, const ConnInfo &mine, bool client,
+		  Clock::time_point dl)
+{
+	if (client) {
+		tcp.send(mine);
+		return tcp.recv<ConnInfo>(dl);
+	}
+	ConnInfo peer = tcp.recv<ConnInfo>(dl);
+	tcp.send(mine);
+	return peer;
+}
+
+uint32_t tag_at(const uint8_t *p)
+{
+	uint32_t t;
+	std::memcpy(&t, p, sizeof(t));
+	return t;
+}
+
+// The device's rx_ud_drop counter (the RDMA core's hw_counters), or ~0.
+uint64_t read_drops(const std::string &dev)
+{
+	std::ifstream f("/sys/class/infiniband/" + dev +
+			"/ports/1/hw_counters/rx_ud_drop");
+	uint64_t v = ~uint64_t{0};
+	if (!(f >> v))
+		return ~uint64_t{0};
+	return v;
+}
+
+// ---------------------------------------------------------------- server
+int serve(const Options &o, Clock::time_point dl)
+{
+	PortBase b = open_port_base(o);
+	const size_t len = kSlots * kSlot;
+	Buffer buf = alloc_buffer(len);
+	Mr mr = reg_mr(b.pd.get(), buf.get(), len, IBV_ACCESS_LOCAL_WRITE);
+	Cq cq(ibv_create_cq(b.ctx.get(), 64, nullptr, nullptr, 0));
+	if (!cq)
+		fail_errno("ibv_create_cq");
+	Qp qp = create_ud(b.pd.get(), cq.get(), cq.get(), 4, kSlots);
+	if (!qp)
+		fail_errno("ibv_create_qp UD");
+	bring_up(qp.get());
+	Tcp tcp = Tcp::listen_accept(o.port, dl);
+	ConnInfo mine = conn_info(qp.get(), 0, b.gid, nullptr, 0, 0);
+	mine.param[0] = b.mtu;
+	exchange(tcp, mine, false, dl);
+	unsigned cmds = 0, errors = 0;
+	uint32_t slot = 0;
+	for (;;) {
+		Cmd c = tcp.recv<Cmd>(dl);
+		if (c.op == 0)
+			break;
+		cmds++;
+		Reply r{};
+		if (c.op == 1) {
+			for (uint32_t i = 0; i < c.n; i++, slot++) {
+				uint8_t *p = buf.get() + (slot % kSlots) * kSlot;
+				std::memset(p, 0, kSlot);
+				ibv_sge sge{reinterpret_cast<uintptr_t>(p),
+					    std::min(c.len, kSlot), mr->lkey};
+				ibv_recv_wr wr{}, *bad;
+				wr.wr_id = slot % kSlots;
+				wr.sg_list = &sge;
+				wr.num_sge = 1;
+				if (int rc = ibv_post_recv(qp.get(), &wr, &bad))
+					fail_errno("ibv_post_recv", err_of(rc));
+			}
+		} else {
+			auto wcs = poll_n(cq.get(), c.len,
+					  std::min<int>(c.n, ms_until(dl)));
+			auto more = poll_n(cq.get(), kSlots, 100);
+			wcs.insert(wcs.end(), more.begin(), more.end());
+			r.got = static_cast<uint32_t>(wcs.size());
+			if (!wcs.empty()) {
+				const ibv_wc &w = wcs[0];
+				r.status = w.status;
+				r.opcode = w.opcode;
+				r.byte_len = w.byte_len;
+				r.flags = w.wc_flags;
+				r.imm = (w.wc_flags & IBV_WC_WITH_IMM) ?
+						ntohl(w.imm_data) :
+						0;
+				r.src_qp = w.src_qp;
+				if (w.wr_id < kSlots) {
+					const uint8_t *p =
+						buf.get() + w.wr_id * kSlot;
+					std::memcpy(r.grh, p, kGrh);
+					r.tag = tag_at(p + kGrh);
+				}
+			}
+		}
+		r.state = qp_state(qp.get());
+		r.drops = read_drops(o.dev);
+		tcp.send(r);
+	}
+	std::printf("# mrc_ud_check: server: %u commands, %u errors\n", cmds,
+		    errors);
+	return errors ? 1 : 0;
+}
+
+// ---------------------------------------------------------------- client
+class Client {
+public:
+	Client(const Options &o, PortBase &b, Tcp &tcp, Clock::time_point dl)
+		: o_(o), b_(b), tcp_(tcp), dl_(dl)
+	{
+	}
+
+	int run()
+	{
+		buf_ = alloc_buffer(8192);
+		mr_ = reg_mr(b_.pd.get(), buf_.get(), 8192,
+			     IBV_ACCESS_LOCAL_WRITE);
+		cq_.reset(ibv_create_cq(b_.ctx.get(), 64, nullptr, nullptr, 0));
+		rcq_.reset(ibv_create_cq(b_.ctx.get(), 8, nullptr, nullptr, 0));
+		if (!cq_ || !rcq_)
+			fail_errno("ibv_create_cq");
+		create();
+		masks();
+		connect();
+		deliver();
+		qkey();
+		no_receive();
+		small_receive();
+		send_errors();
+		Cmd end{};
+		tcp_.send(end);
+		return tap_.finish();
+	}
+
+private:
+	void create()
+	{
+		ibv_srq_init_attr si{};
+		si.attr.max_wr = 4;
+		si.attr.max_sge = 1;
+		ibv_srq *srq = ibv_create_srq(b_.pd.get(), &si);
+		if (srq) {
+			errno = 0;
+			Qp q = create_ud(b_.pd.get(), cq_.get(), cq_.get(), 4, 0,
+					 srq);
+			int e = errno;
+			tap_.check(!q && e == EOPNOTSUPP,
+				   "UD QP on an SRQ is refused: " +
+					   err_str(q ? 0 : e) +
+					   " (EOPNOTSUPP expected)");
+			q.reset();
+			ibv_destroy_srq(srq);
+		} else {
+			tap_.check(false, "ibv_create_srq: " + err_str(errno));
+		}
+		qp_ = create_ud(b_.pd.get(), cq_.get(), rcq_.get(), 16, 4);
+		if (!qp_)
+			fail_errno("ibv_create_qp UD");
+		ibv_qp_attr a{};
+		ibv_qp_init_attr ia{};
+		int rc = ibv_query_qp(qp_.get(), &a, IBV_QP_STATE, &ia);
+		tap_.check(rc == 0 && ia.qp_type == IBV_QPT_UD &&
+				   a.qp_state == IBV_QPS_RESET,
+			   "UD QP created, ibv_query_qp reports qp_type " +
+				   std::to_string(ia.qp_type) + " (UD is " +
+				   std::to_string(IBV_QPT_UD) + "), RESET");
+	}
+
+	// What ib_modify_qp_is_ok() allows a UD QP, on a QP of its own (a
+	// refused transition leaves it where it was).
+	void masks()
+	{
+		Qp q = create_ud(b_.pd.get(), cq_.get(), cq_.get(), 4, 4);
+		if (!q)
+			fail_errno("ibv_create_qp UD");
+		int rc = ud_to_init(q.get(), 0);
+		tap_.check(err_of(rc) == EINVAL,
+			   "UD to INIT without a Q_Key: " + err_str(rc) +
+				   " (EINVAL expected)");
+		rc = ud_to_init(q.get(), IBV_QP_QKEY | IBV_QP_ACCESS_FLAGS);
+		tap_.check(err_of(rc) == EINVAL,
+			   "UD to INIT with access flags: " + err_str(rc) +
+				   " (EINVAL expected)");
+		rc = ud_to_init(q.get());
+		tap_.check(rc == 0, "UD to INIT (PKEY_INDEX, PORT, QKEY): " +
+					    err_str(rc));
+		rc = ud_to_rtr(q.get(), IBV_QP_DEST_QPN);
+		tap_.check(err_of(rc) == EINVAL,
+			   "UD to RTR with IBV_QP_DEST_QPN: " + err_str(rc) +
+				   " (EINVAL expected)");
+		rc = ud_to_rtr(q.get(), IBV_QP_PATH_MTU);
+		tap_.check(err_of(rc) == EINVAL,
+			   "UD to RTR with IBV_QP_PATH_MTU: " + err_str(rc) +
+				   " (EINVAL expected)");
+		rc = ud_to_rtr(q.get());
+		tap_.check(rc == 0, "UD to RTR: " + err_str(rc));
+		rc = ud_to_rts(q.get(), IBV_QP_TIMEOUT);
+		tap_.check(err_of(rc) == EINVAL,
+			   "UD to RTS with IBV_QP_TIMEOUT: " + err_str(rc) +
+				   " (EINVAL expected)");
+		rc = ud_to_rts(q.get());
+		ibv_qp_attr a{};
+		ibv_qp_init_attr ia{};
+		int qrc = ibv_query_qp(q.get(), &a, IBV_QP_STATE | IBV_QP_QKEY,
+				       &ia);
+		tap_.check(rc == 0 && qrc == 0 && a.qp_state == IBV_QPS_RTS &&
+				   a.qkey == kQkey,
+			   "UD to RTS (SQ_PSN): " + err_str(rc) +
+				   ", query reports RTS and the Q_Key");
+		ibv_gid g{};
+		g.raw[0] = 0xff;
+		g.raw[1] = 0x0e;
+		g.raw[15] = 1;
+		rc = ibv_attach_mcast(q.get(), &g, 0);
+		tap_.check(err_of(rc) == EOPNOTSUPP,
+			   "ibv_attach_mcast is refused: " + err_str(rc) +
+				   " (EOPNOTSUPP expected)");
+	}
+
+	void connect()
+	{
+		bring_up(qp_.get());
+		ConnInfo mine = conn_info(qp_.get(), 0, b_.gid, nullptr, 0, 0);
+		mine.param[0] = b_.mtu;
+		peer_ = exchange(tcp_, mine, true, dl_);
+		ibv_ah_attr aa{};
+		aa.is_global = 1;
+		std::memcpy(aa.grh.dgid.raw, peer_.gid, 16);
+		aa.grh.sgid_index = static_cast<uint8_t>(o_.gid);
+		aa.grh.hop_limit = 64;
+		aa.port_num = 1;
+		ah_.reset(ibv_create_ah(b_.pd.get(), &aa));
+		if (!ah_)
+			fail_errno("ibv_create_ah");
+		mtu_ = 128u << b_.mtu;
+	}
+
+	// Post @op of @len bytes (tag @tag after the first bytes) to the
+	// peer with @qkey and wait for its completion; its status, or -1 if
+	// none came.
+	int post(ibv_wr_opcode op, uint32_t tag, uint32_t len,
+		 uint32_t qkey = kQkey, uint32_t imm = 0)
+	{
+		std::memset(buf_.get(), 0, kMsg);
+		std::memcpy(buf_.get(), &tag, sizeof(tag));
+		ibv_sge sge{reinterpret_cast<uintptr_t>(buf_.get()), len,
+			    mr_->lkey};
+		ibv_send_wr wr = signaled_wr(tag, op, sge), *bad;
+		wr.imm_data = htonl(imm);
+		wr.wr.ud.ah = ah_.get();
+		wr.wr.ud.remote_qpn = peer_.qpn;
+		wr.wr.ud.remote_qkey = qkey;
+		if (int rc = ibv_post_send(qp_.get(), &wr, &bad))
+			return -3 - err_of(rc);
+		auto wcs = poll_n(cq_.get(), 1, 20000);
+		if (wcs.empty())
+			return -1;
+		return wcs[0].wr_id == tag ? wcs[0].status : -2;
+	}
+
+	Reply expect(uint32_t ms, uint32_t want = 1)
+	{
+		Cmd c{2, ms, want};
+		tcp_.send(c);
+		return tcp_.recv<Reply>(dl_);
+	}
+
+	Reply post_recv(uint32_t n, uint32_t len = kSlot)
+	{
+		Cmd c{1, n, len};
+		tcp_.send(c);
+		return tcp_.recv<Reply>(dl_);
+	}
+
+	static std::string st(int s)
+	{
+		if (s == -1)
+			return "no completion";
+		if (s < -2)
+			return "ibv_post_send: " + err_str(-3 - s);
+		if (s < 0)
+			return "another completion";
+		return ibv_wc_status_str(static_cast<ibv_wc_status>(s));
+	}
+
+	// The GRH holds the sender's address: an IPv6 header with our GID
+	// as its source, or 20 zero bytes and an IPv4 header with the
+	// IPv4 address of our IPv4-mapped GID.
+	bool grh_from_us(const Reply &r) const
+	{
+		static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0,
+						   0, 0, 0, 0, 0xff, 0xff};
+		const uint8_t *g = b_.gid.raw;
+		if (!std::memcmp(g, mapped, sizeof(mapped))) {
+			static const uint8_t zero[20] = {};
+			return !std::memcmp(r.grh, zero, 20) &&
+			       (r.grh[20] >> 4) == 4 &&
+			       !std::memcmp(r.grh + 20 + 12, g + 12, 4);
+		}
+		return (r.grh[0] >> 4) == 6 && !std::memcmp(r.grh + 8, g, 16);
+	}
+
+	void deliver()
+	{
+		post_recv(1);
+		int s = post(IBV_WR_SEND, 1, kMsg);
+		Reply r = expect(10000);
+		tap_.check(s == IBV_WC_SUCCESS && r.got == 1 &&
+				   r.status == IBV_WC_SUCCESS &&
+				   r.opcode == IBV_WC_RECV && r.tag == 1 &&
+				   r.byte_len == kGrh + kMsg,
+			   "SEND delivered after the GRH: " + st(s) + ", " +
+				   std::to_string(r.got) + " receives, tag " +
+				   std::to_string(r.tag) + ", byte_len " +
+				   std::to_string(r.byte_len) + " (" +
+				   std::to_string(kGrh + kMsg) + " expected)");
+		tap_.check(r.src_qp == qp_->qp_num &&
+				   (r.flags & IBV_WC_GRH) &&
+				   !(r.flags & IBV_WC_WITH_IMM),
+			   "... src_qp " + std::to_string(r.src_qp) + " (" +
+				   std::to_string(qp_->qp_num) +
+				   " expected), IBV_WC_GRH set");
+		tap_.check(grh_from_us(r),
+			   "... the GRH holds the sender's address");
+		drops_ = r.drops;
+		tap_.check(drops_ != ~uint64_t{0},
+			   "the receiver's rx_ud_drop counter is readable (" +
+				   std::to_string(drops_) + ")");
+		post_recv(1);
+		s = post(IBV_WR_SEND_WITH_IMM, 2, kMsg, kQkey, 0xc0ffee);
+		r = expect(10000);
+		tap_.check(s == IBV_WC_SUCCESS && r.got == 1 &&
+				   r.status == IBV_WC_SUCCESS &&
+				   (r.flags & IBV_WC_WITH_IMM) &&
+				   r.imm == 0xc0ffee && r.tag == 2 &&
+				   r.src_qp == qp_->qp_num,
+			   "SEND_WITH_IMM delivered with its immediate (" +
+				   std::to_string(r.imm) + ")");
+	}
+
+	// The receiver's rx_ud_drop grew by @n since the last look.
+	bool dropped(const Reply &r, uint64_t n)
+	{
+		bool ok = r.drops == drops_ + n;
+		drops_ = r.drops;
+		return ok;
+	}
+
+	void qkey()
+	{
+		post_recv(1);
+		int s = post(IBV_WR_SEND, 3, kMsg, kQkey ^ 0x00ff0000);
+		Reply r = expect(300);
+		tap_.check(s == IBV_WC_SUCCESS && r.got == 0 &&
+				   r.state == IBV_QPS_RTS,
+			   "SEND with another Q_Key: the sender completes it (" +
+				   st(s) + "), the receiver drops it (" +
+				   std::to_string(r.got) + " receives)");
+		tap_.check(dropped(r, 1), "... rx_ud_drop counted it (" +
+						  std::to_string(r.drops) + ")");
+		// The receive posted above is still there: the QP's own
+		// Q_Key (both are kQkey) reaches it.
+		s = post(IBV_WR_SEND, 4, kMsg, 0x80000000u);
+		r = expect(10000);
+		tap_.check(s == IBV_WC_SUCCESS && r.got == 1 &&
+				   r.status == IBV_WC_SUCCESS && r.tag == 4,
+			   "a Q_Key with the high bit set is the sending QP's: "
+			   "delivered (tag " +
+				   std::to_string(r.tag) + ")");
+	}
+
+	void no_receive()
+	{
+		int s = post(IBV_WR_SEND, 5, kMsg);
+		Reply r = expect(300);
+		tap_.check(s == IBV_WC_SUCCESS && r.got == 0 &&
+				   r.state == IBV_QPS_RTS && dropped(r, 1),
+			   "SEND without a receive posted: dropped, counted, "
+			   "the receiver stays RTS (" +
+				   std::to_string(r.got) + " receives)");
+	}
+
+	void small_receive()
+	{
+		post_recv(1, kGrh + kMsg / 2);
+		int s = post(IBV_WR_SEND, 6, kMsg);
+		Reply r = expect(10000);
+		tap_.check(s == IBV_WC_SUCCESS && r.got == 1 &&
+				   r.status == IBV_WC_LOC_LEN_ERR &&
+				   r.state == IBV_QPS_RTS,
+			   "a receive buffer too small: " +
+				   std::string(ibv_wc_status_str(
+					   static_cast<ibv_wc_status>(
+						   r.status))) +
+				   " (IBV_WC_LOC_LEN_ERR expected), the "
+				   "receiver stays RTS");
+		post_recv(1);
+		s = post(IBV_WR_SEND, 7, kMsg);
+		r = expect(10000);
+		tap_.check(s == IBV_WC_SUCCESS && r.got == 1 &&
+				   r.status == IBV_WC_SUCCESS && r.tag == 7,
+			   "... and receives the next SEND");
+	}
+
+	// Back to RTS from SQE: IBA's way out of a send queue error.
+	bool resume()
+	{
+		ibv_qp_attr a{};
+		a.qp_state = IBV_QPS_RTS;
+		return ibv_modify_qp(qp_.get(), &a, IBV_QP_STATE) == 0 &&
+		       qp_state(qp_.get()) == IBV_QPS_RTS;
+	}
+
+	void send_errors()
+	{
+		post_recv(1);
+		int s = post(IBV_WR_SEND, 8, mtu_ + 1);
+		ibv_qp_state q = qp_state(qp_.get());
+		Reply r = expect(300);
+		tap_.check(s == IBV_WC_LOC_LEN_ERR && q == IBV_QPS_SQE &&
+				   r.got == 0,
+			   "SEND of path MTU + 1 bytes (" +
+				   std::to_string(mtu_ + 1) + "): " + st(s) +
+				   ", the QP in SQE, nothing sent "
+				   "(IBV_WC_LOC_LEN_ERR expected)");
+		tap_.check(resume(), "SQE -> RTS");
+		s = post(IBV_WR_SEND, 9, mtu_);
+		r = expect(10000);
+		tap_.check(s == IBV_WC_SUCCESS && r.got == 1 &&
+				   r.status == IBV_WC_SUCCESS && r.tag == 9 &&
+				   r.byte_len == kGrh + mtu_,
+			   "... a SEND of path MTU bytes is delivered (" +
+				   std::to_string(r.byte_len) + " bytes)");
+		s = post(IBV_WR_RDMA_WRITE, 10, kMsg);
+		q = qp_state(qp_.get());
+		tap_.check(s == IBV_WC_LOC_QP_OP_ERR && q == IBV_QPS_SQE,
+			   "RDMA WRITE on UD: " + st(s) +
+				   ", the QP in SQE (IBV_WC_LOC_QP_OP_ERR "
+				   "expected)");
+		tap_.check(resume(), "SQE -> RTS");
+	}
+
+	const Options &o_;
+	PortBase &b_;
+	Tcp &tcp_;
+	Clock::time_point dl_;
+	Tap tap_{"mrc_ud_check"};
+	Buffer buf_;
+	Mr mr_;
+	Cq cq_;
+	Cq rcq_;
+	Qp qp_;
+	Ah ah_;
+	ConnInfo peer_{};
+	uint32_t mtu_ = 1024;
+	uint64_t drops_ = 0;
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	return port_tap_main<Client, Options>("mrc_ud_check",
+					      "       [SERVER_ADDR]\n", argc,
+					      argv, serve);
+}

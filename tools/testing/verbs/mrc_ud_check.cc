@@ -18,13 +18,19 @@
 // IBV_WC_LOC_LEN_ERR and the receiver goes on; a SEND above the path MTU
 // completes with IBV_WC_LOC_LEN_ERR (no packet) and an RDMA WRITE with
 // IBV_WC_LOC_QP_OP_ERR, each leaving the QP in SQE, from which RTS
-// resumes sending.
+// resumes sending.  Last, WQEs written straight into the send ring (the
+// kernel must not trust it): an AH number that names nothing, an AH of
+// another PD, address vectors with a bad network type, a family that is
+// not the network type's, a bad GID index, a destination QPN beyond 24
+// bits and a huge num_sge each complete with their error (SQE); an
+// address vector written by hand (no AH number) is delivered.
 #include "cli.h"
+#include "raw_sq.h"
 #include "tap.h"
 #include "verbs_common.h"
 
-#include <array>
-#include <fstream>
+#include <cstdio>
+#include <cstdlib>
 
 using namespace verbs;
 
@@ -151,15 +157,27 @@ uint32_t tag_at(const uint8_t *p)
 	return t;
 }
 
-// The device's rx_ud_drop counter (the RDMA core's hw_counters), or ~0.
+// The device's rx_ud_drop counter, or ~0: the RDMA core's hw_counters
+// as "rdma statistic" reads them over netlink (the device's sysfs
+// directory is not visible in every network namespace).
 uint64_t read_drops(const std::string &dev)
 {
-	std::ifstream f("/sys/class/infiniband/" + dev +
-			"/ports/1/hw_counters/rx_ud_drop");
-	uint64_t v = ~uint64_t{0};
-	if (!(f >> v))
+	const std::string cmd =
+		"rdma statistic show link " + dev + "/1 2>/dev/null";
+	FILE *f = ::popen(cmd.c_str(), "r");
+	if (!f)
 		return ~uint64_t{0};
-	return v;
+	std::string out;
+	char b[512];
+	size_t n;
+	while ((n = std::fread(b, 1, sizeof(b), f)) > 0)
+		out.append(b, n);
+	::pclose(f);
+	const std::string key = " rx_ud_drop ";
+	size_t at = out.find(key);
+	if (at == std::string::npos)
+		return ~uint64_t{0};
+	return std::strtoull(out.c_str() + at + key.size(), nullptr, 10);
 }
 
 // ---------------------------------------------------------------- server
@@ -259,6 +277,7 @@ public:
 		no_receive();
 		small_receive();
 		send_errors();
+		hostile();
 		Cmd end{};
 		tcp_.send(end);
 		return tap_.finish();
@@ -570,6 +589,157 @@ private:
 				   ", the QP in SQE (IBV_WC_LOC_QP_OP_ERR "
 				   "expected)");
 		tap_.check(resume(), "SQE -> RTS");
+	}
+
+	// A WQE the provider never writes, published in the send ring after
+	// an anchor WQE (an RDMA WRITE: refused, no packet) that finds the
+	// ring, then a doorbell (another WRITE, which follows it): @fill
+	// writes it; the status it completes with, -1 for none.
+	template <typename Fill> int raw(uint64_t id, Fill fill)
+	{
+		static uint64_t anchor = 0xa0000000;
+		int s = post(IBV_WR_RDMA_WRITE, static_cast<uint32_t>(++anchor),
+			     kMsg);
+		resume();
+		auto sq = RawSq::find(anchor);
+		if (s != IBV_WC_LOC_QP_OP_ERR || !sq)
+			return -1;
+		rxe_send_wqe *w = sq->next();
+		w->wr.wr_id = id;
+		w->wr.opcode = IBV_WR_SEND;
+		w->wr.send_flags = IBV_SEND_SIGNALED;
+		w->wr.wr.ud.remote_qpn = peer_.qpn;
+		w->wr.wr.ud.remote_qkey = kQkey;
+		w->dma.length = kMsg;
+		w->dma.resid = kMsg;
+		w->dma.num_sge = 1;
+		RawSq::sges(*w)[0] = {reinterpret_cast<uintptr_t>(buf_.get()),
+				       kMsg, mr_->lkey};
+		fill(*w);
+		sq->publish();
+		// The doorbell's WRITE gathers from elsewhere: the raw WQE's
+		// bytes are read at this doorbell.
+		ibv_sge sge{reinterpret_cast<uintptr_t>(buf_.get() + 4096),
+			    kMsg, mr_->lkey};
+		ibv_send_wr wr = signaled_wr(++anchor, IBV_WR_RDMA_WRITE, sge);
+		ibv_send_wr *bad;
+		wr.wr.ud.ah = ah_.get();
+		wr.wr.ud.remote_qpn = peer_.qpn;
+		wr.wr.ud.remote_qkey = kQkey;
+		if (ibv_post_send(qp_.get(), &wr, &bad))
+			return -1;
+		auto wcs = poll_n(cq_.get(), 2, 5000);
+		int st = -1;
+		for (auto &wc : wcs)
+			if (wc.wr_id == id)
+				st = wc.status;
+		resume();
+		return st;
+	}
+
+	// The peer's address as the provider writes it into an AV.
+	void fill_av(rxe_av &av) const
+	{
+		static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0,
+						   0, 0, 0, 0, 0xff, 0xff};
+		std::memset(&av, 0, sizeof(av));
+		av.port_num = 1;
+		av.grh.sgid_index = static_cast<uint8_t>(o_.gid);
+		av.grh.hop_limit = 64;
+		std::memcpy(av.grh.dgid.raw, peer_.gid, 16);
+		if (!std::memcmp(peer_.gid, mapped, sizeof(mapped))) {
+			av.network_type = RXE_NETWORK_TYPE_IPV4;
+			av.dgid_addr._sockaddr_in.sin_family = AF_INET;
+			std::memcpy(&av.dgid_addr._sockaddr_in.sin_addr,
+				    peer_.gid + 12, 4);
+		} else {
+			av.network_type = RXE_NETWORK_TYPE_IPV6;
+			av.dgid_addr._sockaddr_in6.sin6_family = AF_INET6;
+			std::memcpy(&av.dgid_addr._sockaddr_in6.sin6_addr,
+				    peer_.gid, 16);
+		}
+	}
+
+	void hostile()
+	{
+		const int op = IBV_WC_LOC_QP_OP_ERR;
+		auto is = [](int s, int want) {
+			return s == want ? std::string("as expected") :
+					   "got " + st(s);
+		};
+		int s = raw(100, [](rxe_send_wqe &w) {
+			w.wr.wr.ud.ah_num = 0x7fffff;
+		});
+		tap_.check(s == op, "raw WQE, AH number that names no AH: " +
+					    is(s, op));
+		s = raw(101, [this](rxe_send_wqe &w) {
+			fill_av(w.wr.wr.ud.av);
+			w.wr.wr.ud.av.network_type = 7;
+		});
+		tap_.check(s == op, "raw WQE, AV network type 7: " + is(s, op));
+		s = raw(102, [this](rxe_send_wqe &w) {
+			fill_av(w.wr.wr.ud.av);
+			w.wr.wr.ud.av.network_type =
+				w.wr.wr.ud.av.network_type ==
+						RXE_NETWORK_TYPE_IPV4 ?
+					RXE_NETWORK_TYPE_IPV6 :
+					RXE_NETWORK_TYPE_IPV4;
+		});
+		tap_.check(s == op,
+			   "raw WQE, AV family not its network type's: " +
+				   is(s, op));
+		s = raw(103, [this](rxe_send_wqe &w) {
+			fill_av(w.wr.wr.ud.av);
+			w.wr.wr.ud.av.grh.sgid_index = 250;
+		});
+		tap_.check(s == op, "raw WQE, AV GID index 250: " + is(s, op));
+		s = raw(104, [this](rxe_send_wqe &w) {
+			fill_av(w.wr.wr.ud.av);
+			w.wr.wr.ud.remote_qpn = 0x1000000 | peer_.qpn;
+		});
+		tap_.check(s == op, "raw WQE, destination QPN beyond 24 bits: " +
+					    is(s, op));
+		s = raw(105, [this](rxe_send_wqe &w) {
+			fill_av(w.wr.wr.ud.av);
+			w.dma.num_sge = 0x7fffffff;
+		});
+		tap_.check(s == IBV_WC_LOC_LEN_ERR,
+			   "raw WQE, num_sge 2^31-1: " +
+				   is(s, IBV_WC_LOC_LEN_ERR));
+		// An AH of another PD, through the provider (it passes the
+		// AH's number as it is).
+		Pd pd2(ibv_alloc_pd(b_.ctx.get()));
+		ibv_ah_attr aa{};
+		aa.is_global = 1;
+		std::memcpy(aa.grh.dgid.raw, peer_.gid, 16);
+		aa.grh.sgid_index = static_cast<uint8_t>(o_.gid);
+		aa.grh.hop_limit = 64;
+		aa.port_num = 1;
+		Ah ah2(pd2 ? ibv_create_ah(pd2.get(), &aa) : nullptr);
+		if (ah2) {
+			std::swap(ah_, ah2);
+			s = post(IBV_WR_SEND, 106, kMsg);
+			std::swap(ah_, ah2);
+			resume();
+		} else {
+			s = -2;
+		}
+		tap_.check(s == op, "SEND through an AH of another PD: " +
+					    is(s, op));
+		// A hand-written AV (what a provider without AH numbers
+		// sends) is delivered.
+		post_recv(1);
+		s = raw(107, [this](rxe_send_wqe &w) {
+			fill_av(w.wr.wr.ud.av);
+			uint32_t tag = 107;
+			std::memcpy(buf_.get(), &tag, sizeof(tag));
+		});
+		Reply r = expect(10000);
+		tap_.check(s == IBV_WC_SUCCESS && r.got == 1 &&
+				   r.status == IBV_WC_SUCCESS && r.tag == 107,
+			   "raw WQE with a hand-written AV: " +
+				   is(s, IBV_WC_SUCCESS) + ", delivered (tag " +
+				   std::to_string(r.tag) + ")");
 	}
 
 	const Options &o_;

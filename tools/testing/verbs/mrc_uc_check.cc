@@ -301,8 +301,9 @@ private:
 		q.reset(ibv_create_qp(b_.pd.get(), &ua));
 		int ue = errno;
 		ibv_qp_attr ua_attr{};
-		tap_.check(q && ibv_query_qp(q.get(), &ua_attr, IBV_QP_STATE,
-					     &ua) == 0 &&
+		tap_.check(q &&
+				   ibv_query_qp(q.get(), &ua_attr, IBV_QP_STATE,
+						&ua) == 0 &&
 				   ua.qp_type == IBV_QPT_UD,
 			   "UD QP is created: " + err_str(q ? 0 : ue));
 		q.reset();

@@ -36,11 +36,11 @@ using namespace verbs;
 
 namespace {
 
-constexpr uint32_t kGrh = 40;		// the GRH in front of the payload
-constexpr uint32_t kMsg = 64;		// bytes per SEND
-constexpr uint32_t kSlot = 8192;	// bytes per receive buffer
-constexpr uint32_t kSlots = 8;		// receive buffers
-constexpr uint32_t kQkey = 0x11111111;	// both QPs' Q_Key
+constexpr uint32_t kGrh = 40;	       // the GRH in front of the payload
+constexpr uint32_t kMsg = 64;	       // bytes per SEND
+constexpr uint32_t kSlot = 8192;       // bytes per receive buffer
+constexpr uint32_t kSlots = 8;	       // receive buffers
+constexpr uint32_t kQkey = 0x11111111; // both QPs' Q_Key
 
 struct Options : ConnOptions {
 	Options() : ConnOptions(18545, 14, 7) {}
@@ -162,8 +162,8 @@ uint32_t tag_at(const uint8_t *p)
 // directory is not visible in every network namespace).
 uint64_t read_drops(const std::string &dev)
 {
-	const std::string cmd =
-		"rdma statistic show link " + dev + "/1 2>/dev/null";
+	const std::string cmd = "rdma statistic show link " + dev +
+				"/1 2>/dev/null";
 	FILE *f = ::popen(cmd.c_str(), "r");
 	if (!f)
 		return ~uint64_t{0};
@@ -236,8 +236,8 @@ int serve(const Options &o, Clock::time_point dl)
 						0;
 				r.src_qp = w.src_qp;
 				if (w.wr_id < kSlots) {
-					const uint8_t *p =
-						buf.get() + w.wr_id * kSlot;
+					const uint8_t *p = buf.get() +
+							   w.wr_id * kSlot;
 					std::memcpy(r.grh, p, kGrh);
 					r.tag = tag_at(p + kGrh);
 				}
@@ -292,8 +292,8 @@ private:
 		ibv_srq *srq = ibv_create_srq(b_.pd.get(), &si);
 		if (srq) {
 			errno = 0;
-			Qp q = create_ud(b_.pd.get(), cq_.get(), cq_.get(), 4, 0,
-					 srq);
+			Qp q = create_ud(b_.pd.get(), cq_.get(), cq_.get(), 4,
+					 0, srq);
 			int e = errno;
 			tap_.check(!q && e == EOPNOTSUPP,
 				   "UD QP on an SRQ is refused: " +
@@ -439,7 +439,7 @@ private:
 	// IPv4 address of our IPv4-mapped GID.
 	bool grh_from_us(const Reply &r) const
 	{
-		static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0,
+		static const uint8_t mapped[12] = {0, 0, 0, 0, 0,    0,
 						   0, 0, 0, 0, 0xff, 0xff};
 		const uint8_t *g = b_.gid.raw;
 		if (!std::memcmp(g, mapped, sizeof(mapped))) {
@@ -465,8 +465,7 @@ private:
 				   std::to_string(r.tag) + ", byte_len " +
 				   std::to_string(r.byte_len) + " (" +
 				   std::to_string(kGrh + kMsg) + " expected)");
-		tap_.check(r.src_qp == qp_->qp_num &&
-				   (r.flags & IBV_WC_GRH) &&
+		tap_.check(r.src_qp == qp_->qp_num && (r.flags & IBV_WC_GRH) &&
 				   !(r.flags & IBV_WC_WITH_IMM),
 			   "... src_qp " + std::to_string(r.src_qp) + " (" +
 				   std::to_string(qp_->qp_num) +
@@ -541,8 +540,7 @@ private:
 				   r.state == IBV_QPS_RTS,
 			   "a receive buffer too small: " +
 				   std::string(ibv_wc_status_str(
-					   static_cast<ibv_wc_status>(
-						   r.status))) +
+					   static_cast<ibv_wc_status>(r.status))) +
 				   " (IBV_WC_LOC_LEN_ERR expected), the "
 				   "receiver stays RTS");
 		post_recv(1);
@@ -614,7 +612,7 @@ private:
 		w->dma.resid = kMsg;
 		w->dma.num_sge = 1;
 		RawSq::sges(*w)[0] = {reinterpret_cast<uintptr_t>(buf_.get()),
-				       kMsg, mr_->lkey};
+				      kMsg, mr_->lkey};
 		fill(*w);
 		sq->publish();
 		// The doorbell's WRITE gathers from elsewhere: the raw WQE's
@@ -640,7 +638,7 @@ private:
 	// The peer's address as the provider writes it into an AV.
 	void fill_av(rxe_av &av) const
 	{
-		static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0,
+		static const uint8_t mapped[12] = {0, 0, 0, 0, 0,    0,
 						   0, 0, 0, 0, 0xff, 0xff};
 		std::memset(&av, 0, sizeof(av));
 		av.port_num = 1;
@@ -670,8 +668,8 @@ private:
 		int s = raw(100, [](rxe_send_wqe &w) {
 			w.wr.wr.ud.ah_num = 0x7fffff;
 		});
-		tap_.check(s == op, "raw WQE, AH number that names no AH: " +
-					    is(s, op));
+		tap_.check(s == op,
+			   "raw WQE, AH number that names no AH: " + is(s, op));
 		s = raw(101, [this](rxe_send_wqe &w) {
 			fill_av(w.wr.wr.ud.av);
 			w.wr.wr.ud.av.network_type = 7;
@@ -685,9 +683,8 @@ private:
 					RXE_NETWORK_TYPE_IPV6 :
 					RXE_NETWORK_TYPE_IPV4;
 		});
-		tap_.check(s == op,
-			   "raw WQE, AV family not its network type's: " +
-				   is(s, op));
+		tap_.check(s == op, "raw WQE, AV family not its network type's: " +
+					    is(s, op));
 		s = raw(103, [this](rxe_send_wqe &w) {
 			fill_av(w.wr.wr.ud.av);
 			w.wr.wr.ud.av.grh.sgid_index = 250;
@@ -724,8 +721,8 @@ private:
 		} else {
 			s = -2;
 		}
-		tap_.check(s == op, "SEND through an AH of another PD: " +
-					    is(s, op));
+		tap_.check(s == op,
+			   "SEND through an AH of another PD: " + is(s, op));
 		// A hand-written AV (what a provider without AH numbers
 		// sends) is delivered.
 		post_recv(1);

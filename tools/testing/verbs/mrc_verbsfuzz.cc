@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // mrc_verbsfuzz: a seeded, bounded random sequence of verbs calls against
-// two mrc devices (PDs, MRs, CQs, RC and UC QPs, random and correct state
+// two mrc devices (PDs, MRs, CQs, RC, UC and UD QPs, random and correct state
 // changes, posts with random opcodes, flags, keys and ranges, raw WQEs
 // written into the send ring, SRQs shared by some of the QPs (created,
 // resized, limits set, destroyed with QPs attached, receives with random
@@ -637,6 +637,27 @@ private:
 		}
 	}
 
+	// An AH of PD @pd of @d toward a random address (random_ah()), or
+	// null if the device refused it.
+	Ah ud_ah(Dev &d, int pd)
+	{
+		ibv_ah_attr a{};
+		random_ah(a, d);
+		OpGuard g("ibv_create_ah (UD post)");
+		ibv_ah *ah = ibv_create_ah(d.pds[pd], &a);
+		account("create_ah", ah ? 0 : errno);
+		return Ah(ah);
+	}
+
+	// A UD destination: mostly a QP of either device, else any number.
+	uint32_t ud_qpn()
+	{
+		Dev &o = *devs_[pick(devs_.size())];
+		if (chance(80) && !o.qps.empty())
+			return o.qps[pick(o.qps.size())]->qp->qp_num;
+		return edgy32();
+	}
+
 	void modify_qp(Dev &d)
 	{
 		if (d.qps.empty())
@@ -1036,6 +1057,25 @@ private:
 			if (q.peer && chance(90))
 				make_valid(d, q, w, sge[i]);
 			sig[i] = (w.send_flags & IBV_SEND_SIGNALED) || q.sig_all;
+		}
+		// A UD QP's WRs name an address handle, which the provider
+		// dereferences: a real one, made for this post (the provider
+		// copies its number into the WQE, the doorbell inside
+		// ibv_post_send() resolves it), mostly of the QP's PD, toward
+		// any QP number with any Q_Key.
+		Ah ah;
+		if (q.qp->qp_type == IBV_QPT_UD) {
+			ah = ud_ah(d, chance(90) ? q.pd :
+						   static_cast<int>(
+							   pick(d.pds.size())));
+			if (!ah)
+				return;
+			for (int i = 0; i < n; i++) {
+				wr[i].wr.ud.ah = ah.get();
+				wr[i].wr.ud.remote_qpn = ud_qpn();
+				wr[i].wr.ud.remote_qkey = static_cast<uint32_t>(
+					rng_());
+			}
 		}
 		ibv_send_wr *bad = nullptr;
 		int rc;

@@ -10,8 +10,10 @@
  *
  * The core frees the AH right after destroy_ah returns, without an RCU
  * grace period: the data path must look an AH up under xa_lock(&ahs)
- * (process context, the send doorbell) and copy what it needs before
- * unlocking; xa_erase() below takes the same lock.
+ * (the UD doorbell, ud.c, with qp->lock held) and copy what it needs
+ * before unlocking; xa_erase_bh() below takes the same lock.  The lock
+ * is a BH one (XA_FLAGS_LOCK_BH): qp->lock, held around the lookup, is
+ * also taken by the receive softirq.
  */
 
 #include <rdma/ib_cache.h>
@@ -74,8 +76,8 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	ah->attr = *init->ah_attr;
 	ah->attr.grh.sgid_attr = ibah->sgid_attr;
 
-	err = xa_alloc_cyclic(&mdev->ahs, &ah->ah_num, ah,
-			      XA_LIMIT(1, MRC_MAX_AH), &mdev->ah_next, gfp);
+	err = xa_alloc_cyclic_bh(&mdev->ahs, &ah->ah_num, ah,
+				 XA_LIMIT(1, MRC_MAX_AH), &mdev->ah_next, gfp);
 	if (err < 0) {
 		if (err == -EBUSY)
 			err = -ENOMEM;
@@ -88,7 +90,7 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	return 0;
 
 err_erase:
-	xa_erase(&mdev->ahs, ah->ah_num);
+	xa_erase_bh(&mdev->ahs, ah->ah_num);
 err_count:
 	mrc_obj_limit_put(&mdev->nr_ah);
 	return err;
@@ -99,7 +101,7 @@ int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
 	struct mrc_dev *mdev = to_mdev(ibah->device);
 	struct mrc_ah *ah = container_of(ibah, struct mrc_ah, ibah);
 
-	xa_erase(&mdev->ahs, ah->ah_num);
+	xa_erase_bh(&mdev->ahs, ah->ah_num);
 	mrc_obj_limit_put(&mdev->nr_ah);
 	return 0;
 }

@@ -373,7 +373,10 @@ static int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	xa_init(&mdev->cc_profiles);
 	xa_init_flags(&mdev->mrs, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mws, XA_FLAGS_ALLOC);
-	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC);
+	/* Its lock is taken with BH off: the UD doorbell looks AHs up
+	 * under qp->lock, which the receive softirq takes (ud.c).
+	 */
+	xa_init_flags(&mdev->ahs, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	xa_init_flags(&mdev->srqs, XA_FLAGS_ALLOC);
 	mrc_dev_init_attr(mdev, ndev);
 

@@ -96,7 +96,8 @@ static u8 mrc_ud_dest_fill(struct mrc_qp *qp, const struct ib_gid_attr *sattr,
 
 /* An address handle by number: it must exist and be of the QP's PD.
  * Looked up and read under the xarray's lock, which destroy_ah takes to
- * erase it before the core frees it (ah.c).
+ * erase it before the core frees it (ah.c); a BH lock, so taking it
+ * inside qp->lock is safe against the receive softirq.
  */
 static u8 mrc_ud_dest_ah(struct mrc_qp *qp, u32 ah_num, struct mrc_ud_dest *d)
 {
@@ -105,7 +106,8 @@ static u8 mrc_ud_dest_ah(struct mrc_qp *qp, u32 ah_num, struct mrc_ud_dest *d)
 	struct mrc_ah *ah;
 	u8 st = IB_WC_LOC_QP_OP_ERR;
 
-	xa_lock(&mdev->ahs);
+	lockdep_assert_held(&qp->lock);
+	xa_lock(&mdev->ahs);		/* BH is off: qp->lock */
 	ah = xa_load(&mdev->ahs, ah_num);
 	if (ah && ah->ibah.pd == qp->ibqp.pd) {
 		grh = rdma_ah_read_grh(&ah->attr);

@@ -28,6 +28,9 @@ using namespace verbs;
 
 namespace {
 
+// The Q_Key of the UD QPs connect_pair() brings up.
+constexpr uint32_t kUdQkey = 0x2222;
+
 // --- the watchdog: which verb is running, since when -------------------
 std::atomic<const char *> g_op{nullptr};
 std::atomic<int64_t> g_op_start{0};
@@ -536,8 +539,11 @@ private:
 		a.send_cq = scq->cq;
 		a.recv_cq = rcq->cq;
 		// A quarter of the good ones UC: connected like RC, with
-		// UC's attributes (connect_pair()).
-		a.qp_type = chance(90) ? (chance(25) ? IBV_QPT_UC : IBV_QPT_RC) :
+		// UC's attributes (connect_pair()); some UD, paired too (a
+		// UD pair sends each other datagrams).
+		a.qp_type = chance(90) ? (chance(25) ? IBV_QPT_UC :
+					  chance(15) ? IBV_QPT_UD :
+						       IBV_QPT_RC) :
 					 static_cast<ibv_qp_type>(pick(12));
 		a.sq_sig_all = chance(10);
 		auto cap = [this](uint32_t sane) {
@@ -637,12 +643,29 @@ private:
 		}
 	}
 
-	// An AH of PD @pd of @d toward a random address (random_ah()), or
-	// null if the device refused it.
-	Ah ud_ah(Dev &d, int pd)
+	// The GID of the device that holds @q's peer.
+	const ibv_gid *peer_gid(const QpObj &q) const
+	{
+		for (auto &dd : devs_)
+			for (auto &o : dd->qps)
+				if (o.get() == q.peer)
+					return &dd->gid;
+		return nullptr;
+	}
+
+	// An AH of PD @pd of @d toward @gid (port 1, GID index 1), or a
+	// random one (random_ah()) without; null if the device refused it.
+	Ah ud_ah(Dev &d, int pd, const ibv_gid *gid)
 	{
 		ibv_ah_attr a{};
 		random_ah(a, d);
+		if (gid) {
+			a.is_global = 1;
+			a.port_num = 1;
+			a.grh.sgid_index = 1;
+			a.grh.hop_limit = 64;
+			a.grh.dgid = *gid;
+		}
 		OpGuard g("ibv_create_ah (UD post)");
 		ibv_ah *ah = ibv_create_ah(d.pds[pd], &a);
 		account("create_ah", ah ? 0 : errno);
@@ -740,6 +763,26 @@ private:
 		verbs::modify_qp(qp, a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS (UC)");
 	}
 
+	// UD's INIT (P_Key index, port, Q_Key), RTR and RTS (SQ_PSN).
+	static void ud_to_rts(ibv_qp *qp, uint32_t psn)
+	{
+		ibv_qp_attr a{};
+		a.qp_state = IBV_QPS_INIT;
+		a.port_num = 1;
+		a.qkey = kUdQkey;
+		verbs::modify_qp(qp, a,
+				 IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+					 IBV_QP_PORT | IBV_QP_QKEY,
+				 "INIT (UD)");
+		a = {};
+		a.qp_state = IBV_QPS_RTR;
+		verbs::modify_qp(qp, a, IBV_QP_STATE, "RTR (UD)");
+		a = {};
+		a.qp_state = IBV_QPS_RTS;
+		a.sq_psn = psn;
+		verbs::modify_qp(qp, a, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTS (UD)");
+	}
+
 	// A correct RESET -> INIT -> RTR -> RTS of a QP of devs_[0] with one
 	// of devs_[1], both in the device's first PD, so that data flows.
 	void connect_pair()
@@ -788,11 +831,14 @@ private:
 			std::memcpy(remote.gid, devs_[1 - i]->gid.raw, 16);
 			try {
 				OpGuard g("connect: ibv_modify_qp(INIT/RTR/RTS)");
-				qp_to_init(q[i]->qp, 1, kAllAccess);
-				if (q[i]->qp->qp_type == IBV_QPT_UC) {
+				if (q[i]->qp->qp_type == IBV_QPT_UD) {
+					ud_to_rts(q[i]->qp, psn[i]);
+				} else if (q[i]->qp->qp_type == IBV_QPT_UC) {
+					qp_to_init(q[i]->qp, 1, kAllAccess);
 					uc_to_rtr_rts(q[i]->qp, pp, remote,
 						      psn[i]);
 				} else {
+					qp_to_init(q[i]->qp, 1, kAllAccess);
 					qp_to_rtr(q[i]->qp, pp, remote);
 					qp_to_rts(q[i]->qp, pp, psn[i]);
 				}
@@ -1063,18 +1109,23 @@ private:
 		// copies its number into the WQE, the doorbell inside
 		// ibv_post_send() resolves it), mostly of the QP's PD, toward
 		// any QP number with any Q_Key.
+		// A UD pair mostly sends its peer datagrams it can take.
 		Ah ah;
 		if (q.qp->qp_type == IBV_QPT_UD) {
-			ah = ud_ah(d, chance(90) ? q.pd :
-						   static_cast<int>(
-							   pick(d.pds.size())));
+			bool good = q.peer && chance(90);
+			int pd = good || chance(90) ?
+					 q.pd :
+					 static_cast<int>(pick(d.pds.size()));
+			ah = ud_ah(d, pd, good ? peer_gid(q) : nullptr);
 			if (!ah)
 				return;
 			for (int i = 0; i < n; i++) {
 				wr[i].wr.ud.ah = ah.get();
-				wr[i].wr.ud.remote_qpn = ud_qpn();
-				wr[i].wr.ud.remote_qkey = static_cast<uint32_t>(
-					rng_());
+				wr[i].wr.ud.remote_qpn = good ? q.peer->qp->qp_num :
+								ud_qpn();
+				wr[i].wr.ud.remote_qkey =
+					good ? kUdQkey :
+					       static_cast<uint32_t>(rng_());
 			}
 		}
 		ibv_send_wr *bad = nullptr;

@@ -14,11 +14,14 @@
 # "0 duplicate, 0 unknown, 0 missing" completions and exit 0; then a clean
 # mrc_verify between the two shows the devices still work, the instances
 # delete and the module unloads.  run.sh reads dmesg for warnings.
-#   MRC_VERBSFUZZ_OPS, MRC_VERBSFUZZ_SEED (default 1): deterministic calls.
+#   MRC_VERBSFUZZ_OPS, MRC_VERBSFUZZ_SEED (default 2): deterministic calls.
+#   Seed 2, not 1: since UD pairs joined the mix, seed 1 connects 4 QPs
+#   and completes 26 posts, seed 2 connects 12 and completes 192
+#   (testing.rst).
 . "$(dirname "$0")/lib.sh"
 
 ops=${MRC_VERBSFUZZ_OPS:-20000}
-seed=${MRC_VERBSFUZZ_SEED:-1}
+seed=${MRC_VERBSFUZZ_SEED:-2}
 secs=${MRC_VERBSFUZZ_TIME:-45}
 FUZZ=$VERBS_BIN/mrc_verbsfuzz
 SUMMARY_RE='^mrc_verbsfuzz: [1-9][0-9]* ops, [0-9]+ errnos, [0-9]+ completions, 0 duplicate, 0 unknown, 0 missing$'

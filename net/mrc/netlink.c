@@ -685,9 +685,22 @@ static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
 				     extack);
 }
 
-/* Why route.c refused a change (@err), in @extack.  Returns @err. */
-static int mrc_nl_route_err(struct netlink_ext_ack *extack, int err)
+/* Why route.c refused a change (@err; @bad_qpn the live QP that could
+ * not move, or 0), in @extack.  Returns @err.
+ */
+static int mrc_nl_route_err(struct netlink_ext_ack *extack, int err,
+			    u32 bad_qpn)
 {
+	if (err && bad_qpn) {
+		mrc_nl_set_msg(extack,
+			       mrc_nl_msg("live QP %u cannot move to the changed route (%s); nothing changed",
+					  bad_qpn,
+					  err == -ENOMEM ? "no memory" :
+					  err == -ENOENT ? "its own EV profile is gone" :
+					  err == -EAFNOSUPPORT ? "its EV format needs IPv6" :
+					  "its EV profile is not usable"));
+		return err;
+	}
 	switch (err) {
 	case -EEXIST:
 		NL_SET_ERR_MSG(extack,
@@ -708,6 +721,7 @@ static int mrc_nl_route_change(struct genl_info *info, bool replace)
 {
 	struct mrc_route *route;
 	struct mrc_dev *mdev;
+	u32 bad_qpn = 0;
 	int err;
 
 	route = kzalloc(sizeof(*route), GFP_KERNEL);
@@ -722,7 +736,8 @@ static int mrc_nl_route_change(struct genl_info *info, bool replace)
 	err = mrc_nl_get_route(mdev, info, route);
 	if (!err)
 		err = mrc_nl_route_err(info->extack,
-				       mrc_route_add(mdev, route, replace));
+				       mrc_route_add(mdev, route, replace,
+						     &bad_qpn), bad_qpn);
 	mutex_unlock(&mrc_cfg_lock);
 out:
 	kfree(route);
@@ -743,6 +758,7 @@ static int mrc_nl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_route peer = {};
 	struct mrc_dev *mdev;
+	u32 bad_qpn = 0;
 	int err;
 
 	err = mrc_nl_get_peer(info->attrs, &peer, info->extack);
@@ -753,7 +769,8 @@ static int mrc_nl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	err = mrc_nl_route_err(info->extack,
-			       mrc_route_del(mdev, peer.family, peer.peer));
+			       mrc_route_del(mdev, peer.family, peer.peer,
+					     &bad_qpn), bad_qpn);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }

@@ -693,12 +693,13 @@ static int mrc_nl_route_err(struct netlink_ext_ack *extack, int err,
 {
 	if (err && bad_qpn) {
 		mrc_nl_set_msg(extack,
-			       mrc_nl_msg("live QP %u cannot move to the changed route (%s); nothing changed",
+			       mrc_nl_msg("live QP %u cannot move to the changed route (%s); %s",
 					  bad_qpn,
 					  err == -ENOMEM ? "no memory" :
 					  err == -ENOENT ? "its own EV profile is gone" :
 					  err == -EAFNOSUPPORT ? "its EV format needs IPv6" :
-					  "its EV profile is not usable"));
+					  "its EV profile is not usable",
+					  "nothing changed"));
 		return err;
 	}
 	switch (err) {

@@ -103,10 +103,10 @@ TEST(EvReplace, InFlightResentOnTheNewPlanesAtOnce)
 TEST(EvReplace, ReportsMovedAndRemovedEvs)
 {
 	Solo s(cfg_replace());
-	auto old_evs = evs_on({1, 2}, 4);	// 1 2 1 2
+	auto old_evs = evs_on({1, 2}, 4); // 1 2 1 2
 
 	ASSERT_EQ(mrc_conn_set_evs(s.c, old_evs.data(), 4, s.now), 0);
-	auto new_evs = evs_on({1, 4}, 2);	// 1 4
+	auto new_evs = evs_on({1, 4}, 2); // 1 4
 	s.events.clear();
 	ASSERT_EQ(mrc_conn_replace_evs(s.c, new_evs.data(), 2, 1, s.now), 0);
 
@@ -137,7 +137,7 @@ TEST(EvReplace, RefusedSetChangesNothing)
 	ASSERT_EQ(s.drain().size(), 3u);
 	auto before = stats(s);
 
-	auto bad = evs_on({3, 0}, 2);		// plane 0 does not exist
+	auto bad = evs_on({3, 0}, 2); // plane 0 does not exist
 	EXPECT_EQ(mrc_conn_replace_evs(s.c, bad.data(), 2, 1, s.now), -EINVAL);
 	auto good = evs_on({3}, 1);
 	EXPECT_EQ(mrc_conn_replace_evs(s.c, good.data(), 0, 1, s.now), -EINVAL);

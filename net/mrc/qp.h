@@ -144,12 +144,10 @@ struct mrc_qp_ev {
 /* One path table of a QP (qp->paths).  Built whole in process context,
  * then published; never changed in place once published, except:
  *   - dst_cache, which is per CPU and safe with BH off;
- *   - plane[].oif of a plane attached again to another netdev
- *     (WRITE_ONCE() under qp->lock, mrc_qp_plane_changed());
- *   - ev[] entries an EV replace rewrites (mrc_qp_ev_changed(), under
- *     qp->lock): one EV's header fields, which a packet in flight may
- *     see half old, half new (it takes one path or the other).
- * A route change builds a new table and swaps it (mrc_qp_repath_*()).
+ *   - plane[].oif of a plane attached again to another netdev (one int,
+ *     WRITE_ONCE() under qp->lock, mrc_qp_plane_changed()).
+ * A route change (mrc_qp_repath_*()) and an EV replace on live QPs
+ * (mrc_qp_ev_changed()) build a new table and swap it.
  */
 struct mrc_qp_paths {
 	struct rcu_head rcu;		/* freed after the readers of a swap */

@@ -547,11 +547,30 @@ static int mrc_qp_move_prepare(struct mrc_qp *qp,
 	return m->prep.paths ? 0 : -ENOMEM;
 }
 
+/* The next QP of @mdev at or after *@idx, with a reference, or NULL;
+ * *@idx is its number (the caller steps past it).  One QP at a time, so
+ * that the caller may sleep while it holds one (destroy_qp waits).
+ */
+static struct mrc_qp *mrc_qp_next_held(struct mrc_dev *mdev,
+				       unsigned long *idx)
+{
+	struct mrc_qp *qp;
+
+	for (;; (*idx)++) {
+		rcu_read_lock();
+		qp = xa_find(&mdev->mnet->qps, idx, ULONG_MAX, XA_PRESENT);
+		if (qp && (qp->mdev != mdev || !refcount_inc_not_zero(&qp->ref)))
+			qp = ERR_PTR(-ENOENT);
+		rcu_read_unlock();
+		if (!IS_ERR(qp))
+			return qp;
+	}
+}
+
 int mrc_qp_repath_prepare(struct mrc_dev *mdev, u8 family, const u8 *peer,
 			  const struct mrc_route_info *route,
 			  struct list_head *moves, u32 *bad_qpn)
 {
-	struct mrc_net *mn = mdev->mnet;
 	unsigned long idx = 0;
 	struct mrc_qp *qp;
 	u32 qpn;
@@ -560,20 +579,8 @@ int mrc_qp_repath_prepare(struct mrc_dev *mdev, u8 family, const u8 *peer,
 	lockdep_assert_held(&mrc_cfg_lock);
 
 	*bad_qpn = 0;
-	for (;; idx++) {
-		/* One QP at a time, each held by a reference while the
-		 * building sleeps (destroy_qp waits for it).
-		 */
-		rcu_read_lock();
-		qp = xa_find(&mn->qps, &idx, ULONG_MAX, XA_PRESENT);
-		if (qp && !refcount_inc_not_zero(&qp->ref))
-			qp = ERR_PTR(-ENOENT);
-		rcu_read_unlock();
-		if (!qp)
-			break;
-		if (IS_ERR(qp))
-			continue;
-		if (qp->mdev != mdev || !mrc_qp_moves_with(qp, family, peer)) {
+	for (; (qp = mrc_qp_next_held(mdev, &idx)); idx++) {
+		if (!mrc_qp_moves_with(qp, family, peer)) {
 			mrc_qp_put(qp);
 			continue;
 		}
@@ -711,14 +718,38 @@ struct mrc_qp_ev_change {
 	u32 applied;
 };
 
-static void mrc_qp_ev_apply(struct mrc_qp *qp, void *arg)
+/* A copy of @from in @to (a new table): everything but its RCU head and
+ * route caches (@to's start empty).
+ */
+static void mrc_qp_paths_copy(struct mrc_qp_paths *to,
+			      const struct mrc_qp_paths *from)
 {
-	struct mrc_qp_ev_change *c = arg;
+	int p;
+
+	to->format = from->format;
+	to->n_evs = from->n_evs;
+	to->route_planes = from->route_planes;
+	to->ev_profile = from->ev_profile;
+	to->event_mask = from->event_mask;
+	for (p = 1; p <= MRC_MAX_PLANES; p++) {
+		to->plane[p].daddr = from->plane[p].daddr;
+		to->plane[p].saddr = from->plane[p].saddr;
+		to->plane[p].oif = READ_ONCE(from->plane[p].oif);
+		to->plane[p].valid = from->plane[p].valid;
+		to->plane[p].rx_only = from->plane[p].rx_only;
+	}
+	memcpy(to->ev, from->ev, from->n_evs * sizeof(to->ev[0]));
+}
+
+/* Apply @c to @qp; a replacement goes into the table *@spare (then
+ * published, *@spare NULL).
+ */
+static void mrc_qp_ev_apply(struct mrc_qp *qp, struct mrc_qp_ev_change *c,
+			    struct mrc_qp_paths **spare)
+{
 	struct mrc_qp_paths *paths;
 	struct mrc_qp_ev outer;
 
-	if (c->qpn && mrc_qpn(qp) != c->qpn)
-		return;
 	spin_lock_bh(&qp->lock);
 	paths = mrc_qp_paths(qp);
 	if (!qp->conn_ready || qp->state == IB_QPS_ERR ||
@@ -739,7 +770,14 @@ static void mrc_qp_ev_apply(struct mrc_qp *qp, void *arg)
 		if (mrc_ev_check(paths->format, c->ev))
 			goto out;
 		mrc_path_ev_outer(mrc_qpn(qp), paths->format, c->ev, &outer);
-		paths->ev[c->idx] = outer;
+		/* A new table with the one EV changed: packets being sent
+		 * see the old EV or the new one, never a mix.
+		 */
+		mrc_qp_paths_copy(*spare, paths);
+		(*spare)->ev[c->idx] = outer;
+		rcu_assign_pointer(qp->paths, *spare);
+		*spare = NULL;
+		call_rcu(&paths->rcu, mrc_qp_paths_free_rcu);
 	} else {
 		mrc_conn_ev_deny(qp->conn, c->idx, c->deny, mrc_now());
 		mrc_qp_kick(qp);
@@ -759,7 +797,9 @@ out:
  *	another plane than @ev's keeps its copy
  * @deny: without @ev: 1 deny, 0 allow
  *
- * Caller holds mrc_cfg_lock.  Return: how many QPs changed.
+ * Caller holds mrc_cfg_lock (process context: a replacement builds each
+ * QP's new table before its lock).  A QP for which there is no memory
+ * keeps its EV.  Return: how many QPs changed.
  */
 u32 mrc_qp_ev_changed(struct mrc_dev *mdev, u32 profile, u32 qpn, u16 idx,
 		      const struct mrc_ev *ev, int deny)
@@ -768,8 +808,21 @@ u32 mrc_qp_ev_changed(struct mrc_dev *mdev, u32 profile, u32 qpn, u16 idx,
 		.profile = profile, .qpn = qpn, .idx = idx, .ev = ev,
 		.deny = deny,
 	};
+	struct mrc_qp_paths *spare = NULL;
+	unsigned long i = 0;
+	struct mrc_qp *qp;
 
 	lockdep_assert_held(&mrc_cfg_lock);
-	mrc_qp_for_each(mdev, mrc_qp_ev_apply, &c);
+	for (; (qp = mrc_qp_next_held(mdev, &i)); i++) {
+		if (!qpn || mrc_qpn(qp) == qpn) {
+			if (ev && !spare)
+				spare = mrc_qp_paths_new();
+			if (!ev || spare)
+				mrc_qp_ev_apply(qp, &c, &spare);
+		}
+		mrc_qp_put(qp);
+		cond_resched();
+	}
+	mrc_qp_paths_destroy(spare);
 	return c.applied;
 }

@@ -13,7 +13,9 @@
 # the route's planes only: each plane of the route carries at least MIN
 # bytes, each other plane under 1% of the total.  The transfer completes
 # with zero failed completions and zero corrupted bytes; h2's monitor
-# shows the route events and the EV set changes (reason config).
+# shows the route events and the EV set changes (reason config).  Before
+# the route del, a route set that the QP cannot follow (an STEV profile
+# toward its IPv4 peer) is refused whole, naming the QP.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_fabric.sh"
 
@@ -118,6 +120,28 @@ on_planes "moved to planes 3-4" 3 4
 
 change "route set: planes 1-4" route_h2 set 1 2 3 4
 on_planes "spread over planes 1-4" 1 2 3 4
+
+# A route change one live QP cannot follow is refused whole: an STEV
+# profile (IPv6 only) for the IPv4 peer of the transfer's QP.  The
+# message names the QP; the route and the QP stay as they were.
+h2_route_now() {
+	ns_exec h2 "$MRCCTL" route show dev "$H2_DEV" "$(fab_addr 1 1)"
+}
+stev_profile() {
+	ns_exec h2 "$MRCCTL" ev-profile add dev "$H2_DEV" id 9 mode auto format stev \
+		count 8 planes 3-4 &&
+		ns_exec h2 "$MRCCTL" ev-profile set dev "$H2_DEV" id 9 state offline &&
+		ns_exec h2 "$MRCCTL" ev-profile set dev "$H2_DEV" id 9 state online
+}
+check "h2: STEV EV profile 9 online" stev_profile
+before=$(h2_route_now)
+check_output_fail "route set naming an STEV profile: refused, naming the live QP" \
+	'live QP [0-9]+ cannot move to the changed route \(its EV format needs IPv6\); nothing changed' \
+	ns_exec h2 "$MRCCTL" route set "$(fab_addr 1 1)" dev "$H2_DEV" \
+	plane 3 via "$(fab_addr 1 3)" ev-profile 9
+check "... h2's route is unchanged" test "$(h2_route_now)" = "$before"
+window
+on_planes "still over planes 1-4 after the refusal" 1 2 3 4
 
 change "route del: plane 1 alone" \
 	ns_exec h2 "$MRCCTL" route del "$(fab_addr 1 1)" dev "$H2_DEV"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# selftest-timeout: 420
+# selftest-timeout: 900
 #
 # Live QPs follow route changes (four direct planes, lib_fabric.sh
 # fabric_direct 4).  h1's route to h2 names the four planes, h2's route to
@@ -108,6 +108,10 @@ change() {
 	window
 }
 
+# The transfer outlasts every step of the test: its deadline (--timeout
+# of mrc_verify, VERBS_TIMEOUT) is not the 240 s of the shorter ones (the
+# steps took 5 minutes on a loaded host).
+VERBS_TIMEOUT=${VERBS_TIMEOUT:-720}
 fab_verify_start --min-size=64K --max-size=1M --until-stopped --seed=82 ||
 	diag "mrc_verify did not report its start"
 sleep 2

@@ -131,29 +131,39 @@ void mrc_cc_prof_flush(struct mrc_dev *mdev, bool announce)
 }
 
 /**
- * mrc_cc_profile_get - the NSCC parameters of a CC profile
+ * __mrc_cc_profile_get - the NSCC parameters of a CC profile
  * @mdev: the instance
  * @id: the CC profile a route names; 0 is the built-in default
  * @out: filled with the parameters
  *
- * Process context: takes mrc_cfg_lock.  Return: 0 or -ENOENT.
+ * Caller holds mrc_cfg_lock (mrc_cc_profile_get() takes it).
+ * Return: 0 or -ENOENT.
  */
-int mrc_cc_profile_get(struct mrc_dev *mdev, u32 id,
-		       struct mrc_nscc_params *out)
+int __mrc_cc_profile_get(struct mrc_dev *mdev, u32 id,
+			 struct mrc_nscc_params *out)
 {
 	struct mrc_cc_prof *prof;
-	int err = 0;
+
+	lockdep_assert_held(&mrc_cfg_lock);
 
 	if (!id) {
 		mrc_cc_profile_default(out);
 		return 0;
 	}
-	mutex_lock(&mrc_cfg_lock);
 	prof = mrc_cc_prof_find(mdev, id);
-	if (prof)
-		*out = prof->params;
-	else
-		err = -ENOENT;
+	if (!prof)
+		return -ENOENT;
+	*out = prof->params;
+	return 0;
+}
+
+int mrc_cc_profile_get(struct mrc_dev *mdev, u32 id,
+		       struct mrc_nscc_params *out)
+{
+	int err;
+
+	mutex_lock(&mrc_cfg_lock);
+	err = __mrc_cc_profile_get(mdev, id, out);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }

@@ -80,10 +80,13 @@ static void mrc_cb_event(void *priv, const struct mrc_conn_event *ev)
 
 	if (ev->type == MRC_EVT_EV_STATE) {
 		/* Installing the EV set at RTR is not news: one event per
-		 * EV of every new QP would drown the ones that matter.
+		 * EV of every new QP would drown the ones that matter.  A
+		 * live QP moving to another route is (repath_event_mask).
 		 */
-		if (ev->reason != MRC_EVR_CONFIG &&
-		    (qp->paths->event_mask & MRC_EV_EVT_STATE(ev->new_state)))
+		u32 mask = ev->reason == MRC_EVR_CONFIG ?
+			   qp->repath_event_mask : mrc_qp_paths(qp)->event_mask;
+
+		if (mask & MRC_EV_EVT_STATE(ev->new_state))
 			mrc_genl_event_conn(qp, ev);
 		return;
 	}

@@ -330,7 +330,7 @@ void mrc_ev_prof_flush(struct mrc_dev *mdev, bool announce)
 }
 
 /**
- * mrc_ev_profile_conn_get - the EV set of a new connection
+ * __mrc_ev_profile_conn_get - the EV set of a new (or moving) connection
  * @mdev: the instance
  * @id: the EV profile its route names (>= 1)
  * @qpn: the connection's QP number (AUTO derives the EVs from it)
@@ -341,34 +341,43 @@ void mrc_ev_prof_flush(struct mrc_dev *mdev, bool announce)
  * @min_active: the profile's ev_min_active
  * @event_mask: the profile's event mask (MRC_EV_EVT_*)
  *
- * Process context: takes mrc_cfg_lock.
+ * Caller holds mrc_cfg_lock (mrc_ev_profile_conn_get() takes it).
  *
  * Return: the number of EVs, -ENOENT if there is no such profile, -EINVAL
  * if it is not ONLINE, -E2BIG if @cap is too small.
  */
+int __mrc_ev_profile_conn_get(struct mrc_dev *mdev, u32 id, u32 qpn,
+			      struct mrc_ev *evs, struct mrc_ev_cfg *cfg,
+			      u16 cap, u8 *format, u16 *min_active,
+			      u32 *event_mask)
+{
+	struct mrc_ev_prof *prof;
+	int n;
+
+	lockdep_assert_held(&mrc_cfg_lock);
+
+	prof = id ? mrc_ev_prof_find(mdev, id) : NULL;
+	if (!prof)
+		return -ENOENT;
+	n = mrc_ev_profile_conn_evs(&prof->p, qpn, evs, cfg, cap);
+	if (n < 0)
+		return n == -MRC_EV_ESTATE ? -EINVAL : mrc_ev_errno(n);
+	*format = prof->p.format;
+	*min_active = prof->p.ev_min_active;
+	*event_mask = prof->p.event_mask;
+	return n;
+}
+
 int mrc_ev_profile_conn_get(struct mrc_dev *mdev, u32 id, u32 qpn,
 			    struct mrc_ev *evs, struct mrc_ev_cfg *cfg,
 			    u16 cap, u8 *format, u16 *min_active,
 			    u32 *event_mask)
 {
-	struct mrc_ev_prof *prof;
 	int n;
 
 	mutex_lock(&mrc_cfg_lock);
-	prof = id ? mrc_ev_prof_find(mdev, id) : NULL;
-	if (!prof) {
-		n = -ENOENT;
-		goto out;
-	}
-	n = mrc_ev_profile_conn_evs(&prof->p, qpn, evs, cfg, cap);
-	if (n < 0) {
-		n = n == -MRC_EV_ESTATE ? -EINVAL : mrc_ev_errno(n);
-		goto out;
-	}
-	*format = prof->p.format;
-	*min_active = prof->p.ev_min_active;
-	*event_mask = prof->p.event_mask;
-out:
+	n = __mrc_ev_profile_conn_get(mdev, id, qpn, evs, cfg, cap, format,
+				      min_active, event_mask);
 	mutex_unlock(&mrc_cfg_lock);
 	return n;
 }

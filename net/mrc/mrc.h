@@ -151,6 +151,10 @@ struct mrc_dev {
 
 	struct list_head routes;	/* struct mrc_route.node; mrc_cfg_lock */
 	unsigned int nr_routes;		/* mrc_cfg_lock; <= MRC_MAX_ROUTES */
+	/* Bumped (mrc_cfg_lock) whenever the route table changes: a QP that
+	 * prepared its paths before and installs them after moves again.
+	 */
+	u32 route_gen;
 
 	/* Profiles by id (profile.h); entries and counts under mrc_cfg_lock. */
 	struct xarray ev_profiles;	/* struct mrc_ev_prof */
@@ -316,21 +320,28 @@ struct mrc_plane *mrc_plane_find_ndev(struct mrc_net *mn,
 bool mrc_plane_ndev_ok(const struct net_device *ndev,
 		       struct netlink_ext_ack *extack);
 
-/* route.c: every function but mrc_route_lookup() needs mrc_cfg_lock. */
+/* route.c: every function but mrc_route_lookup() needs mrc_cfg_lock.
+ * A change of the table moves the live QPs it covers (qp_path.c): add,
+ * replace and delete fail with -errno (*@bad_qpn the QP that could not
+ * move, 0 for another reason) and change nothing when one cannot.
+ */
 struct mrc_route *mrc_route_find(struct mrc_dev *mdev, u8 family,
 				 const u8 *peer);
 int mrc_route_add(struct mrc_dev *mdev, const struct mrc_route *tmpl,
-		  bool replace);
-int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer);
+		  bool replace, u32 *bad_qpn);
+int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer,
+		  u32 *bad_qpn);
 void mrc_route_plane_gone(struct mrc_dev *mdev, u32 id);
 void mrc_route_flush(struct mrc_dev *mdev, bool announce);
 int mrc_route_lookup(struct mrc_dev *mdev, const struct sockaddr *peer,
 		     struct mrc_route_info *out);
+int mrc_route_lookup_locked(struct mrc_dev *mdev, const struct sockaddr *peer,
+			    struct mrc_route_info *out);
 struct mrc_route *mrc_route_using_profile(struct mrc_dev *mdev, bool cc,
 					  u32 id);
 
 /* Profiles (ev_profile_cfg.c, cc_profile_cfg.c): the data path's view.
- * Process context; each takes mrc_cfg_lock.
+ * Process context; each takes mrc_cfg_lock, the __ ones want it held.
  */
 struct mrc_ev;
 struct mrc_ev_cfg;
@@ -339,8 +350,14 @@ int mrc_ev_profile_conn_get(struct mrc_dev *mdev, u32 id, u32 qpn,
 			    struct mrc_ev *evs, struct mrc_ev_cfg *cfg,
 			    u16 cap, u8 *format, u16 *min_active,
 			    u32 *event_mask);
+int __mrc_ev_profile_conn_get(struct mrc_dev *mdev, u32 id, u32 qpn,
+			      struct mrc_ev *evs, struct mrc_ev_cfg *cfg,
+			      u16 cap, u8 *format, u16 *min_active,
+			      u32 *event_mask);
 int mrc_cc_profile_get(struct mrc_dev *mdev, u32 id,
 		       struct mrc_nscc_params *out);
+int __mrc_cc_profile_get(struct mrc_dev *mdev, u32 id,
+			 struct mrc_nscc_params *out);
 void mrc_cc_profile_default(struct mrc_nscc_params *out);
 void mrc_profiles_flush(struct mrc_dev *mdev, bool announce);
 
@@ -354,6 +371,19 @@ void mrc_qp_plane_changed(struct mrc_dev *mdev, u32 id, int ifindex,
 			  bool up);
 u32 mrc_qp_ev_changed(struct mrc_dev *mdev, u32 profile, u32 qpn, u16 idx,
 		      const struct mrc_ev *ev, int deny);
+
+/* qp_path.c: moving the live QPs (RTR and later) of one peer when its
+ * route changes; caller holds mrc_cfg_lock throughout.  _prepare gathers
+ * and builds the new paths of every such QP as if @route (NULL: none)
+ * were the peer's route, without touching any QP: 0, or -errno with
+ * *@bad_qpn the QP that cannot move (nothing is kept).  _commit makes
+ * them take the new paths, _abort drops them; each empties @moves.
+ */
+int mrc_qp_repath_prepare(struct mrc_dev *mdev, u8 family, const u8 *peer,
+			  const struct mrc_route_info *route,
+			  struct list_head *moves, u32 *bad_qpn);
+void mrc_qp_repath_commit(struct mrc_dev *mdev, struct list_head *moves);
+void mrc_qp_repath_abort(struct list_head *moves);
 
 /* netdev.c */
 int mrc_netdev_init(void);

@@ -580,24 +580,31 @@ void mrc_net_send(const struct mrc_xmit *x, struct sk_buff *skb)
 void mrc_net_xmit(struct mrc_qp *qp, struct sk_buff *skb)
 {
 	struct mrc_skb_cb *cb = mrc_skb_cb(skb);
-	struct mrc_qp_paths *paths = qp->paths;
+	struct mrc_qp_paths *paths;
 	struct mrc_xmit x = {
 		.mn = qp->mnet, .mdev = qp->mdev, .ipv6 = qp->ipv6,
-		.format = paths->format, .tos = qp->tos, .ttl = qp->ttl,
-		.plane_id = cb->plane,
+		.tos = qp->tos, .ttl = qp->ttl, .plane_id = cb->plane,
 	};
 
 	if (mrc_qp_is_ud(qp)) {
 		mrc_ud_xmit(qp, skb);	/* its destination is in the cb */
 		return;
 	}
+	/* The table published now, whole (qp->paths): a packet built
+	 * before a route change leaves by the new one's plane and EV of
+	 * its numbers, or is dropped when they name none; the engine
+	 * resends it either way (mrc_conn_replace_evs()).
+	 */
+	rcu_read_lock();
+	paths = rcu_dereference(qp->paths);
+	x.format = paths->format;
 	if (!cb->plane || cb->plane > MRC_MAX_PLANES ||
-	    cb->ev >= READ_ONCE(paths->n_evs) ||
-	    !READ_ONCE(paths->plane[cb->plane].valid)) {
+	    cb->ev >= paths->n_evs || !paths->plane[cb->plane].valid) {
 		mrc_net_tx_drop(&x, skb);
-		return;
+	} else {
+		x.pl = &paths->plane[cb->plane];
+		x.ev = &paths->ev[cb->ev];
+		mrc_net_send(&x, skb);
 	}
-	x.pl = &paths->plane[cb->plane];
-	x.ev = &paths->ev[cb->ev];
-	mrc_net_send(&x, skb);
+	rcu_read_unlock();
 }

@@ -685,9 +685,28 @@ static int mrc_nl_get_route(struct mrc_dev *mdev, struct genl_info *info,
 				     extack);
 }
 
-/* Why route.c refused a change (@err), in @extack.  Returns @err. */
-static int mrc_nl_route_err(struct netlink_ext_ack *extack, int err)
+/* Why route.c refused a change (@err; @bad_qpn the live QP that could
+ * not move, or 0), in @extack.  Returns @err.
+ */
+static int mrc_nl_route_err(struct netlink_ext_ack *extack, int err,
+			    u32 bad_qpn)
 {
+	const char *why, *text;
+
+	if (err && bad_qpn) {
+		why = err == -ENOMEM ? "no memory" :
+		      err == -ENOENT ? "its own EV profile is gone" :
+		      err == -EAFNOSUPPORT ? "its EV format needs IPv6" :
+		      "its EV profile is not usable";
+		text = mrc_nl_msg("live QP %u cannot move to the changed route (%s); %s",
+				  bad_qpn, why, "nothing changed");
+		if (text)
+			mrc_nl_set_msg(extack, text);
+		else
+			NL_SET_ERR_MSG(extack,
+				       "a live QP cannot move to the changed route; nothing changed");
+		return err;
+	}
 	switch (err) {
 	case -EEXIST:
 		NL_SET_ERR_MSG(extack,
@@ -708,6 +727,7 @@ static int mrc_nl_route_change(struct genl_info *info, bool replace)
 {
 	struct mrc_route *route;
 	struct mrc_dev *mdev;
+	u32 bad_qpn = 0;
 	int err;
 
 	route = kzalloc(sizeof(*route), GFP_KERNEL);
@@ -720,9 +740,11 @@ static int mrc_nl_route_change(struct genl_info *info, bool replace)
 		goto out;
 	}
 	err = mrc_nl_get_route(mdev, info, route);
-	if (!err)
-		err = mrc_nl_route_err(info->extack,
-				       mrc_route_add(mdev, route, replace));
+	if (!err) {
+		err = mrc_route_add(mdev, route, replace, &bad_qpn);
+		if (err)
+			err = mrc_nl_route_err(info->extack, err, bad_qpn);
+	}
 	mutex_unlock(&mrc_cfg_lock);
 out:
 	kfree(route);
@@ -743,6 +765,7 @@ static int mrc_nl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_route peer = {};
 	struct mrc_dev *mdev;
+	u32 bad_qpn = 0;
 	int err;
 
 	err = mrc_nl_get_peer(info->attrs, &peer, info->extack);
@@ -752,8 +775,9 @@ static int mrc_nl_route_del_doit(struct sk_buff *skb, struct genl_info *info)
 	mdev = mrc_nl_lock_dev(info);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = mrc_nl_route_err(info->extack,
-			       mrc_route_del(mdev, peer.family, peer.peer));
+	err = mrc_route_del(mdev, peer.family, peer.peer, &bad_qpn);
+	if (err)
+		err = mrc_nl_route_err(info->extack, err, bad_qpn);
 	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }

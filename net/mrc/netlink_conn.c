@@ -87,6 +87,7 @@ static bool mrc_nl_may_see_psn(const struct sk_buff *req,
 static void mrc_conn_snap_take(struct mrc_qp *qp, struct mrc_conn_snap *s,
 			       const struct sk_buff *req)
 {
+	const struct mrc_qp_paths *paths;
 	u32 i;
 
 	s->show_psn = mrc_nl_may_see_psn(req, qp);
@@ -102,17 +103,18 @@ static void mrc_conn_snap_take(struct mrc_qp *qp, struct mrc_conn_snap *s,
 		memcpy(s->peer, &qp->daddr.v4.sin_addr, 4);
 	s->ready = qp->conn_ready;
 	s->n_evs = 0;
-	s->ev_profile = qp->paths->ev_profile;
+	paths = mrc_qp_paths(qp);
+	s->ev_profile = paths->ev_profile;
 	s->planes_up = 0;
 	if (s->ready) {
 		mrc_conn_get_stats(qp->conn, &s->st);
 		s->n_evs = min_t(u32, mrc_conn_nr_evs(qp->conn), MRC_MAX_EVS);
 		for (i = 0; i < s->n_evs; i++) {
 			mrc_conn_get_ev_info(qp->conn, i, &s->ev[i]);
-			s->sport[i] = qp->paths->ev[i].sport;
+			s->sport[i] = paths->ev[i].sport;
 		}
 		for (i = 1; i <= MRC_MAX_PLANES; i++)
-			if (qp->paths->plane[i].valid)
+			if (paths->plane[i].valid)
 				s->planes_up |= BIT(i - 1);
 	}
 	spin_unlock_bh(&qp->lock);

@@ -435,12 +435,13 @@ void mrc_genl_event_cc_profile(struct mrc_dev *mdev,
 static int mrc_nl_put_conn_ev_value(struct sk_buff *msg,
 				    const struct mrc_qp *qp, u32 idx)
 {
+	const struct mrc_qp_paths *paths = mrc_qp_paths(qp);
 	const struct mrc_qp_ev *e;
 
 	lockdep_assert_held(&qp->lock);
-	if (idx >= qp->paths->n_evs)
+	if (idx >= paths->n_evs)
 		return 0;
-	e = &qp->paths->ev[idx];
+	e = &paths->ev[idx];
 	return e->len ? nla_put(msg, MRC_A_CONN_EV_VALUE, e->len, e->value) :
 			0;
 }
@@ -479,7 +480,7 @@ void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev)
 		goto fail;
 	if (ev->type == MRC_EVT_EV_STATE) {
 		if (nla_put_u32(msg, MRC_A_CONN_EV_PROFILE,
-				qp->paths->ev_profile))
+				mrc_qp_paths(qp)->ev_profile))
 			goto fail;
 		nest = nla_nest_start(msg, MRC_A_CONN_EV);
 		if (!nest || nla_put_u32(msg, MRC_A_CONN_EV_INDEX, ev->ev) ||

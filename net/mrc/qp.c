@@ -455,8 +455,7 @@ static u32 mrc_early_psn(u32 peer_sq_psn)
 }
 
 /* RTR: the connection exists from now on (we receive, and may answer). */
-static int mrc_qp_to_rtr(struct mrc_qp *qp,
-			 const struct mrc_qp_path_prep *prep)
+static int mrc_qp_to_rtr(struct mrc_qp *qp, struct mrc_qp_path_prep *prep)
 {
 	struct mrc_conn_config cfg;
 	struct ib_qp_attr ib_default = {
@@ -494,7 +493,7 @@ static int mrc_qp_to_rtr(struct mrc_qp *qp,
 	now = mrc_now();
 	if (mrc_conn_init(qp->conn, &cfg, &mrc_qp_conn_ops, qp, now))
 		return -EINVAL;
-	err = mrc_qp_paths_install(qp, prep, now);
+	err = mrc_qp_paths_install(qp, prep, false, now);
 	if (err)
 		return err;
 	qp->conn_ready = true;
@@ -663,8 +662,11 @@ static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	}
 out:
 	mrc_qp_unlock_xmit(qp);
+	/* A route change between the look-up and now: move at once. */
+	if (prep && !err)
+		mrc_qp_paths_recheck(qp, prep);
 free:
-	kfree(prep);
+	mrc_qp_path_prep_free(prep);
 	return err;
 }
 

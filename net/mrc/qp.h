@@ -122,6 +122,11 @@ struct mrc_qp_plane {
 	union mrc_sockaddr saddr;	/* plane 1: the GID's; else routing's */
 	int oif;			/* the plane's netdev */
 	bool valid;			/* the route (or the AV) names it */
+	/* Not ours to send on any more (it left the route), but the peer,
+	 * whose own route may still use it, is known there by daddr: its
+	 * packets are accepted (mrc_qp_paths_from_peer()).
+	 */
+	bool rx_only;
 	struct dst_cache dst_cache;	/* route to daddr; per CPU, BH off */
 };
 
@@ -136,7 +141,16 @@ struct mrc_qp_ev {
 	u8 value[MRC_EV_MAX_LEN];	/* as the profile gave it: events */
 };
 
+/* One path table of a QP (qp->paths).  Built whole in process context,
+ * then published; never changed in place once published, except:
+ *   - dst_cache, which is per CPU and safe with BH off;
+ *   - plane[].oif of a plane attached again to another netdev (one int,
+ *     WRITE_ONCE() under qp->lock, mrc_qp_plane_changed()).
+ * A route change (mrc_qp_repath_*()) and an EV replace on live QPs
+ * (mrc_qp_ev_changed()) build a new table and swap it.
+ */
 struct mrc_qp_paths {
+	struct rcu_head rcu;		/* freed after the readers of a swap */
 	u8 format;			/* enum mrc_ev_format */
 	u16 n_evs;
 	u16 route_planes;		/* bit p - 1: plane p is used (a hop) */
@@ -165,6 +179,11 @@ struct mrc_qp_path_prep {
 	struct mrc_nscc_params cc;	/* the route's CC profile */
 	struct mrc_ev evs[MRC_MAX_EVS];
 	struct mrc_ev_cfg cfg[MRC_MAX_EVS];
+	u32 route_gen;			/* mdev->route_gen it was built from */
+	/* The table to publish (mrc_qp_paths_prepare() allocates it,
+	 * installing takes it; mrc_qp_path_prep_free() frees what is left).
+	 */
+	struct mrc_qp_paths *paths;
 };
 
 /* The MRC attributes of a QP (uverbs_mrc.c, include/uapi/rdma/mrc-abi.h);
@@ -268,11 +287,19 @@ struct mrc_qp {
 	int oif;			/* ifindex of the source GID's netdev */
 	u8 tos;
 	u8 ttl;
-	/* Every plane and EV the connection sprays over (qp_path.c).  The
-	 * pointer is const after create; the contents change at RTR under
-	 * qp->lock and are read by the transmit and receive paths.
+	/* Every plane and EV the connection sprays over (qp_path.c).
+	 * Published with rcu_assign_pointer() under qp->lock (at RTR, and
+	 * on a route change under mrc_cfg_lock as well); the old table is
+	 * freed after an RCU grace period (call_rcu()).  Read under qp->lock
+	 * (mrc_qp_paths()) or in an RCU read-side section: the receive path
+	 * (softirq) and mrc_net_xmit() after the lock is dropped.  Never NULL
+	 * from create to destroy.
 	 */
-	struct mrc_qp_paths *paths;
+	struct mrc_qp_paths __rcu *paths;
+	/* The event mask of EV set installs that are news (a live QP
+	 * moving), 0 otherwise: MRC_EVR_CONFIG events are not news at RTR.
+	 */
+	u32 repath_event_mask;
 
 	struct mrc_qp_mrc mrc;		/* MRC attributes */
 	u32 wimm_inflight;		/* WRITE_IMM in the engine, unacked */
@@ -417,6 +444,19 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 /* qp_path.c */
 int mrc_qp_paths_alloc(struct mrc_qp *qp);
 void mrc_qp_paths_free(struct mrc_qp *qp);
+/* qp->paths for holders of qp->lock. */
+static inline struct mrc_qp_paths *mrc_qp_paths(const struct mrc_qp *qp)
+{
+	return rcu_dereference_protected(qp->paths,
+					 lockdep_is_held(&qp->lock));
+}
+
+void mrc_qp_path_prep_free(struct mrc_qp_path_prep *prep);
+/* After modify_qp to RTR with @prep: if the route table changed since
+ * @prep was gathered, move the QP to the current one.  Process context.
+ */
+void mrc_qp_paths_recheck(struct mrc_qp *qp,
+			  const struct mrc_qp_path_prep *prep);
 int mrc_paths_prepare(struct mrc_dev *mdev, const struct sockaddr *peer,
 		      u32 qpn, u32 ev_profile, u32 cc_profile,
 		      struct mrc_qp_path_prep *prep);
@@ -431,9 +471,9 @@ void mrc_path_ev_outer(u32 qpn, u8 format, const struct mrc_ev *ev,
 int mrc_qp_paths_prepare(struct mrc_qp *qp, const struct rdma_ah_attr *ah,
 			 struct mrc_qp_path_prep *prep);
 /* With qp->lock held, once the connection is initialised. */
-int mrc_qp_paths_install(struct mrc_qp *qp,
-			 const struct mrc_qp_path_prep *prep, u64 now);
-/* Receive path: does @skb come from the peer's address on @plane? */
+int mrc_qp_paths_install(struct mrc_qp *qp, struct mrc_qp_path_prep *prep,
+			 bool live, u64 now);
+/* Receive path (RCU): does @skb come from the peer's address on @plane? */
 bool mrc_qp_paths_from_peer(const struct mrc_qp *qp,
 			    const struct sk_buff *skb, u8 plane);
 

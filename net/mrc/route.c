@@ -17,7 +17,11 @@
  *   - a route names only existing profiles, and only ONLINE EV profiles
  *     (checked by the op, netlink.c); while it does, those profiles
  *     cannot be deleted nor taken OFFLINE (mrc_route_using_profile());
- *   - the routes go with the instance (mrc_route_flush()).
+ *   - the routes go with the instance (mrc_route_flush());
+ *   - a change moves the live QPs of the peer (qp_path.c,
+ *     mrc_qp_repath_*()): gathered and built first, so that add, replace
+ *     and delete fail whole when one QP cannot move; then the table
+ *     changes, then the QPs.
  *
  * No extack text is built here: a refusal is an errno (and, for a
  * profile in use, the route), which the netlink op turns into the
@@ -54,35 +58,51 @@ struct mrc_route *mrc_route_find(struct mrc_dev *mdev, u8 family,
 }
 
 /* Add the route @tmpl describes (already checked against the planes), or
- * replace the existing one of the same peer if @replace.  Return: 0,
- * -EEXIST (a route to the peer exists, !@replace), -ENOENT (none, and
- * @replace), -ENOSPC (MRC_MAX_ROUTES reached) or -ENOMEM.
+ * replace the existing one of the same peer if @replace, and move the
+ * peer's live QPs onto it.  Return: 0, -EEXIST (a route to the peer
+ * exists, !@replace), -ENOENT (none, and @replace), -ENOSPC
+ * (MRC_MAX_ROUTES reached), -ENOMEM, or the error of the live QP
+ * *@bad_qpn that cannot move (then nothing changed).
  */
 int mrc_route_add(struct mrc_dev *mdev, const struct mrc_route *tmpl,
-		  bool replace)
+		  bool replace, u32 *bad_qpn)
 {
-	struct mrc_route *route;
+	struct mrc_route *route, *added = NULL;
+	LIST_HEAD(moves);
+	int err;
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
+	*bad_qpn = 0;
 	route = mrc_route_find(mdev, tmpl->family, tmpl->peer);
 	if (route && !replace)
 		return -EEXIST;
 	if (!route && replace)
 		return -ENOENT;
+	if (!route) {
+		if (mdev->nr_routes >= MRC_MAX_ROUTES)
+			return -ENOSPC;
+		added = kmemdup(tmpl, sizeof(*tmpl), GFP_KERNEL);
+		if (!added)
+			return -ENOMEM;
+	}
+	err = mrc_qp_repath_prepare(mdev, tmpl->family, tmpl->peer,
+				    &tmpl->info, &moves, bad_qpn);
+	if (err) {
+		kfree(added);
+		return err;
+	}
 	if (route) {
 		route->info = tmpl->info;
 	} else {
-		if (mdev->nr_routes >= MRC_MAX_ROUTES)
-			return -ENOSPC;
-		route = kmemdup(tmpl, sizeof(*tmpl), GFP_KERNEL);
-		if (!route)
-			return -ENOMEM;
+		route = added;
 		list_add_tail(&route->node, &mdev->routes);
 		mdev->nr_routes++;
 	}
+	mdev->route_gen++;
 	if (mdev->registered)
 		mrc_genl_event_route(mdev, route, MRC_EVENT_ROUTE_ADD);
+	mrc_qp_repath_commit(mdev, &moves);
 	return 0;
 }
 
@@ -91,31 +111,51 @@ static void mrc_route_unlink(struct mrc_dev *mdev, struct mrc_route *route,
 {
 	list_del(&route->node);
 	mdev->nr_routes--;
+	mdev->route_gen++;
 	if (announce)
 		mrc_genl_event_route(mdev, route, MRC_EVENT_ROUTE_DEL);
 	kfree(route);
 }
 
-/* Delete the route to @peer.  Return: 0 or -ENOENT (no such route). */
-int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer)
+/* Delete the route to @peer; its live QPs fall back to plane 1 alone
+ * (or their own EV profile's planes).  Return: 0, -ENOENT (no such
+ * route), or the error of the live QP *@bad_qpn that cannot move (then
+ * nothing changed).
+ */
+int mrc_route_del(struct mrc_dev *mdev, u8 family, const u8 *peer,
+		  u32 *bad_qpn)
 {
 	struct mrc_route *route;
+	LIST_HEAD(moves);
+	int err;
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
+	*bad_qpn = 0;
 	route = mrc_route_find(mdev, family, peer);
 	if (!route)
 		return -ENOENT;
+	err = mrc_qp_repath_prepare(mdev, family, peer, NULL, &moves,
+				    bad_qpn);
+	if (err)
+		return err;
 	mrc_route_unlink(mdev, route, mdev->registered);
+	mrc_qp_repath_commit(mdev, &moves);
 	return 0;
 }
 
-/* Plane @id left the instance: drop its hop from every route. */
+/* Plane @id left the instance: drop its hop from every route and move
+ * the live QPs of those peers.  This cannot be refused: a QP that cannot
+ * move keeps its paths (the plane is down for it already).
+ */
 void mrc_route_plane_gone(struct mrc_dev *mdev, u32 id)
 {
 	struct mrc_route *route, *tmp;
+	struct mrc_route_info info;
+	LIST_HEAD(moves);
+	u32 i, bad;
 	bool any;
-	u32 i;
+	int err;
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
@@ -125,14 +165,25 @@ void mrc_route_plane_gone(struct mrc_dev *mdev, u32 id)
 		any = false;
 		for (i = 1; i <= MRC_MAX_PLANES; i++)
 			any |= i != id && route->info.hops[i].valid;
+		info = route->info;
+		memset(&info.hops[id], 0, sizeof(info.hops[id]));
+		err = mrc_qp_repath_prepare(mdev, route->family, route->peer,
+					    any ? &info : NULL, &moves, &bad);
+		if (err)
+			pr_debug("mrc: plane %u gone: QP %u keeps its paths (%d)\n",
+				 id, bad, err);
 		/* The last hop: the route goes, announced as it was. */
 		if (!any) {
 			mrc_route_unlink(mdev, route, mdev->registered);
-			continue;
+		} else {
+			route->info = info;
+			mdev->route_gen++;
+			if (mdev->registered)
+				mrc_genl_event_route(mdev, route,
+						     MRC_EVENT_ROUTE_ADD);
 		}
-		memset(&route->info.hops[id], 0, sizeof(route->info.hops[id]));
-		if (mdev->registered)
-			mrc_genl_event_route(mdev, route, MRC_EVENT_ROUTE_ADD);
+		if (!err)
+			mrc_qp_repath_commit(mdev, &moves);
 	}
 }
 
@@ -163,6 +214,18 @@ void mrc_route_flush(struct mrc_dev *mdev, bool announce)
 int mrc_route_lookup(struct mrc_dev *mdev, const struct sockaddr *peer,
 		     struct mrc_route_info *out)
 {
+	int err;
+
+	mutex_lock(&mrc_cfg_lock);
+	err = mrc_route_lookup_locked(mdev, peer, out);
+	mutex_unlock(&mrc_cfg_lock);
+	return err;
+}
+
+/* mrc_route_lookup() for holders of mrc_cfg_lock. */
+int mrc_route_lookup_locked(struct mrc_dev *mdev, const struct sockaddr *peer,
+			    struct mrc_route_info *out)
+{
 	const struct sockaddr_in6 *sin6;
 	const struct sockaddr_in *sin;
 	struct mrc_route *route;
@@ -182,13 +245,12 @@ int mrc_route_lookup(struct mrc_dev *mdev, const struct sockaddr *peer,
 		return -EAFNOSUPPORT;
 	}
 
-	mutex_lock(&mrc_cfg_lock);
+	lockdep_assert_held(&mrc_cfg_lock);
 	route = mrc_route_find(mdev, peer->sa_family, addr);
 	if (route)
 		*out = route->info;
 	else
 		err = -ENOENT;
-	mutex_unlock(&mrc_cfg_lock);
 	return err;
 }
 

@@ -139,6 +139,16 @@ int mrc_conn_set_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 	return mrc_path_set(c, evs, n, now);
 }
 
+int mrc_conn_replace_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs,
+			 u32 n, u16 min_active, u64 now)
+{
+	if (!evs || mrc_path_check(evs, n) || !min_active)
+		return -EINVAL;
+	c->cfg.ev_min_active = min_active;
+	mrc_tx_paths_replaced(c);
+	return mrc_path_replace(c, evs, n, now);
+}
+
 int mrc_conn_set_evs_auto(struct mrc_conn *c, u32 n, u64 now)
 {
 	return mrc_path_set(c, NULL, n, now);

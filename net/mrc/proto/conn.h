@@ -186,6 +186,16 @@ void mrc_path_init(struct mrc_conn *c, u64 now);
 /* Install @n EVs from @evs, or with @evs NULL @n EVs on plane 1 (AUTO). */
 int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 		 u64 now);
+/* 0 if @n EVs @evs (NULL: AUTO, on plane 1) can be installed, else
+ * -EINVAL.
+ */
+int mrc_path_check(const struct mrc_ev_cfg *evs, u32 n);
+/* The same on a live connection (mrc_conn_replace_evs()): every EV whose
+ * state or plane changes is reported (reason MRC_EVR_CONFIG), those that
+ * leave the set as UNKNOWN.
+ */
+int mrc_path_replace(struct mrc_conn *c, const struct mrc_ev_cfg *evs,
+		     u32 n, u64 now);
 /* EV for the next data packet, avoiding @exclude (-1: none); -1 if none. */
 int mrc_path_pick(struct mrc_conn *c, u64 now, int exclude);
 /* Path for a control packet, @hint (an EV index) preferred. */
@@ -240,6 +250,8 @@ int mrc_tx_rx_ack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now);
 int mrc_tx_rx_nack(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now);
 void mrc_tx_timer(struct mrc_conn *c, u64 now);
 void mrc_tx_flush(struct mrc_conn *c, int status, u32 err_msn);
+/* The EVs of what is in flight are about to be replaced: resend it. */
+void mrc_tx_paths_replaced(struct mrc_conn *c);
 /* Current ACK timeout, back-off included. */
 u64 mrc_tx_rto(const struct mrc_conn *c);
 /* A packet of a READ/ATOMIC response arrived (progress), or a whole

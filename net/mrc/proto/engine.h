@@ -336,6 +336,17 @@ void mrc_conn_set_peer_alt_psn(struct mrc_conn *c, u32 psn);
 /* Install @n EVs (1..MRC_MAX_EVS); all GOOD unless denied.  0 or -EINVAL. */
 int mrc_conn_set_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 		     u64 now);
+/* A live connection moves to @n new EVs (a route or EV profile changed):
+ * as mrc_conn_set_evs(), and every packet in flight that is not yet
+ * acknowledged is presumed lost and resent on the new set at once,
+ * blaming no path and leaving the congestion window alone; PSNs, SACK
+ * and reorder state are kept.  @min_active becomes the connection's
+ * ev_min_active.  Each EV whose state or plane changes is reported
+ * (MRC_EVR_CONFIG), those beyond @n as UNKNOWN.  0 or -EINVAL (nothing
+ * changed).
+ */
+int mrc_conn_replace_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs,
+			 u32 n, u16 min_active, u64 now);
 /* AUTO mode: @n EV indices, all on plane 1. */
 int mrc_conn_set_evs_auto(struct mrc_conn *c, u32 n, u64 now);
 /* Controller: deny (never used nor probed) or allow (back to GOOD) an EV. */

@@ -124,13 +124,16 @@ void mrc_path_init(struct mrc_conn *c, u64 now)
 	path_recount(p);
 }
 
-/* Install EV @i afresh; reports the state change, if any. */
+/* Install EV @i afresh; reports the state change, if any, and with
+ * @live a change of plane too (the EV is another path now).
+ */
 static void path_install(struct mrc_conn *c, u32 i, u8 plane, bool denied,
-			 u64 now)
+			 bool live, u64 now)
 {
 	struct mrc_paths *p = &c->paths;
 	struct mrc_ev *e = &p->ev[i];
 	u8 old = i < p->n ? e->state : MRC_EV_UNKNOWN;
+	bool moved = live && i < p->n && e->plane != plane;
 	struct mrc_conn_event ev = {
 		.time = now, .ev = (u16)i, .plane = plane,
 		.type = MRC_EVT_EV_STATE, .old_state = old,
@@ -143,15 +146,12 @@ static void path_install(struct mrc_conn *c, u32 i, u8 plane, bool denied,
 	e->state = denied ? MRC_EV_DENIED : MRC_EV_GOOD;
 	e->state_since = now;
 	ev.new_state = e->state;
-	if (old != e->state)
+	if (old != e->state || moved)
 		mrc_conn_emit_event(c, &ev);
 }
 
-/* @evs NULL: AUTO mode, @n EVs on plane 1. */
-int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
-		 u64 now)
+int mrc_path_check(const struct mrc_ev_cfg *evs, u32 n)
 {
-	struct mrc_paths *p = &c->paths;
 	u32 i;
 
 	if (!n || n > MRC_MAX_EVS)
@@ -159,9 +159,23 @@ int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 	for (i = 0; evs && i < n; i++)
 		if (!evs[i].plane || evs[i].plane > MRC_MAX_PLANES)
 			return -EINVAL;
+	return 0;
+}
+
+static int path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
+		    bool live, u64 now)
+{
+	struct mrc_paths *p = &c->paths;
+	u32 i;
+
+	if (mrc_path_check(evs, n))
+		return -EINVAL;
+	/* Live: the EVs that leave the set say so (-> UNKNOWN). */
+	for (i = n; live && i < p->n; i++)
+		path_set_state(c, i, MRC_EV_UNKNOWN, MRC_EVR_CONFIG, 0, now);
 	for (i = 0; i < n; i++)
 		path_install(c, i, evs ? evs[i].plane : 1,
-			     evs ? evs[i].denied : false, now);
+			     evs ? evs[i].denied : false, live, now);
 	/* EVs beyond the new set disappear (UNKNOWN). */
 	for (; i < p->n; i++)
 		p->ev[i].state = MRC_EV_UNKNOWN;
@@ -174,6 +188,19 @@ int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
 	path_recount(p);
 	path_probe_deadline(p);
 	return 0;
+}
+
+/* @evs NULL: AUTO mode, @n EVs on plane 1. */
+int mrc_path_set(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
+		 u64 now)
+{
+	return path_set(c, evs, n, false, now);
+}
+
+int mrc_path_replace(struct mrc_conn *c, const struct mrc_ev_cfg *evs,
+		     u32 n, u64 now)
+{
+	return path_set(c, evs, n, true, now);
 }
 
 /* Expire @e's ECN mark lazily, as a pick passes by. */

@@ -817,6 +817,37 @@ void mrc_tx_timer(struct mrc_conn *c, u64 now)
 		tx_rto_expire(c, now);
 }
 
+/* The connection's EV set is being replaced (mrc_conn_replace_evs()):
+ * the EV index each packet in flight carries will name another path, or
+ * none.  Every packet not yet acknowledged is presumed lost at once and
+ * queued for resending on the new set (mrc_path_pick() chooses afresh):
+ * an old path may be gone with the route, and waiting for each packet's
+ * deadline would judge it by the RTT of an EV it never took.  Nobody is
+ * blamed: no loss score, no window cut.  A copy that still arrives on the
+ * old path is acknowledged as any late original; the receiver drops the
+ * duplicate.  Packets waiting for the RNR timer keep waiting; they are
+ * resent on the new set when it expires.  PSNs, SACK state and the
+ * peer's reorder window are untouched.
+ */
+void mrc_tx_paths_replaced(struct mrc_conn *c)
+{
+	struct mrc_tx *tx = &c->tx;
+	u32 psn;
+
+	for (psn = mrc_ring_next_zero(tx->sacked, tx->snd_una, tx->snd_nxt);
+	     psn != tx->snd_nxt;
+	     psn = mrc_ring_next_zero(tx->sacked, psn + 1, tx->snd_nxt)) {
+		struct mrc_txpkt *p = txp(tx, psn);
+
+		if (p->flags & (MRC_TXP_SACKED | MRC_TXP_LOST | MRC_TXP_RNR))
+			continue;
+		tx_uncount(tx, p);
+		tx_queue_retx(c, psn, p);
+		p->flags |= MRC_TXP_NOBLAME;
+		c->st.lost_pkts++;
+	}
+}
+
 void mrc_tx_flush(struct mrc_conn *c, int status, u32 err_msn)
 {
 	struct mrc_tx *tx = &c->tx;

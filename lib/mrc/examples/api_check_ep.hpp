@@ -54,8 +54,10 @@ std::vector<mrc_ctl_ep_req> ep_batch_reqs(const EpOpts &o)
 	std::vector<mrc_ctl_ep_req> v;
 	for (int p = 1; p <= o.planes; p++)
 		for (int k = 0; k < ep_per_plane; k++)
-			v.push_back(ep_udp_req(
-				o, static_cast<uint16_t>(100 + v.size()), p, k));
+			v.push_back(
+				ep_udp_req(o,
+					   static_cast<uint16_t>(100 + v.size()),
+					   p, k));
 	return v;
 }
 
@@ -112,8 +114,7 @@ void ep_refusals(Endpoint &e, const EpOpts &o)
 		      errno == EINVAL,
 	      "ep_batch_send_wait refuses a null num_rsp: EINVAL");
 	ep_refused(e, "num_req 0", {});
-	ep_refused(e, "257 requests",
-		   std::vector<mrc_ctl_ep_req>(257, good));
+	ep_refused(e, "257 requests", std::vector<mrc_ctl_ep_req>(257, good));
 	ep_refused(e, "a duplicate req_id", {good, ep_udp_req(o, 1, 2, 0)});
 	auto bad = good;
 	bad.req_ev.port = 0;
@@ -171,9 +172,8 @@ void ctl_ep_probe(Endpoint &e, const EpOpts &o)
 			      " answers (want " + std::to_string(want) + ")");
 	else
 		check(r.rc == 0 && r.n == want,
-		      what + " probed in one batch: all " +
-			      std::to_string(r.n) + " answered in " +
-			      std::to_string(ms) + " ms");
+		      what + " probed in one batch: all " + std::to_string(r.n) +
+			      " answered in " + std::to_string(ms) + " ms");
 	std::map<uint16_t, int> seen;
 	bool ports_ok = true, rtt_ok = true, ids_ok = true;
 	for (int i = 0; i < std::max(r.n, 0); i++) {
@@ -203,8 +203,7 @@ void ctl_ep_status(Endpoint &e, const EpOpts &o)
 	q.dgid = gid_of(o.peer);
 	q.op.port_status_update.port_status = static_cast<uint32_t>(o.status);
 	EpResult r = ep_send(e, MRC_CTL_EP_OP_PORT_STATUS_UPDATE, {q}, 0);
-	check(r.rc == 0 && r.n == 1 && r.rsp[0].req_id == 9 &&
-		      r.rsp[0].rtt == 0,
+	check(r.rc == 0 && r.n == 1 && r.rsp[0].req_id == 9 && r.rsp[0].rtt == 0,
 	      "PORT_STATUS_UPDATE " + std::to_string(o.status) + " to " +
 		      o.peer + ": sent on its connection (1 response)");
 	// Nobody there: no connection carries it, no response.
@@ -218,8 +217,8 @@ void ctl_ep_status(Endpoint &e, const EpOpts &o)
 
 void ctl_ep_unpriv(Endpoint &e, const EpOpts &o)
 {
-	EpResult r = ep_send(e, MRC_CTL_EP_OP_EV_PROBE, {ep_udp_req(o, 1, 1, 0)},
-			     100000000);
+	EpResult r = ep_send(e, MRC_CTL_EP_OP_EV_PROBE,
+			     {ep_udp_req(o, 1, 1, 0)}, 100000000);
 	check(r.rc == -1 && r.err == EPERM && r.n == 0,
 	      "without CAP_NET_ADMIN an EV probe batch: EPERM");
 	mrc_ctl_ep_req q = ep_udp_req(o, 2, 1, 0);

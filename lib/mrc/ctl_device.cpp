@@ -94,10 +94,13 @@ MRC_API int mrc_ctl_query_device_ex(ibv_context *context, mrc_context *mcontext,
 	ctl_attr->cc.algorithms = cc_algorithms;
 	ctl_attr->phy_port_mask = ports;
 	// A CC profile's values change while it is ONLINE (cc-profile-set).
-	// EV events count their drops exactly (ctl_ev_event.cpp).
+	// EV events count their drops exactly (ctl_ev_event.cpp).  EV
+	// probes: mrc_ctl_ep_batch_send_wait() over MRC_CMD_EP_BATCH
+	// (ctl.cpp).
 	ctl_attr->opt_attr = MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE |
 			     MRC_CTL_OPT_CAP_EV_EVENT |
-			     MRC_CTL_OPT_CAP_EV_EVENT_PRECISE_DROP_CNT;
+			     MRC_CTL_OPT_CAP_EV_EVENT_PRECISE_DROP_CNT |
+			     MRC_CTL_OPT_CAP_EP_OP_EV_PROBE;
 	return 0;
 }
 

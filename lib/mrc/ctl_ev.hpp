@@ -66,6 +66,11 @@ struct EvCtl {
 	std::map<uint32_t, EvDef> meta;
 };
 
+// @ev as the kernel's EV of @format (MRC_EV_PROFILE_FORMAT_*): value big
+// endian from val[0], port = plane; false if it is not one (bytes beyond
+// the format's value set, or an unknown format).
+bool to_kev(uint8_t format, const mrc_ctl_ev &ev, KEv *out);
+
 // @ctx's records, made on first use (ctx->lock held).
 EvCtl &ev_ctl(mrc_context *ctx);
 

@@ -25,8 +25,8 @@ bool unpopulated(const mrc_ctl_ev &ev)
 	return !ev.port && !std::memcmp(ev.val, zero, sizeof(zero));
 }
 
-// @ev as the kernel's EV of @format; false if it is not one (bytes
-// beyond the format's value set).
+} // namespace
+
 bool to_kev(uint8_t format, const mrc_ctl_ev &ev, KEv *out)
 {
 	size_t len = 0;
@@ -48,6 +48,8 @@ bool to_kev(uint8_t format, const mrc_ctl_ev &ev, KEv *out)
 	out->state = MRC_EV_STATE_UNKNOWN;
 	return true;
 }
+
+namespace {
 
 void to_api(const EvSlot &s, mrc_ctl_ev *ev)
 {

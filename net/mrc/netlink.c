@@ -944,6 +944,13 @@ static const struct genl_ops mrc_genl_ops[] = {
 		.maxattr = MRC_A_PROBE_MAX,
 	},
 	{
+		.cmd = MRC_CMD_EP_BATCH,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = mrc_nl_ep_batch_doit,
+		.policy = mrc_ep_batch_nl_policy,
+		.maxattr = MRC_A_EP_MAX,
+	},
+	{
 		.cmd = MRC_CMD_EV_PROFILE_ADD,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = mrc_nl_ev_profile_add_doit,

@@ -47,6 +47,8 @@ int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* netlink_probe.c */
 int mrc_nl_probe_doit(struct sk_buff *skb, struct genl_info *info);
+/* netlink_ep.c */
+int mrc_nl_ep_batch_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* netlink_msg.c: extack texts with values in them. */
 __printf(1, 2) const char *mrc_nl_msg(const char *fmt, ...);

@@ -25,6 +25,8 @@ static_assert((int)MRC_A_CONN_DEV_INDEX == (int)MRC_A_DEV_INDEX &&
 	      (int)MRC_A_CONN_DEV_NAME == (int)MRC_A_DEV_NAME);
 static_assert((int)MRC_A_PROBE_DEV_INDEX == (int)MRC_A_DEV_INDEX &&
 	      (int)MRC_A_PROBE_DEV_NAME == (int)MRC_A_DEV_NAME);
+static_assert((int)MRC_A_EP_DEV_INDEX == (int)MRC_A_DEV_INDEX &&
+	      (int)MRC_A_EP_DEV_NAME == (int)MRC_A_DEV_NAME);
 
 const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_MAX + 1] = {
 	[MRC_A_DEV_INDEX] = { .type = NLA_U32 },
@@ -157,6 +159,14 @@ const struct nla_policy mrc_probe_nl_policy[MRC_A_PROBE_MAX + 1] = {
 	[MRC_A_PROBE_EV_PLANE] = { .type = NLA_U32 },
 };
 
+const struct nla_policy mrc_ep_batch_nl_policy[MRC_A_EP_MAX + 1] = {
+	[MRC_A_EP_DEV_INDEX] = { .type = NLA_U32 },
+	[MRC_A_EP_DEV_NAME] = { .type = NLA_STRING, .len = 63 },
+	[MRC_A_EP_OP] = { .type = NLA_U8 },
+	[MRC_A_EP_TIMEOUT] = { .type = NLA_U64 },
+	[MRC_A_EP_REQS] = { .type = NLA_NESTED },
+};
+
 const struct nla_policy mrc_route_hop_nl_policy[MRC_A_ROUTE_HOP_MAX + 1] = {
 	[MRC_A_ROUTE_HOP_PLANE] = { .type = NLA_U32 },
 	[MRC_A_ROUTE_HOP_VIA] = { .type = NLA_BINARY, .len = 16 },
@@ -175,4 +185,14 @@ const struct nla_policy mrc_ev_gen_field_nl_policy[MRC_A_EV_GEN_FIELD_MAX + 1] =
 	[MRC_A_EV_GEN_MIN] = { .type = NLA_U32 },
 	[MRC_A_EV_GEN_MAX] = { .type = NLA_U32 },
 	[MRC_A_EV_GEN_MASK] = { .type = NLA_U32 },
+};
+
+const struct nla_policy mrc_ep_req_nl_policy[MRC_A_EP_REQ_MAX + 1] = {
+	[MRC_A_EP_REQ_ID] = { .type = NLA_U16 },
+	[MRC_A_EP_REQ_SADDR] = { .type = NLA_BINARY, .len = 16 },
+	[MRC_A_EP_REQ_DADDR] = { .type = NLA_BINARY, .len = 16 },
+	[MRC_A_EP_REQ_FORMAT] = { .type = NLA_U8 },
+	[MRC_A_EP_REQ_PLANE] = { .type = NLA_U8 },
+	[MRC_A_EP_REQ_VALUE] = { .type = NLA_BINARY, .len = 32 },
+	[MRC_A_EP_REQ_PORT_STATUS] = { .type = NLA_U16 },
 };

@@ -33,11 +33,13 @@ mrc_cc_profile_del_nl_policy[MRC_A_CC_PROFILE_MAX + 1];
 #define mrc_cc_profile_get_nl_policy mrc_cc_profile_del_nl_policy
 extern const struct nla_policy mrc_conn_get_nl_policy[MRC_A_CONN_MAX + 1];
 extern const struct nla_policy mrc_probe_nl_policy[MRC_A_PROBE_MAX + 1];
+extern const struct nla_policy mrc_ep_batch_nl_policy[MRC_A_EP_MAX + 1];
 
 /* Per set nested in a request: its entries. */
 extern const struct nla_policy mrc_route_hop_nl_policy[MRC_A_ROUTE_HOP_MAX + 1];
 extern const struct nla_policy mrc_ev_nl_policy[MRC_A_EV_MAX + 1];
 extern const struct nla_policy
 mrc_ev_gen_field_nl_policy[MRC_A_EV_GEN_FIELD_MAX + 1];
+extern const struct nla_policy mrc_ep_req_nl_policy[MRC_A_EP_REQ_MAX + 1];
 
 #endif /* _NET_MRC_NL_POLICY_H */

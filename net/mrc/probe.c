@@ -10,7 +10,13 @@
  * time between sending and the answer's arrival.  Any host with an mrc
  * instance answers a PROBE_REQ addressed to QPN 0, from softirq, back to
  * the request's source with the request's UDP source port and flow label,
- * so that an ECMP fabric hashes the answer like the request where it can.
+ * so that an ECMP fabric hashes the answer like the request where it can,
+ * and reports in svc_time how long it held the request.
+ *
+ * An endpoint batch (MRC_CMD_EP_BATCH, mrc_ctl_ep_batch_send_wait())
+ * is a run whose paths each have their own peer, format and EV; its
+ * answers also record the plane they arrived on and their order, and
+ * their RTT is less the responder's svc_time.
  *
  * Runs are on a per-namespace list under mn->probe_lock; each owns a
  * range of probe ids starting at a random one, so that an answer finds
@@ -76,6 +82,7 @@ static void mrc_probe_answer(struct mrc_net *mn, struct sk_buff *skb,
 		.mn = mn, .format = MRC_EV_FMT_UDP, .ttl = 64,
 		.plane_id = req->hdr.plane, .pl = &pl, .ev = &ev,
 	};
+	u64 t_rx = mrc_now();
 	struct sk_buff *ans;
 	struct mrc_pkt r;
 	u8 *payload;
@@ -107,6 +114,11 @@ static void mrc_probe_answer(struct mrc_net *mn, struct sk_buff *skb,
 		pl.saddr.v4.sin_family = AF_INET;
 		pl.saddr.v4.sin_addr.s_addr = ip_hdr(skb)->daddr;
 	}
+	/* From the request's hand-over (decoded, ICRC checked) to the
+	 * answer's encoding; at least 1: 0 says "not reported".
+	 */
+	r.u.probe.svc_time = (u32)min_t(u64, max_t(u64, mrc_now() - t_rx, 1),
+					U32_MAX);
 	ans = mrc_net_build(&r, &payload);
 	if (!ans) {
 		atomic64_inc(&mn->probe_tx_drop);
@@ -116,11 +128,17 @@ static void mrc_probe_answer(struct mrc_net *mn, struct sk_buff *skb,
 	mrc_net_send(&x, ans);
 }
 
+/* Where path @i of @run leads. */
+static struct mrc_qp_plane *mrc_probe_pl(struct mrc_probe_run *run, u32 i)
+{
+	return run->batch ? &run->bpl[i] : &run->plane[run->prep.evs[i].plane];
+}
+
 /* Does @skb come from where path @i of @run was probed? */
-static bool mrc_probe_from(const struct mrc_probe_run *run, u32 i,
+static bool mrc_probe_from(struct mrc_probe_run *run, u32 i,
 			   const struct sk_buff *skb)
 {
-	const struct mrc_qp_plane *pl = &run->plane[run->prep.evs[i].plane];
+	const struct mrc_qp_plane *pl = mrc_probe_pl(run, i);
 
 	if (!pl->valid)
 		return false;
@@ -130,6 +148,29 @@ static bool mrc_probe_from(const struct mrc_probe_run *run, u32 i,
 				       &pl->daddr.v6.sin6_addr);
 	return pl->daddr.v4.sin_family == AF_INET &&
 	       ip_hdr(skb)->saddr == pl->daddr.v4.sin_addr.s_addr;
+}
+
+/* Batch path @i answered (run->rtt[i] set, run->answered not yet
+ * counted): the plane it came in on, the responder's time, the order.
+ */
+static void mrc_probe_batch_answered(struct mrc_probe_run *run, u32 i,
+				     const struct sk_buff *skb, u32 svc)
+{
+	u32 p;
+
+	run->port[i] = run->prep.evs[i].plane;
+	for (p = 1; p <= MRC_MAX_PLANES; p++) {
+		if (run->prep.oif[p] && run->prep.oif[p] == skb->skb_iif) {
+			run->port[i] = p;
+			break;
+		}
+	}
+	/* A time no shorter than the RTT itself is no time to believe. */
+	if (svc && svc < run->rtt[i]) {
+		run->svc[i] = svc;
+		run->rtt[i] -= svc;
+	}
+	run->order[run->answered] = i;
 }
 
 static void mrc_probe_answered(struct mrc_net *mn, const struct sk_buff *skb,
@@ -149,6 +190,8 @@ static void mrc_probe_answered(struct mrc_net *mn, const struct sk_buff *skb,
 		    !mrc_probe_from(run, i, skb))
 			continue;
 		run->rtt[i] = max_t(u64, now - run->sent[i], 1);
+		if (run->batch)
+			mrc_probe_batch_answered(run, i, skb, pr->svc_time);
 		if (++run->answered == run->n)
 			wake_up(&run->wq);
 		found = true;
@@ -223,9 +266,10 @@ static void mrc_probe_send(struct mrc_net *mn, struct mrc_dev *mdev,
 
 	for (i = 0; i < run->n; i++) {
 		u8 plane = prep->evs[i].plane;
+		struct mrc_qp_plane *pl = mrc_probe_pl(run, i);
 
 		run->sent[i] = mrc_now();
-		if (!run->plane[plane].valid)
+		if (!pl->valid)
 			continue;	/* reported as unanswered */
 		mrc_pkt_init(&pkt, MRC_OP_PROBE_REQ);
 		pkt.hdr.ev = i;
@@ -241,8 +285,12 @@ static void mrc_probe_send(struct mrc_net *mn, struct mrc_dev *mdev,
 		}
 		mrc_net_seal(skb);
 		x.plane_id = plane;
-		x.pl = &run->plane[plane];
+		x.pl = pl;
 		x.ev = &run->ev[i];
+		if (run->batch) {
+			x.format = run->fmt[i];
+			x.ipv6 = pl->daddr.v6.sin6_family == AF_INET6;
+		}
 		local_bh_disable();
 		mrc_net_send(&x, skb);
 		local_bh_enable();
@@ -276,17 +324,56 @@ void mrc_probe_run_start(struct mrc_net *mn, struct mrc_dev *mdev,
 	mrc_probe_send(mn, mdev, run, peer->sa_family == AF_INET6);
 }
 
-/* Wait up to @timeout_ms for every answer of @run (or a signal), then
- * take it off the list: run->rtt[] is final afterwards.
+/**
+ * mrc_probe_batch_start - send the probes of an endpoint batch
+ * @mn: the namespace of the run
+ * @mdev: the instance; the caller holds a reference
+ * @run: zeroed, then for each of run->n paths: prep.evs[i] (checked),
+ *	fmt[i], bpl[i] (daddr, saddr, oif, valid); prep.oif[] the planes'
+ *	netdevs
+ *
+ * As mrc_probe_run_start(), with each path's own peer and format.
  */
-void mrc_probe_run_wait(struct mrc_net *mn, struct mrc_probe_run *run,
-			u32 timeout_ms)
+void mrc_probe_batch_start(struct mrc_net *mn, struct mrc_dev *mdev,
+			   struct mrc_probe_run *run)
 {
+	u32 i;
+
+	run->batch = true;
+	for (i = 0; i < run->n; i++)
+		mrc_path_ev_outer(0, run->fmt[i], &run->prep.evs[i],
+				  &run->ev[i]);
+	init_waitqueue_head(&run->wq);
+
+	run->base = get_random_u32();
+	spin_lock_bh(&mn->probe_lock);
+	list_add(&run->node, &mn->probes);
+	spin_unlock_bh(&mn->probe_lock);
+
+	mrc_probe_send(mn, mdev, run, false);
+}
+
+/* Wait up to @timeout_ns for every answer of @run (or a signal), then
+ * take it off the list: run->rtt[] and the batch fields are final
+ * afterwards.
+ */
+void mrc_probe_run_wait_ns(struct mrc_net *mn, struct mrc_probe_run *run,
+			   u64 timeout_ns)
+{
+	unsigned long j = max_t(unsigned long, nsecs_to_jiffies(timeout_ns), 1);
+
 	wait_event_interruptible_timeout(run->wq,
 					 READ_ONCE(run->answered) == run->n,
-					 msecs_to_jiffies(timeout_ms));
+					 j);
 
 	spin_lock_bh(&mn->probe_lock);
 	list_del(&run->node);
 	spin_unlock_bh(&mn->probe_lock);
+}
+
+/* Wait up to @timeout_ms, as mrc_probe_run_wait_ns(). */
+void mrc_probe_run_wait(struct mrc_net *mn, struct mrc_probe_run *run,
+			u32 timeout_ms)
+{
+	mrc_probe_run_wait_ns(mn, run, (u64)timeout_ms * NSEC_PER_MSEC);
 }

@@ -19,6 +19,11 @@
 #     profile's errno and message, the QP's EV unchanged;
 #   - mrcctl probe: every EV of the route, one explicit EV, a profile's
 #     EVs, the blackholed plane timing out (exit 1 when nothing answers);
+#   - mrcctl probe with explicit EVs (an endpoint batch, the controller
+#     API's EV probe): one per plane, each answered on its plane, text
+#     and -j; the blackholed plane's EV times out while the others
+#     answer; the batch's refusals (a source that is not the instance's,
+#     STEV toward IPv4);
 #   - every bad request of CONN_GET, PROBE and the per-QP EV change.
 . "$(dirname "$0")/lib.sh"
 
@@ -104,7 +109,32 @@ check_output "probe: plane 2's EVs go via 10.1.0.2" \
 check_output "probe: one explicit EV (-j)" \
 	'^\[\{"ev":0,"plane":3,"sport":50000,"via":"10\.2\.0\.2","rtt_ns":[0-9]+\}\]$' \
 	M1 -j probe dev mrc1 to 10.0.0.2 ev 50000 plane 3
+EVS3="ev plane 1 sport 49152 ev plane 2 sport 49153 ev plane 3 sport 49154"
+# probe_evs OPTION...: h1's batch of EVS3 toward h2.
+probe_evs() { "$MRCCTL" -n h1 "$@" probe dev mrc1 to 10.0.0.2 $EVS3; }
+RTT_RE='rtt [0-9]+(ns|us|ms) via-plane'
+check_output "probe batch: plane 1's EV answered on plane 1" \
+	"^ev 0 plane 1 sport 49152 $RTT_RE 1( svc [0-9]+(ns|us|ms))?\$" probe_evs
+check_output "probe batch: all three EVs answered, each on its plane" '^3$' \
+	eval "probe_evs | grep -cE '^ev ([0-2]) plane ([1-3]) sport 4915[2-4] $RTT_RE [1-3]'"
+check_output "probe batch: -j" \
+	'^\[\{"ev":0,"plane":1,"sport":49152,"rtt_ns":[0-9]+,"answer_plane":1(,"svc_ns":[0-9]+)?\},' \
+	probe_evs -j
+check_output "probe batch: from h1's own address" "^ev 2 plane 3 sport 49154 $RTT_RE 3" \
+	M1 probe dev mrc1 to 10.0.0.2 from 10.0.0.1 $EVS3
+check_output_fail "probe batch: from an address not the instance's" \
+	"saddr is not one of the instance's GIDs" \
+	M1 probe dev mrc1 to 10.0.0.2 from 10.0.0.2 ev plane 1 sport 49152
+check_output_fail "probe batch: STEV toward IPv4" "need an IPv6 peer" \
+	M1 probe dev mrc1 to 10.0.0.2 ev plane 1 stev 0x12345678
+check_output_fail "probe batch: 'ev plane N' without its EV is a usage error" \
+	"needs 'sport P', 'stev V' or 'sid ADDR'" M1 probe dev mrc1 to 10.0.0.2 ev plane 1
 blackhole h1 e1 on
+check_output "probe batch: the blackholed plane's EV times out" \
+	'^ev 1 plane 2 sport 49153 timeout$' \
+	eval "\"\$MRCCTL\" -n h1 probe dev mrc1 to 10.0.0.2 $EVS3 timeout 200"
+check_output "probe batch: ... while the other two answer" '^2$' \
+	eval "\"\$MRCCTL\" -n h1 probe dev mrc1 to 10.0.0.2 $EVS3 timeout 200 | grep -c ' rtt '"
 check_output "probe: a blackholed plane times out" \
 	'^ev 0 plane 2 sport 50000 via 10\.1\.0\.2 timeout$' \
 	eval "\"$MRCCTL\" -n h1 probe dev mrc1 to 10.0.0.2 ev 50000 plane 2 timeout 200; true"

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli.hpp"
 
+#include <linux/mrc.h>
+
 #include "addr.hpp"
 
 namespace mrcctl {
 
 namespace {
+
+constexpr std::uint32_t kMaxPlanes = MRC_MAX_PLANES;
+constexpr std::size_t kMaxProbeEvs = 256; // the kernel's batch limit
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
@@ -278,10 +283,71 @@ Request parse_conn(Cursor &c)
 	return parse_show_only(c, Cmd::ConnShow, {K_DEV, K_QPN});
 }
 
+// The bytes of an IPv6 address word (SRV6 EVs name IPv6 addresses).
+std::vector<std::uint8_t> ipv6_words(Cursor &c, const std::string &key)
+{
+	std::string a = address(c, key, key + " address");
+	auto bytes = parse_addr(a);
+	if (!bytes || bytes->size() != 16)
+		c.fail(key + " must be an IPv6 address");
+	return *bytes;
+}
+
+// "ev plane N { sport P | stev V | sid ADDR [ seg ADDR ] }" after "ev":
+// one explicit EV of any format.
+ProbeEv probe_ev(Cursor &c)
+{
+	ProbeEv ev;
+	c.expect("plane", "ev");
+	ev.plane = c.number("plane", kMaxPlanes);
+	if (!ev.plane)
+		c.fail("plane must be 1..16");
+	if (c.done())
+		c.fail("'ev plane N' needs 'sport P', 'stev V' or 'sid ADDR'");
+	std::string_view kind = c.next();
+	if (kind == "sport") {
+		std::uint32_t p = c.number("sport", 65535);
+		if (!p)
+			c.fail("sport must be 1..65535");
+		ev.format = MRC_EV_PROFILE_FORMAT_UDP;
+		ev.value = {static_cast<std::uint8_t>(p >> 8),
+			    static_cast<std::uint8_t>(p)};
+	} else if (kind == "stev") {
+		std::uint32_t v = c.number("stev");
+		ev.format = MRC_EV_PROFILE_FORMAT_STEV;
+		for (int sh = 24; sh >= 0; sh -= 8)
+			ev.value.push_back(static_cast<std::uint8_t>(v >> sh));
+	} else if (kind == "sid") {
+		ev.format = MRC_EV_PROFILE_FORMAT_SRV6;
+		ev.value = ipv6_words(c, "sid");
+		if (!c.done() && c.peek() == "seg") {
+			c.next();
+			auto seg = ipv6_words(c, "seg");
+			ev.value.insert(ev.value.end(), seg.begin(), seg.end());
+		}
+	} else {
+		c.fail("'ev plane N' needs 'sport P', 'stev V' or 'sid ADDR', "
+		       "not " +
+		       std::string(kind));
+	}
+	return ev;
+}
+
 // probe dev NAME to ADDR [ ev PORT plane N | ev-profile ID ] [ timeout MS ]
+// probe dev NAME to ADDR [ from ADDR ] ev plane N EV [ ev plane N EV ]...
+//       [ timeout MS ]
 Request parse_probe(Cursor &c)
 {
-	enum { P_DEV, P_TO, P_EV, P_PLANE, P_PROFILE, P_TIMEOUT, P_HELP };
+	enum {
+		P_DEV,
+		P_TO,
+		P_EV,
+		P_PLANE,
+		P_PROFILE,
+		P_TIMEOUT,
+		P_FROM,
+		P_HELP
+	};
 	static constexpr Keyword keys[] = {
 		{"dev", P_DEV},
 		{"to", P_TO},
@@ -289,6 +355,7 @@ Request parse_probe(Cursor &c)
 		{"plane", P_PLANE},
 		{"ev-profile", P_PROFILE},
 		{"timeout", P_TIMEOUT},
+		{"from", P_FROM},
 		{"help", P_HELP},
 	};
 	c.set_topic("probe");
@@ -309,6 +376,12 @@ Request parse_probe(Cursor &c)
 			r.peer = address(c, "to", "address");
 			break;
 		case P_EV:
+			if (!c.done() && c.peek() == "plane") {
+				if (r.probe_evs.size() == kMaxProbeEvs)
+					c.fail("at most 256 EVs in one probe");
+				r.probe_evs.push_back(probe_ev(c));
+				break;
+			}
 			c.once(r.ev_sport.has_value(), "ev");
 			r.ev_sport = c.number("ev");
 			if (!*r.ev_sport || *r.ev_sport > 65535)
@@ -327,6 +400,10 @@ Request parse_probe(Cursor &c)
 			c.once(r.timeout_ms.has_value(), "timeout");
 			r.timeout_ms = c.number("timeout");
 			break;
+		case P_FROM:
+			c.once(r.from.has_value(), "from");
+			r.from = address(c, "from", "address");
+			break;
 		}
 	}
 	c.require(r.dev.has_value(), "'dev NAME'");
@@ -335,6 +412,11 @@ Request parse_probe(Cursor &c)
 		c.fail("'ev PORT' and 'plane N' go together");
 	if (r.ev_sport && r.ev_profile)
 		c.fail("give either 'ev PORT plane N' or 'ev-profile ID'");
+	if (!r.probe_evs.empty() && (r.ev_sport || r.ev_profile))
+		c.fail("'ev plane N ...' goes with neither 'ev PORT plane N' "
+		       "nor 'ev-profile ID'");
+	if (r.from && r.probe_evs.empty())
+		c.fail("'from ADDR' needs 'ev plane N ...'");
 	return r;
 }
 

@@ -60,6 +60,15 @@ enum class Cmd {
 	Monitor,
 };
 
+// One explicit EV of "mrcctl probe ... ev plane N ...": the kernel's
+// format (MRC_EV_PROFILE_FORMAT_*) and big endian value.
+struct ProbeEv {
+	std::uint32_t plane = 0;
+	std::uint8_t format = 0;
+	std::vector<std::uint8_t> value;
+	bool operator==(const ProbeEv &) const = default;
+};
+
 struct Request {
 	Cmd cmd = Cmd::Help;
 	std::string topic; // Help: "", "dev", "plane", "plane add", ...
@@ -78,6 +87,10 @@ struct Request {
 	std::optional<std::uint32_t> ev_sport;
 	std::optional<std::uint32_t> ev_plane;
 	std::optional<std::uint32_t> timeout_ms;
+	// probe: "from ADDR" and each "ev plane N { sport P | stev V | sid
+	// ADDR [ seg ADDR ] }" (an endpoint batch, one request per EV)
+	std::optional<std::string> from;
+	std::vector<ProbeEv> probe_evs;
 	ProfileRequest prof; // ev-profile, ev, cc-profile
 };
 

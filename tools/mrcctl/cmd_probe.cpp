@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // mrcctl probe dev NAME to ADDR [ev PORT plane N | ev-profile ID]
-//              [timeout MS]: the RTT of every path toward a peer.
+//              [timeout MS]: the RTT of every path toward a peer;
+// mrcctl probe dev NAME to ADDR [from ADDR] ev plane N EV...
+//              [timeout MS]: the RTT of each explicit EV, one endpoint
+//              batch (ep_batch.cpp, the model lib_mrc's
+//              mrc_ctl_ep_batch_send_wait() uses too).
+#include <cstdio>
 #include <iostream>
 
 #include <linux/mrc.h>
@@ -9,6 +14,7 @@
 
 #include "addr.hpp"
 #include "commands.hpp"
+#include "ep_batch.hpp"
 #include "format.hpp"
 #include "nl.hpp"
 #include "nla_get.hpp"
@@ -30,11 +36,85 @@ ProbeResult result_of(const nla::Attrs &tb)
 	return r;
 }
 
+// An explicit EV's value as printed: the STEV value, the SRV6 SID (and
+// segment); nothing for UDP (its source port is printed).
+std::optional<std::string> ev_text(const ProbeEv &ev)
+{
+	if (ev.format == MRC_EV_PROFILE_FORMAT_STEV) {
+		char buf[16];
+		std::snprintf(buf, sizeof(buf), "0x%02x%02x%02x%02x",
+			      ev.value[0], ev.value[1], ev.value[2], ev.value[3]);
+		return buf;
+	}
+	if (ev.format == MRC_EV_PROFILE_FORMAT_SRV6) {
+		std::string t = addr_text(ev.value.data(), 16).value_or("?");
+		if (ev.value.size() == 32)
+			t += "," +
+			     addr_text(ev.value.data() + 16, 16).value_or("?");
+		return t;
+	}
+	return std::nullopt;
+}
+
+// One request per "ev plane N ...", id = its position; every EV printed
+// in the order given, answered or not.
+int probe_evs(const Invocation &inv)
+{
+	const Request &r = inv.req;
+	std::vector<EpReq> reqs;
+	auto to = parse_addr(*r.peer);
+	for (const ProbeEv &ev : r.probe_evs) {
+		EpReq q;
+		q.id = static_cast<std::uint16_t>(reqs.size());
+		q.daddr = *to;
+		if (r.from)
+			q.saddr = *parse_addr(*r.from);
+		q.format = ev.format;
+		q.plane = static_cast<std::uint8_t>(ev.plane);
+		q.value = ev.value;
+		reqs.push_back(q);
+	}
+	GenlSocket sk;
+	const std::uint64_t timeout_ns = static_cast<std::uint64_t>(
+						 r.timeout_ms.value_or(1000)) *
+					 1000000u;
+	std::vector<EpAnswer> ans = ep_batch(sk, *r.dev, MRC_EP_OP_EV_PROBE,
+					     timeout_ns, reqs);
+	std::vector<ProbeResult> results(reqs.size());
+	for (std::size_t i = 0; i < reqs.size(); i++) {
+		const ProbeEv &ev = r.probe_evs[i];
+		results[i].batch = true;
+		results[i].ev = static_cast<std::uint32_t>(i);
+		results[i].plane = ev.plane;
+		if (ev.format != MRC_EV_PROFILE_FORMAT_SRV6)
+			results[i].sport = static_cast<std::uint16_t>(
+				ev.format == MRC_EV_PROFILE_FORMAT_UDP ?
+					(ev.value[0] << 8) | ev.value[1] :
+					0xf000 | ((ev.value[2] & 0x0f) << 8) |
+						ev.value[3]);
+		results[i].value = ev_text(ev);
+	}
+	bool any = false;
+	for (const EpAnswer &a : ans) {
+		if (a.id >= results.size())
+			throw Failure("an answer to no request of the batch");
+		ProbeResult &res = results[a.id];
+		res.rtt_ns = a.rtt_ns.value_or(1);
+		res.answer_plane = a.plane;
+		res.svc_ns = a.svc_ns;
+		any = true;
+	}
+	print_list(std::cout, inv.opts, results, print_probe_result);
+	return any ? 0 : 1;
+}
+
 } // namespace
 
 int cmd_probe(const Invocation &inv)
 {
 	const Request &r = inv.req;
+	if (!r.probe_evs.empty())
+		return probe_evs(inv);
 	GenlSocket sk;
 	MsgPtr req = sk.request(MRC_CMD_PROBE, false);
 	nl_msg *m = req.get();

@@ -282,11 +282,19 @@ void print_probe_result(Printer &p, const ProbeResult &r)
 	p.num(Out::Any, "ev", "ev", r.ev);
 	p.num(Out::Any, "plane", "plane", r.plane);
 	p.num(Out::Any, "sport", "sport", r.sport);
-	p.str(Out::Text, "", "via", r.via.value_or("-"));
-	p.str(Out::Json, "via", "", r.via);
+	p.str(Out::Any, "value", "value", r.value);
+	if (!r.batch) {
+		p.str(Out::Text, "", "via", r.via.value_or("-"));
+		p.str(Out::Json, "via", "", r.via);
+	}
 	if (r.rtt_ns) {
 		p.str(Out::Text, "", "rtt", ns_text(*r.rtt_ns));
 		p.num(Out::Json, "rtt_ns", "", *r.rtt_ns);
+		p.num(Out::Any, "answer_plane", "via-plane", r.answer_plane);
+		if (r.svc_ns && *r.svc_ns) {
+			p.str(Out::Text, "", "svc", ns_text(*r.svc_ns));
+			p.num(Out::Json, "svc_ns", "", *r.svc_ns);
+		}
 	} else {
 		p.str(Out::Text, "", "", "timeout");
 		p.boolean("timeout", true);

@@ -109,13 +109,23 @@ constexpr std::string_view kConn =
 constexpr std::string_view kProbe =
 	"Usage: mrcctl probe dev NAME to ADDR [ ev PORT plane N | ev-profile ID ]\n"
 	"                    [ timeout MS ]\n"
+	"       mrcctl probe dev NAME to ADDR [ from ADDR ] EV... [ timeout MS ]\n"
+	"EV := ev plane N { sport P | stev V | sid ADDR [ seg ADDR ] }\n"
 	"\n"
 	"Send one connectionless probe on every path a QP of instance NAME to\n"
 	"peer ADDR would use (the route's planes and EVs; plane 1 alone\n"
 	"without a route), or on the one UDP EV with source port PORT on\n"
 	"plane N, or on the EVs of profile ID, and print each path's RTT or\n"
-	"\"timeout\" (no answer within MS milliseconds, default 1000). Needs\n"
-	"CAP_NET_ADMIN. Exits 1 when no path answered.\n";
+	"\"timeout\" (no answer within MS milliseconds, default 1000).\n"
+	"\n"
+	"The second form probes explicit EVs of any format in one batch (up\n"
+	"to 256; the controller API's EV probe): UDP source port P, STEV\n"
+	"value V (flow label = V >> 12), or SRv6 SID (and SRH segment), each\n"
+	"on its plane N, from ADDR (one of the instance's GIDs) if given.\n"
+	"Each EV prints its RTT less the responder's service time (svc), and\n"
+	"the plane the answer came in on (via-plane), or \"timeout\".\n"
+	"\n"
+	"Needs CAP_NET_ADMIN. Exits 1 when no path answered.\n";
 constexpr std::string_view kEvProfile =
 	"Usage: mrcctl ev-profile add dev NAME id ID mode { auto | exp | gen }\n"
 	"              format { udp | stev | srv6 } [ min-active N ] [ events MASK ]\n"

@@ -75,6 +75,12 @@ struct ProbeResult {
 	std::optional<std::uint16_t> sport;
 	std::optional<std::string> via;
 	std::optional<std::uint64_t> rtt_ns; // none: no answer in time
+	// Explicit EVs (ev plane N ...): STEV value or SRV6 SID[,segment]
+	// as text, the plane the answer came in on, the responder's time.
+	std::optional<std::string> value;
+	std::optional<std::uint32_t> answer_plane;
+	std::optional<std::uint64_t> svc_ns;
+	bool batch = false; // an explicit EV's: no "via"
 };
 
 } // namespace mrcctl

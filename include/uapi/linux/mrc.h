@@ -135,6 +135,20 @@ enum mrc_ev_profile_format {
 	MRC_EV_PROFILE_FORMAT_SRV6 = 3,
 };
 
+/* What an ep-batch request does (ep-op). */
+enum mrc_ep_op {
+	/*
+	 * Send one connectionless probe (PROBE_REQ to QPN 0) per request on
+	 * its explicit EV toward its daddr; answer: its RTT.
+	 */
+	MRC_EP_OP_EV_PROBE = 1,
+	/*
+	 * Send the request's port-status bitmap as a PORT_STATUS on every
+	 * connection of the instance to its daddr; no answer on the wire.
+	 */
+	MRC_EP_OP_PORT_STATUS = 2,
+};
+
 /*
  * State of an EV profile: init -> offline <-> online. Only online
  * profiles may be named by routes; going online validates the profile.
@@ -226,6 +240,7 @@ enum mrc_cmd {
 	MRC_CMD_CC_PROFILE_GET,
 	MRC_CMD_CONN_GET = 30,
 	MRC_CMD_PROBE,
+	MRC_CMD_EP_BATCH,
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = __MRC_CMD_MAX - 1
@@ -597,6 +612,70 @@ enum mrc_probe_result_attr {
 
 	__MRC_A_PROBE_RESULT_MAX,
 	MRC_A_PROBE_RESULT_MAX = __MRC_A_PROBE_RESULT_MAX - 1
+};
+
+/*
+ * Attribute set "ep": An endpoint-operation batch (ep-batch): request
+ * and reply (with the handle).
+ */
+enum mrc_ep_attr {
+	MRC_A_EP_DEV_INDEX = 1,		/* u32 */
+	MRC_A_EP_DEV_NAME,		/* string */
+	MRC_A_EP_OP,			/* u8: enum mrc_ep_op */
+	MRC_A_EP_TIMEOUT,		/* u64 */
+	MRC_A_EP_REQS,			/* nest: set ep-reqs */
+	MRC_A_EP_ANSWERS,		/* nest: set ep-answers */
+	MRC_A_EP_PAD,			/* pad */
+
+	__MRC_A_EP_MAX,
+	MRC_A_EP_MAX = __MRC_A_EP_MAX - 1
+};
+
+/* Attribute set "ep-reqs": The requests of a batch. */
+enum mrc_ep_reqs_attr {
+	MRC_A_EP_REQ = 1,		/* nest: set ep-req, one per element */
+
+	__MRC_A_EP_REQS_MAX,
+	MRC_A_EP_REQS_MAX = __MRC_A_EP_REQS_MAX - 1
+};
+
+/*
+ * Attribute set "ep-req": One request: its id, addresses and (ev-probe)
+ * explicit EV, or (port-status) the bitmap to send.
+ */
+enum mrc_ep_req_attr {
+	MRC_A_EP_REQ_ID = 1,		/* u16 */
+	MRC_A_EP_REQ_SADDR,		/* binary */
+	MRC_A_EP_REQ_DADDR,		/* binary */
+	MRC_A_EP_REQ_FORMAT,		/* u8: enum mrc_ev_profile_format */
+	MRC_A_EP_REQ_PLANE,		/* u8 */
+	MRC_A_EP_REQ_VALUE,		/* binary */
+	MRC_A_EP_REQ_PORT_STATUS,	/* u16 */
+
+	__MRC_A_EP_REQ_MAX,
+	MRC_A_EP_REQ_MAX = __MRC_A_EP_REQ_MAX - 1
+};
+
+/*
+ * Attribute set "ep-answers": The answers of a batch, in arrival order.
+ */
+enum mrc_ep_answers_attr {
+	MRC_A_EP_ANSWER = 1,		/* nest: set ep-answer, one per element */
+
+	__MRC_A_EP_ANSWERS_MAX,
+	MRC_A_EP_ANSWERS_MAX = __MRC_A_EP_ANSWERS_MAX - 1
+};
+
+/* Attribute set "ep-answer": One request answered. */
+enum mrc_ep_answer_attr {
+	MRC_A_EP_ANSWER_ID = 1,		/* u16 */
+	MRC_A_EP_ANSWER_PLANE,		/* u8 */
+	MRC_A_EP_ANSWER_RTT,		/* u64 */
+	MRC_A_EP_ANSWER_SVC_TIME,	/* u32 */
+	MRC_A_EP_ANSWER_PAD,		/* pad */
+
+	__MRC_A_EP_ANSWER_MAX,
+	MRC_A_EP_ANSWER_MAX = __MRC_A_EP_ANSWER_MAX - 1
 };
 
 /*

@@ -43,6 +43,23 @@
 //   mrc_api_check -d DEV --ev-unpriv
 //                                 without CAP_NET_ADMIN: profile 31
 //                                 reads, its changes EPERM
+//   mrc_api_check -d DEV --ep-peer ADDR --ep-probe N [--ep-down P]
+//                 [--ep-timeout MS]
+//                                 the argument refusals of
+//                                 mrc_ctl_ep_batch_send_wait(), then UDP
+//                                 EVs 0xc000 + 16 p + 0..3 of planes
+//                                 1..N probed in one batch toward ADDR:
+//                                 each req_id answered once, on its
+//                                 port, RTT > 0; with --ep-down P (its
+//                                 link down): ETIMEDOUT, the others
+//                                 answered, none from P
+//   mrc_api_check -d DEV --ep-peer ADDR --ep-status MASK
+//                                 PORT_STATUS_UPDATE MASK (bit N: port
+//                                 N up) to ADDR: one response (a live
+//                                 connection to ADDR is needed); to an
+//                                 address without one: ETIMEDOUT
+//   mrc_api_check -d DEV --ep-peer ADDR --ep-unpriv
+//                                 without CAP_NET_ADMIN: both EPERM
 #include "example_common.hpp"
 
 #include <mrc_ctl.h>
@@ -514,9 +531,10 @@ void ctl_ports(Endpoint &e, int n)
 		      da.cc.cc_max_profiles == 256 &&
 		      da.opt_attr == (MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE |
 				      MRC_CTL_OPT_CAP_EV_EVENT |
-				      MRC_CTL_OPT_CAP_EV_EVENT_PRECISE_DROP_CNT),
+				      MRC_CTL_OPT_CAP_EV_EVENT_PRECISE_DROP_CNT |
+				      MRC_CTL_OPT_CAP_EP_OP_EV_PROBE),
 	      "the kernel's limits, all EVs free, CC profiles change online, "
-	      "EV events with exact drop counts");
+	      "EV events with exact drop counts, EV probes");
 	check(da.cc.algorithms && da.cc.algorithms[0] &&
 		      std::string(da.cc.algorithms[0]) == "uet-1.0-nscc" &&
 		      !da.cc.algorithms[1],
@@ -723,6 +741,7 @@ void ctl_ev_events(Endpoint &e, int cqe, const std::string &go_file)
 	      "the EV event CQ destroyed (mrc_destroy_cq)");
 }
 #include "api_check_ev.hpp"
+#include "api_check_ep.hpp"
 
 int main(int argc, char **argv)
 {
@@ -731,6 +750,7 @@ int main(int argc, char **argv)
 		bool mrc = false, ev = false, ev_unpriv = false;
 		int ctl = 0, unpriv = 0, busy = 0, ev_busy = 0, ev_cqe = 0;
 		std::string go_file;
+		EpOpts ep;
 		parse_options(argc, argv, o,
 			      {{"mrc", 0, false, set_true(mrc)},
 			       {"ev", 0, false, set_true(ev)},
@@ -746,9 +766,25 @@ int main(int argc, char **argv)
 			       {"ev-events", 0, true,
 				[&](const char *a) { ev_cqe = std::atoi(a); }},
 			       {"go-file", 0, true,
-				[&](const char *a) { go_file = a; }}},
+				[&](const char *a) { go_file = a; }},
+			       {"ep-peer", 0, true,
+				[&](const char *a) { ep.peer = a; }},
+			       {"ep-probe", 0, true,
+				[&](const char *a) { ep.planes = std::atoi(a); }},
+			       {"ep-down", 0, true,
+				[&](const char *a) { ep.down = std::atoi(a); }},
+			       {"ep-status", 0, true,
+				[&](const char *a) {
+					ep.status = std::strtol(a, nullptr, 0);
+				}},
+			       {"ep-timeout", 0, true,
+				[&](const char *a) {
+					ep.timeout_ms = static_cast<uint32_t>(
+						std::atoi(a));
+				}},
+			       {"ep-unpriv", 0, false, set_true(ep.unpriv)}},
 			      [](const char *prog) {
-				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID | --ev-busy ID | --ev | --ev-unpriv | --ev-events CQE [--go-file F]]\n",
+				      std::printf("usage: %s -d DEV [--mrc | --ctl N | --ctl-unpriv N | --cc-busy ID | --ev-busy ID | --ev | --ev-unpriv | --ev-events CQE [--go-file F] | --ep-peer ADDR (--ep-probe N [--ep-down P] [--ep-timeout MS] | --ep-status MASK | --ep-unpriv)]\n",
 						  prog);
 			      });
 		Endpoint e;
@@ -763,7 +799,14 @@ int main(int argc, char **argv)
 		e.ctx.reset(mrc_create_context(e.vctx.get(), nullptr));
 		if (!e.ctx)
 			fail_errno("mrc_create_context");
-		if (ev_cqe > 0)
+		if (!ep.peer.empty()) {
+			if (ep.unpriv)
+				ctl_ep_unpriv(e, ep);
+			else if (ep.status >= 0)
+				ctl_ep_status(e, ep);
+			else
+				ctl_ep_probe(e, ep);
+		} else if (ev_cqe > 0)
 			ctl_ev_events(e, ev_cqe, go_file);
 		else if (ev || ev_unpriv)
 			ev ? ctl_ev(e) : ctl_ev_unprivileged(e);

@@ -16,6 +16,7 @@
 #include <memory>
 #include <regex>
 #include <set>
+#include <vector>
 #include <string>
 
 #define _Alignof(t) alignof(t)
@@ -224,26 +225,103 @@ TEST(LibMrcAbi, NullArgumentsAreRefused)
 
 TEST(LibMrcAbi, CtlVersionQuery) { expect_versions(mrc_ctl_query_version); }
 
-// The controller calls not modelled yet: EINVAL for missing arguments,
-// EOPNOTSUPP otherwise (documented in lib_mrc.rst); never a crash.
+// Missing arguments: EINVAL, never a crash.
 TEST(LibMrcAbi, CtlRefusals)
 {
-	auto *fake_ctx = reinterpret_cast<mrc_context *>(16);
 	mrc_ctl_port_attr pa{};
 	EXPECT_ERRNO(mrc_ctl_query_port(nullptr, 1, &pa, MRC_CTL_PORT_ADMIN_STATE),
 		     -1, EINVAL);
 	mrc_ctl_ev_event ev[2];
 	EXPECT_EQ(mrc_ctl_poll_ev_event(nullptr, 2, ev), -EINVAL);
-	int n = 7;
-	mrc_ctl_ep_req req{};
-	mrc_ctl_ep_rsp rsp{};
-	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(fake_ctx, 0,
-						MRC_CTL_EP_OP_EV_PROBE, &req, 1,
-						1000, &rsp, &n),
-		     -1, EOPNOTSUPP);
-	EXPECT_EQ(n, 0);
 	EXPECT_ERRNO(mrc_ctl_create_ev_event_cq(nullptr, 4, nullptr, nullptr, 0),
 		     nullptr, EINVAL);
+}
+
+// A good EV probe request toward 10.0.0.2: UDP EV 0xc000 on port 1.
+static mrc_ctl_ep_req ep_req(uint16_t id)
+{
+	mrc_ctl_ep_req r{};
+	r.req_id = id;
+	r.dgid.raw[10] = 0xff;
+	r.dgid.raw[11] = 0xff;
+	r.dgid.raw[12] = 10;
+	r.dgid.raw[15] = 2;
+	r.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
+	r.req_ev.val[0] = 0xc0;
+	r.req_ev.port = 1;
+	return r;
+}
+
+// mrc_ctl_ep_batch_send_wait()'s argument checks, all made before the
+// context is touched (a fake one): EINVAL and *num_rsp 0.
+TEST(LibMrcAbi, CtlEpBatchArguments)
+{
+	auto *fake_ctx = reinterpret_cast<mrc_context *>(16);
+	std::vector<mrc_ctl_ep_rsp> rsp(300);
+	auto send = [&](mrc_context *c, int op, std::vector<mrc_ctl_ep_req> req,
+			uint32_t timeout = 1000, bool null_rsp = false) {
+		int n = 7;
+		errno = 0;
+		int rc = mrc_ctl_ep_batch_send_wait(
+			c, 0, static_cast<mrc_ctl_ep_op_type>(op),
+			req.empty() ? nullptr : req.data(),
+			static_cast<int>(req.size()), timeout,
+			null_rsp ? nullptr : rsp.data(), &n);
+		EXPECT_EQ(n, 0);
+		return rc == -1 ? errno : 0;
+	};
+	const int probe = MRC_CTL_EP_OP_EV_PROBE;
+	const int status = MRC_CTL_EP_OP_PORT_STATUS_UPDATE;
+	EXPECT_EQ(send(nullptr, probe, {ep_req(1)}), EINVAL);
+	EXPECT_EQ(send(fake_ctx, probe, {}), EINVAL);
+	EXPECT_EQ(send(fake_ctx, probe, {ep_req(1)}, 1000, true), EINVAL);
+	mrc_ctl_ep_req one = ep_req(1);
+	EXPECT_ERRNO(mrc_ctl_ep_batch_send_wait(fake_ctx, 0,
+						MRC_CTL_EP_OP_EV_PROBE, &one, 1,
+						1000, rsp.data(), nullptr),
+		     -1, EINVAL);
+	std::vector<mrc_ctl_ep_req> many;
+	for (int i = 0; i < 257; i++)
+		many.push_back(ep_req(static_cast<uint16_t>(i)));
+	EXPECT_EQ(send(fake_ctx, probe, many), EINVAL);
+	EXPECT_EQ(send(fake_ctx, probe, {ep_req(1), ep_req(2), ep_req(1)}),
+		  EINVAL);
+	EXPECT_EQ(send(fake_ctx, 2, {ep_req(1)}), EINVAL);
+	EXPECT_EQ(send(fake_ctx, probe, {ep_req(1)}, 0), EINVAL);
+	auto bad = [&](auto change) {
+		mrc_ctl_ep_req r = ep_req(1);
+		change(r);
+		return send(fake_ctx, probe, {ep_req(2), r});
+	};
+	EXPECT_EQ(bad([](mrc_ctl_ep_req &r) { r.req_ev.port = 0; }), EINVAL);
+	EXPECT_EQ(bad([](mrc_ctl_ep_req &r) { r.req_ev.port = 17; }), EINVAL);
+	EXPECT_EQ(bad([](mrc_ctl_ep_req &r) { r.dgid = ibv_gid{}; }), EINVAL);
+	EXPECT_EQ(bad([](mrc_ctl_ep_req &r) {
+			  r.ev_fmt_mode = static_cast<mrc_ctl_ev_fmt_mode>(0);
+		  }),
+		  EINVAL);
+	EXPECT_EQ(bad([](mrc_ctl_ep_req &r) {
+			  r.ev_fmt_mode = static_cast<mrc_ctl_ev_fmt_mode>(
+				  MRC_CTL_EV_FMT_MODE_UDP |
+				  MRC_CTL_EV_FMT_MODE_STEV);
+		  }),
+		  EINVAL);
+	// Bytes beyond the format's value (UDP: 2, STEV: 4, SRV6: 32).
+	EXPECT_EQ(bad([](mrc_ctl_ep_req &r) { r.req_ev.val[2] = 1; }), EINVAL);
+	EXPECT_EQ(bad([](mrc_ctl_ep_req &r) {
+			  r.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_STEV;
+			  r.req_ev.val[4] = 1;
+		  }),
+		  EINVAL);
+	// A port status: bit 0 and bits above port 16 name no port.
+	auto ps = [&](uint32_t bits) {
+		mrc_ctl_ep_req r = ep_req(1);
+		r.op.port_status_update.port_status = bits;
+		return send(fake_ctx, status, {r}, 0);
+	};
+	EXPECT_EQ(ps(1u), EINVAL);
+	EXPECT_EQ(ps(1u << 17), EINVAL);
+	EXPECT_EQ(ps(1u << 31), EINVAL);
 }
 
 // The EV event calls' argument checks (ctl_ev_event.cpp), made before the

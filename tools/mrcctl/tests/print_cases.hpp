@@ -56,6 +56,11 @@ inline std::vector<Case> cases()
 		 [](Mode m) {
 			 return list(m, probes_fixture(), print_probe_result);
 		 }},
+		{"probe-batch",
+		 [](Mode m) {
+			 return list(m, probe_batch_fixture(),
+				     print_probe_result);
+		 }},
 	};
 	auto evs = events_fixture();
 	for (std::size_t i = 0; i < evs.size(); i++)

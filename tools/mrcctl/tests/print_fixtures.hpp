@@ -239,6 +239,36 @@ inline std::vector<ProbeResult> probes_fixture()
 	return {a, b, c};
 }
 
+// An endpoint batch (probe ... ev plane N ...): a UDP EV answered on its
+// plane with the responder's time, an STEV EV not answered, an SRv6 EV
+// (SID and segment) whose responder reported no time.
+inline std::vector<ProbeResult> probe_batch_fixture()
+{
+	ProbeResult a;
+	a.batch = true;
+	a.ev = 0;
+	a.plane = 1;
+	a.sport = 49152;
+	a.rtt_ns = 41000;
+	a.answer_plane = 1;
+	a.svc_ns = 3000;
+	ProbeResult b;
+	b.batch = true;
+	b.ev = 1;
+	b.plane = 2;
+	b.sport = 0xf678;
+	b.value = "0x12345678";
+	ProbeResult c;
+	c.batch = true;
+	c.ev = 2;
+	c.plane = 3;
+	c.value = "fc00:3::1,fd00::2";
+	c.rtt_ns = 57000;
+	c.answer_plane = 2;
+	c.svc_ns = 0;
+	return {a, b, c};
+}
+
 // One event of every type the kernel raises, and an unknown one.
 inline std::vector<Event> events_fixture()
 {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <linux/mrc.h>
 
 #include "cli.hpp"
 #include "parse_words.hpp"
@@ -416,3 +417,81 @@ TEST(Cli, RouteHelp)
 }
 
 } // namespace
+
+// probe's explicit EVs (an endpoint batch): one ProbeEv per "ev plane N
+// ...", in order, each format's value big endian as the kernel wants it.
+TEST(Cli, ProbeExplicitEvs)
+{
+	auto p = parse({"probe", "dev",	       "mrc0", "to",	  "fd00::2",
+			"from",	 "fd00::1",    "ev",   "plane",	  "1",
+			"sport", "49152",      "ev",   "plane",	  "2",
+			"stev",	 "0x12345678", "ev",   "plane",	  "3",
+			"sid",	 "fc00:3::1",  "ev",   "plane",	  "4",
+			"sid",	 "fc00:4::1",  "seg",  "fd00::2", "timeout",
+			"50"});
+	EXPECT_EQ(p.req.cmd, Cmd::Probe);
+	EXPECT_EQ(p.req.from, "fd00::1");
+	EXPECT_EQ(p.req.timeout_ms, 50u);
+	EXPECT_FALSE(p.req.ev_sport);
+	ASSERT_EQ(p.req.probe_evs.size(), 4u);
+	EXPECT_EQ(p.req.probe_evs[0],
+		  (ProbeEv{1, MRC_EV_PROFILE_FORMAT_UDP, {0xc0, 0x00}}));
+	EXPECT_EQ(p.req.probe_evs[1], (ProbeEv{2,
+					       MRC_EV_PROFILE_FORMAT_STEV,
+					       {0x12, 0x34, 0x56, 0x78}}));
+	EXPECT_EQ(p.req.probe_evs[2].format, MRC_EV_PROFILE_FORMAT_SRV6);
+	ASSERT_EQ(p.req.probe_evs[2].value.size(), 16u);
+	EXPECT_EQ(p.req.probe_evs[2].value[0], 0xfc);
+	EXPECT_EQ(p.req.probe_evs[2].value[3], 0x03);
+	EXPECT_EQ(p.req.probe_evs[2].value[15], 0x01);
+	ASSERT_EQ(p.req.probe_evs[3].value.size(), 32u);
+	EXPECT_EQ(p.req.probe_evs[3].value[16], 0xfd);
+	EXPECT_EQ(p.req.probe_evs[3].value[31], 0x02);
+	EXPECT_EQ(p.req.probe_evs[3].plane, 4u);
+
+	// The old one-EV form still parses as before.
+	auto old = parse({"probe", "dev", "m", "to", "10.0.0.2", "ev", "49152",
+			  "plane", "2"});
+	EXPECT_EQ(old.req.ev_sport, 49152u);
+	EXPECT_EQ(old.req.ev_plane, 2u);
+	EXPECT_TRUE(old.req.probe_evs.empty());
+
+	const std::vector<std::string> to = {"probe", "dev", "m", "to",
+					     "10.0.0.2"};
+	auto with = [&](std::vector<std::string> w) -> std::string {
+		std::vector<std::string> all = to;
+		all.insert(all.end(), w.begin(), w.end());
+		std::vector<std::string_view> v(all.begin(), all.end());
+		try {
+			parse_args(v);
+		} catch (const UsageError &e) {
+			return e.what();
+		}
+		return "";
+	};
+	EXPECT_EQ(with({"ev", "plane", "0", "sport", "1"}),
+		  "plane must be 1..16");
+	EXPECT_EQ(with({"ev", "plane", "17", "sport", "1"}),
+		  "plane 17 is larger than 16");
+	EXPECT_EQ(with({"ev", "plane", "1", "sport", "0"}),
+		  "sport must be 1..65535");
+	EXPECT_EQ(with({"ev", "plane", "1", "sport", "65536"}),
+		  "sport 65536 is larger than 65535");
+	EXPECT_EQ(with({"ev", "plane", "1"}),
+		  "'ev plane N' needs 'sport P', 'stev V' or 'sid ADDR'");
+	EXPECT_EQ(with({"ev", "plane", "1", "port", "3"}),
+		  "'ev plane N' needs 'sport P', 'stev V' or 'sid ADDR', not port");
+	EXPECT_EQ(with({"ev", "plane", "1", "sid", "10.0.0.9"}),
+		  "sid must be an IPv6 address");
+	EXPECT_EQ(with({"ev", "plane", "1", "sport", "1", "ev", "2", "plane",
+			"1"}),
+		  "'ev plane N ...' goes with neither 'ev PORT plane N' nor "
+		  "'ev-profile ID'");
+	EXPECT_EQ(with({"from", "10.0.0.1"}),
+		  "'from ADDR' needs 'ev plane N ...'");
+	std::vector<std::string> many;
+	for (int i = 0; i < 257; i++)
+		many.insert(many.end(), {"ev", "plane", "1", "sport",
+					 std::to_string(i + 1)});
+	EXPECT_EQ(with(many), "at most 256 EVs in one probe");
+}

@@ -260,8 +260,7 @@ public:
 			    pkt->payload_len) {
 				fl |= MRC_RX_TRIMMED;
 				trimmed++;
-				bytes.resize(
-					(size_t)mrc_hdr_len(pkt->hdr.opcode));
+				bytes.resize((size_t)mrc_hdr_len(pkt->hdr.opcode));
 			}
 
 			q.push(Frame{now + pm.delay + j, seq++, 1 - from,

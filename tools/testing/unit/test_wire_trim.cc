@@ -101,8 +101,7 @@ TEST_P(WireTrim, HeaderChecksApply)
 		  -MRC_WIRE_EFLAGS);
 	bad = cut;
 	bad[4] = 1; // dqpn beyond 24 bits
-	EXPECT_EQ(mrc_pkt_decode_trimmed(bad.data(), hl, hl, &q),
-		  -MRC_WIRE_EQPN);
+	EXPECT_EQ(mrc_pkt_decode_trimmed(bad.data(), hl, hl, &q), -MRC_WIRE_EQPN);
 	bad = cut;
 	bad[18] = 0; // plane 0
 	EXPECT_EQ(mrc_pkt_decode_trimmed(bad.data(), hl, hl, &q),
@@ -123,8 +122,7 @@ TEST_P(WireTrim, HeaderChecksApply)
 INSTANTIATE_TEST_SUITE_P(DataOpcodes, WireTrim,
 			 ::testing::Values(MRC_OP_SEND, MRC_OP_SEND_IMM,
 					   MRC_OP_SEND_INV, MRC_OP_WRITE,
-					   MRC_OP_WRITE_IMM,
-					   MRC_OP_READ_RESP));
+					   MRC_OP_WRITE_IMM, MRC_OP_READ_RESP));
 
 // Only data with payload can be trimmed: a control packet, a request
 // without payload or an empty message's packet cut short is malformed.

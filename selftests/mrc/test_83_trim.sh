@@ -21,6 +21,9 @@
 #      dropped packets lost, and its losses plus ACK timeouts outnumber
 #      those with trimming, where a NACK triggers the resend at once and
 #      (almost) nothing is declared lost.
+#   3. forged: WRITE headers with the trimmed DSCP to a QPN that does not
+#      exist count as rx_no_qp, an ACK cut short with it as rx_malformed,
+#      neither as rx_trimmed.
 # Each transfer runs --until-stopped for WINDOW s; h2's connection
 # counters (mrcctl -s -j conn show) and the switch's are read one right
 # after the other while the QP still exists, then the transfer ends and
@@ -180,6 +183,41 @@ check "dropping waits for loss detection more: lost+timeouts $((drop_lost + drop
 	test $((drop_lost + drop_t)) -gt $((trim_lost + trim_t))
 
 check "the switch goes" trim_unload
+
+# --- 3. forged trimmed packets ---------------------------------------------------
+# From h2 with the trimmed DSCP, straight to h1's MRC port: the headers of
+# a WRITE of 1024 bytes to a QPN that does not exist (rx_no_qp), and an
+# ACK cut short (rx_malformed: control packets are never trimmed).
+FORGE_PY='
+import socket, struct, sys
+dst, dscp = sys.argv[1], int(sys.argv[2])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, dscp << 2)
+# common header: version, opcode, flags, dqpn, sqpn, psn, ev, plane,
+# reserved, ts, payload_len, reserved
+write = struct.pack("!BBHIIIHBBIHH", 1, 3, 3, 0x5a5a5a, 0x123456, 100, 0, 1,
+                    0, 0, 1024, 0)
+write += struct.pack("!QIIII", 0x1000, 0x11, 0, 0, 1024)
+s.sendto(write, (dst, 4791))
+ack = struct.pack("!BBHIIIHBBIHH", 1, 0x10, 0, 0x5a5a5a, 0x123456, 100, 0, 1,
+                  0, 0, 0, 0)
+s.sendto(ack + bytes(20), (dst, 4791))
+'
+for k in rx_trimmed rx_no_qp rx_malformed; do a[h1_$k]=$(dev_stat h1 "$H1_DEV" $k); done
+check "forged trimmed packets sent from h2" \
+	ns_exec h2 python3 -S -c "$FORGE_PY" "$(fab_addr 1 1)" "$(cat /sys/module/mrc/parameters/trim_dscp 2>/dev/null || echo 7)"
+forged_seen() {
+	[ "$(dev_stat h1 "$H1_DEV" rx_no_qp)" -gt "${a[h1_rx_no_qp]}" ] &&
+		[ "$(dev_stat h1 "$H1_DEV" rx_malformed)" -gt "${a[h1_rx_malformed]}" ]
+}
+wait_for 10 forged_seen
+for k in rx_trimmed rx_no_qp rx_malformed; do b[h1_$k]=$(dev_stat h1 "$H1_DEV" $k); done
+check "forged WRITE headers to no QP: rx_no_qp ${a[h1_rx_no_qp]} -> ${b[h1_rx_no_qp]}" \
+	test "${b[h1_rx_no_qp]}" -eq $((a[h1_rx_no_qp] + 1))
+check "ACK cut short with the trimmed DSCP: rx_malformed ${a[h1_rx_malformed]} -> ${b[h1_rx_malformed]}" \
+	test "${b[h1_rx_malformed]}" -eq $((a[h1_rx_malformed] + 1))
+check "neither counted as trimmed (rx_trimmed ${a[h1_rx_trimmed]} -> ${b[h1_rx_trimmed]})" \
+	test "${b[h1_rx_trimmed]}" = "${a[h1_rx_trimmed]}"
 rm -rf "$tmp"
 check "the namespaces go, then rmmod mrc works" mrc_unload_wait 30
 done_testing

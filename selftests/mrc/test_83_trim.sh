@@ -117,7 +117,7 @@ print(*t)'
 # connection counters (c_timeouts c_lost c_retx c_tx c_bad) and the
 # switch's (s_data, s_sel selected), taken one right after the other; then
 # the transfer ends and both ends check it.
-WINDOW=12
+WINDOW=8
 run_case() {
 	local mode=$1 label=$2 sel_t sel_d
 	check "$label: the switch set to mode $mode, every ${EVERY}th data packet" \

@@ -13,7 +13,7 @@ pkgs=(
 	libnl-3-dev libnl-genl-3-dev iproute2 iputils-ping
 	nlohmann-json3-dev
 	libgtest-dev libgmock-dev googletest libbenchmark-dev
-	clang libclang-rt-14-dev sparse clang-format
+	clang libclang-rt-14-dev sparse clang-format libbpf-dev bpftool
 	gnuplot-nox python3 python3-docutils python3-yaml iperf3 linux-perf
 	linux-source-6.1 flex bison libelf-dev libssl-dev bc rsync
 )

@@ -64,8 +64,14 @@
 #define MRC_GFP_USER		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
 				 __GFP_NOWARN)
 
+/* Trimmed DSCP: 7 is in RFC 2474's pool 2 (xxxx11, experimental or
+ * local use), which no standard per-hop behaviour claims.
+ */
+#define MRC_TRIM_DSCP_DEFAULT	7
+
 extern struct mutex mrc_cfg_lock;
 extern unsigned short mrc_udp_port;
+extern int mrc_trim_dscp;
 
 /* Per-namespace receive drops: the packet named no instance (yet). */
 enum mrc_net_counter {
@@ -97,6 +103,7 @@ enum mrc_dev_counter {
 	MRC_CNT_BAD_RESP,		/* response matching no request */
 	MRC_CNT_UC_DROP,		/* UC message dropped by the receiver */
 	MRC_CNT_UD_DROP,		/* UD datagram dropped by the receiver */
+	MRC_CNT_RX_TRIMMED,		/* data packets a switch trimmed */
 	MRC_CNT_NR
 };
 

@@ -6,6 +6,9 @@
  * socket on the MRC port.  Its encap_rcv callback runs in softirq for
  * every datagram: decode and ICRC check, find the QP by destination QPN,
  * check that the packet comes from that QP's peer, hand it to the engine.
+ * A data packet a switch trimmed (the trimmed DSCP, the payload cut) has
+ * no ICRC to check: its headers are decoded as such and the engine is
+ * told (MRC_RX_TRIMMED), which NACKs it for a resend.
  * Whatever fails is counted (per namespace before a QP is known, per
  * instance after) and dropped.
  *
@@ -239,6 +242,36 @@ linear:
 	return mrc_pkt_decode(skb->data + sizeof(struct udphdr), len, pkt);
 }
 
+/* The DSCP of the packet's (outer) IP header. */
+static int mrc_net_dscp(const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return ipv6_get_dsfield(ipv6_hdr(skb)) >> 2;
+	return ip_hdr(skb)->tos >> 2;
+}
+
+/* A trimmed packet (Documentation/networking/mrc.rst, "Trimmed packets"):
+ * the headers of a data packet, with fewer of its bytes after them than
+ * the headers say, marked with the trimmed DSCP by the switch that cut
+ * it.  Only the headers are pulled and read: the ICRC went with the
+ * payload.  0, or a negative MRC_WIRE_E* (not trimmed, or malformed).
+ */
+static int mrc_net_rx_trimmed(struct sk_buff *skb, u32 len,
+			      struct mrc_pkt *pkt)
+{
+	int dscp = READ_ONCE(mrc_trim_dscp);
+	u32 pull;
+
+	if (dscp < 0 || mrc_net_dscp(skb) != dscp)
+		return -MRC_WIRE_EPAYLOAD_LEN;
+	pull = min_t(u32, len, MRC_COMMON_HDR_LEN + MRC_MAX_DATA_EXT_LEN);
+	if (!pskb_may_pull(skb, sizeof(struct udphdr) + pull))
+		return -MRC_WIRE_ETRUNC;
+	return mrc_pkt_decode_trimmed(skb->data + sizeof(struct udphdr),
+				      skb_headlen(skb) - sizeof(struct udphdr),
+				      len, pkt);
+}
+
 static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct mrc_net *mn = rcu_dereference_sk_user_data(sk);
@@ -250,7 +283,15 @@ static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	if (!mn)
 		goto drop;
 	len = skb->len - sizeof(struct udphdr);
-	err = mrc_net_rx_decode(skb, &pkt);
+	/* Not trimmed after all (a whole packet with that DSCP), or not
+	 * well formed as trimmed: decoded and checked as any other.
+	 */
+	if (!mrc_net_rx_trimmed(skb, len, &pkt)) {
+		flags |= MRC_RX_TRIMMED;
+		err = 0;
+	} else {
+		err = mrc_net_rx_decode(skb, &pkt);
+	}
 	if (err) {
 		mrc_net_drop(mn, err == -MRC_WIRE_EICRC ? MRC_NCNT_BAD_ICRC :
 							  MRC_NCNT_MALFORMED);
@@ -274,6 +315,8 @@ static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 		mrc_count(qp->mdev, MRC_CNT_SPOOFED, 1);
 	} else {
 		mrc_net_count_rx(qp, &pkt, len);
+		if (flags & MRC_RX_TRIMMED)
+			mrc_count(qp->mdev, MRC_CNT_RX_TRIMMED, 1);
 		if (mrc_net_ecn_ce(skb))
 			flags |= MRC_RX_ECN_CE;
 		mrc_qp_rx(qp, &pkt, flags, skb);

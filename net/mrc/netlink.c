@@ -113,17 +113,18 @@ static int mrc_nl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	struct mrc_plane *plane;
 	struct nlattr *planes;
 	void *hdr;
-	u32 id;
+	u32 id, caps;
 
 	lockdep_assert_held(&mrc_cfg_lock);
 
 	hdr = mrc_nl_put_hdr(skb, mdev, portid, seq, flags, MRC_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	/* Capabilities are protocol features of the data path; none is
-	 * implemented yet, so none is claimed.
+	/* Capabilities are protocol features of the data path: only
+	 * TRIM_NACK (while trimmed packets are recognised) is implemented.
 	 */
-	if (nla_put_u32(skb, MRC_A_DEV_CAPS, 0) ||
+	caps = READ_ONCE(mrc_trim_dscp) >= 0 ? MRC_CAP_TRIM_NACK : 0;
+	if (nla_put_u32(skb, MRC_A_DEV_CAPS, caps) ||
 	    nla_put_u32(skb, MRC_A_DEV_MAX_PLANES, MRC_MAX_PLANES) ||
 	    nla_put_u16(skb, MRC_A_DEV_UDP_PORT, mrc_udp_port))
 		goto cancel;

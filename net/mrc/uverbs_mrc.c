@@ -72,10 +72,11 @@ static int UVERBS_HANDLER(MRC_IB_METHOD_QUERY_DEVICE)
 		return PTR_ERR(uctx);
 	mdev = to_mdev(uctx->device);
 	resp.protocol_versions = MRC_IB_PROTOCOL_V1;
-	/* None of TRIM_NACK (nothing here detects a trimmed packet),
-	 * DYNAMIC_MPR (the window is fixed per connection) or SVC_TIME.
+	/* TRIM_NACK while trimmed packets are recognised (trim_dscp set,
+	 * net.c); not DYNAMIC_MPR (the window is fixed per connection) or
+	 * SVC_TIME.
 	 */
-	resp.caps = 0;
+	resp.caps = READ_ONCE(mrc_trim_dscp) >= 0 ? MRC_IB_DEV_CAP_TRIM_NACK : 0;
 	resp.max_wimm = MRC_KABI_MAX_WIMM;
 	resp.max_wimm_dest = MRC_KABI_MAX_WIMM_DEST;
 	resp.max_mpr = MRC_MAX_MPR;

@@ -64,9 +64,9 @@ constexpr std::string_view kStatGroups[][10] = {
 	{"rx_malformed", "rx_bad_icrc", "rx_no_qp"},
 	// Forged control packets (per instance), probes (per namespace).
 	{"rx_ctrl_invalid", "probe_limited", "rx_probe_stray"},
-	// UC messages and UD datagrams dropped by the receiver (per
-	// instance).
-	{"rx_uc_drop", "rx_ud_drop"},
+	// UC messages and UD datagrams dropped by the receiver, data
+	// packets trimmed by a switch (per instance).
+	{"rx_uc_drop", "rx_ud_drop", "rx_trimmed"},
 };
 
 // Counters of `st` not in any group (none today): a last group.

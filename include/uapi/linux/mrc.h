@@ -298,6 +298,7 @@ enum mrc_stats_attr {
 	MRC_A_STAT_PAD,			/* pad */
 	MRC_A_STAT_RX_UC_DROP,		/* u64 */
 	MRC_A_STAT_RX_UD_DROP,		/* u64 */
+	MRC_A_STAT_RX_TRIMMED,		/* u64 */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1

@@ -180,6 +180,8 @@ void qps(Endpoint &e)
 	      "mrc_query_device: supported");
 	check(d.mrc_protocol_version & MRC_PROTOCOL_VERSION_1,
 	      "the device speaks protocol 1");
+	// mrc.ko's default trim_dscp (7): trimmed packets are NACKed.
+	check(d.cap & MRC_DEVICE_CAP_TRIM_NACK, "the device reports TRIM_NACK");
 	check(d.wimm_attr.max_wimm > 0 && d.wimm_attr.max_wimm_dest > 0 &&
 		      d.mpr_attr.max_mpr > 0,
 	      "max_wimm " + std::to_string(d.wimm_attr.max_wimm) +

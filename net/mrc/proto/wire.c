@@ -426,3 +426,30 @@ int mrc_pkt_decode_hdr(const u8 *buf, u32 avail, u32 pkt_len,
 	return mrc_decode(buf, avail < pkt_len ? avail : pkt_len, pkt_len,
 			  out, MRC_DECODE_HDR_ONLY);
 }
+
+int mrc_pkt_decode_trimmed(const u8 *buf, u32 avail, u32 len,
+			   struct mrc_pkt *out)
+{
+	u32 payload_len, full;
+	int hl;
+
+	if (avail > len)
+		avail = len;
+	if (avail < MRC_COMMON_HDR_LEN)
+		return -MRC_WIRE_ETRUNC;
+	if (buf[OFF_VERSION] != MRC_WIRE_VERSION)
+		return -MRC_WIRE_EVERSION;
+	hl = mrc_hdr_len(buf[OFF_OPCODE]);
+	if (hl < 0)
+		return hl;
+	if (avail < (u32)hl)
+		return -MRC_WIRE_ETRUNC;
+	payload_len = mrc_get_be16(buf + OFF_PAYLEN);
+	if (!mrc_opcode_has_payload(buf[OFF_OPCODE]) || !payload_len)
+		return -MRC_WIRE_EPAYLOAD;
+	full = (u32)hl + payload_len + MRC_ICRC_LEN;
+	if (len >= full)
+		return -MRC_WIRE_EPAYLOAD_LEN;
+	/* The headers as in the packet the sender built, @full bytes. */
+	return mrc_decode(buf, (u32)hl, full, out, MRC_DECODE_HDR_ONLY);
+}

@@ -272,4 +272,18 @@ int mrc_pkt_decode_opts(const u8 *buf, u32 len, struct mrc_pkt *out,
 int mrc_pkt_decode_hdr(const u8 *buf, u32 avail, u32 pkt_len,
 		       struct mrc_pkt *out);
 
+/* A packet a switch trimmed (Documentation/networking/mrc.rst, "Trimmed
+ * packets"): a data opcode whose header says payload_len >= 1, of which
+ * @len bytes arrived (the UDP payload), at least the headers and fewer
+ * than the whole packet; @avail >= the header length of them are in @buf.
+ * The headers get every check of mrc_pkt_decode_hdr() against the full
+ * packet they describe; the bytes after them are not looked at (no ICRC
+ * to check).  On success out->payload is NULL and out->payload_len is the
+ * length the sender sent.  Returns 0 or a negative MRC_WIRE_E*:
+ * EPAYLOAD for an opcode without payload or a packet with none,
+ * EPAYLOAD_LEN if the whole packet arrived (it is not trimmed).
+ */
+int mrc_pkt_decode_trimmed(const u8 *buf, u32 avail, u32 len,
+			   struct mrc_pkt *out);
+
 #endif /* _MRC_PROTO_WIRE_H */

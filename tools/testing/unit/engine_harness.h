@@ -252,15 +252,19 @@ public:
 					      MRC_RX_ECN_CE :
 					      0;
 
-			// A trimming switch cuts the payload and marks it; the
-			// receiver's glue reports that with MRC_RX_TRIMMED.
-			if (data && pm.trim > 0 && uniform() < pm.trim) {
+			// A trimming switch cuts the packet after its headers
+			// (mrc.rst, "Trimmed packets"); the receiver's glue
+			// decodes what is left and reports MRC_RX_TRIMMED.
+			std::vector<uint8_t> bytes = buf;
+			if (data && pm.trim > 0 && uniform() < pm.trim &&
+			    pkt->payload_len) {
 				fl |= MRC_RX_TRIMMED;
 				trimmed++;
+				bytes.resize((size_t)mrc_hdr_len(pkt->hdr.opcode));
 			}
 
-			q.push(Frame{now + pm.delay + j, seq++, 1 - from, buf,
-				     fl});
+			q.push(Frame{now + pm.delay + j, seq++, 1 - from,
+				     std::move(bytes), fl});
 		}
 	}
 
@@ -285,8 +289,11 @@ public:
 	void deliver(const Frame &f)
 	{
 		struct mrc_pkt pkt;
-		int err = mrc_pkt_decode(f.bytes.data(),
-					 (uint32_t)f.bytes.size(), &pkt);
+		const auto n = (uint32_t)f.bytes.size();
+		int err = f.rx_flags & MRC_RX_TRIMMED ?
+				  mrc_pkt_decode_trimmed(f.bytes.data(), n, n,
+							 &pkt) :
+				  mrc_pkt_decode(f.bytes.data(), n, &pkt);
 
 		if (err) {
 			fail(std::string("decode failed: ") +

@@ -241,7 +241,10 @@ void test_device(Dev &d)
 	int rc = mrc::kabi::query_device(d.ctx.get(), &da);
 	expect_rc(rc, 0, "QUERY_DEVICE");
 	tap(da.protocol_versions == MRC_IB_PROTOCOL_V1, "device: protocol V1");
-	tap(da.caps == 0, "device: no TRIM_NACK, DYNAMIC_MPR or SVC_TIME");
+	// TRIM_NACK with the default trim_dscp (7): trimmed packets are
+	// recognised and NACKed.
+	tap(da.caps == MRC_IB_DEV_CAP_TRIM_NACK,
+	    "device: TRIM_NACK, not DYNAMIC_MPR or SVC_TIME");
 	tap(da.max_wimm == 224 && da.max_wimm_dest == 4096,
 	    "device: max_wimm 224, max_wimm_dest 4096 (" +
 		    std::to_string(da.max_wimm) + ", " +

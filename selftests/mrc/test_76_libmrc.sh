@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# selftest-timeout: 900
+# selftest-timeout: 1500
 #
 # lib_mrc.so (lib/mrc, Documentation/networking/lib_mrc.rst) between two
 # hosts: the example programs written against our mrc.h over one plane
@@ -192,51 +192,62 @@ check "mrc_ctl endpoint operations without CAP_NET_ADMIN: EPERM" \
 	"$BIN/mrc_api_check" -d "$H1_DEV" --ep-peer "$P2" --ep-unpriv
 # PORT_STATUS_UPDATE during a verified mrc_bw (h2 sends): "port 4 down"
 # from h1 makes h2 stop sending on its plane 4; "all up" brings it back.
-NP=$(n 6000)
-ns_bg h1 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H1_DEV" "${SLOW[@]}" -p 18608 -s 64K \
-	-n "$NP" --timeout=$((280 * SCALE)) </dev/null >"$tmp/ps_s.log" 2>&1
-spid=$BG_PID
-wait_listen h1 18608 60 >/dev/null
-ns_bg h2 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H2_DEV" "${SLOW[@]}" -p 18608 -s 64K \
-	-n "$NP" --timeout=$((280 * SCALE)) "$S" </dev/null >"$tmp/ps_c.log" 2>&1
-cpid=$BG_PID
-sleep 1
-# pdelta PLANE A B: h2's tx bytes on PLANE between stats files A and B.
-pdelta() {
-	awk -v p="$1" 'FNR == NR && $1 == p { o = $2 } FNR != NR && $1 == p { print $2 - o }' "$2" "$3"
+port_status_section() {
+	local NP spid cpid d1 d4 u1 u4 crc src ps_running
+	NP=$(n 6000)
+	ns_bg h1 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H1_DEV" "${SLOW[@]}" -p 18608 -s 64K \
+		-n "$NP" --timeout=$((280 * SCALE)) </dev/null >"$tmp/ps_s.log" 2>&1
+	spid=$BG_PID
+	wait_listen h1 18608 60 >/dev/null
+	ns_bg h2 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H2_DEV" "${SLOW[@]}" -p 18608 -s 64K \
+		-n "$NP" --timeout=$((280 * SCALE)) "$S" </dev/null >"$tmp/ps_c.log" 2>&1
+	cpid=$BG_PID
+	sleep 1
+	# pdelta PLANE A B: h2's tx bytes on PLANE between stats files A and B.
+	pdelta() {
+		awk -v p="$1" 'FNR == NR && $1 == p { o = $2 } FNR != NR && $1 == p { print $2 - o }' "$2" "$3"
+	}
+	check "mrc_ctl PORT_STATUS_UPDATE 0xe (ports 1-3 up, 4 down) to h2" \
+		ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --ep-peer "$P2" --ep-status 0xe
+	sleep 0.3
+	fab_plane_stats h2 "$H2_DEV" >"$tmp/ps_a"
+	sleep 0.5
+	fab_plane_stats h2 "$H2_DEV" >"$tmp/ps_b"
+	check "mrc_ctl PORT_STATUS_UPDATE 0x1e (ports 1-4 up) to h2" \
+		ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --ep-peer "$P2" --ep-status 0x1e
+	sleep 0.3
+	fab_plane_stats h2 "$H2_DEV" >"$tmp/ps_c"
+	sleep 0.5
+	fab_plane_stats h2 "$H2_DEV" >"$tmp/ps_d"
+	ps_running=0
+	kill -0 "$cpid" 2>/dev/null && ps_running=1
+	d1=$(pdelta 1 "$tmp/ps_a" "$tmp/ps_b")
+	d4=$(pdelta 4 "$tmp/ps_a" "$tmp/ps_b")
+	u1=$(pdelta 1 "$tmp/ps_c" "$tmp/ps_d")
+	u4=$(pdelta 4 "$tmp/ps_c" "$tmp/ps_d")
+	diag "port status: h2 tx bytes with port 4 down: plane 1 +$d1, plane 4 +$d4; all up: plane 1 +$u1, plane 4 +$u4"
+	wait "$cpid"
+	crc=$?
+	wait "$spid"
+	src=$?
+	check_finished "port status: the mrc_bw client completes" "$crc" "$tmp/ps_c.log" \
+		"^mrc_bw: $NP messages of 65536 bytes .* MB/s" mrc_bw client
+	check_finished "port status: the server verified every byte" "$src" "$tmp/ps_s.log" \
+		"^mrc_bw: $NP messages, [0-9]+ bytes, 0 corrupted bytes" mrc_bw server
+	check "port status: the transfer was still running at the end" test "$ps_running" = 1
+	check "port status: h2's plane 4 carries < 1% of plane 1's bytes while h1 says it is down" \
+		test $((${d4:-0} * 100)) -lt "${d1:-0}"
+	check "port status: h2's plane 4 carries again once h1 says it is up" \
+		test $((${u4:-0} * 20)) -gt "${u1:-0}"
 }
-check "mrc_ctl PORT_STATUS_UPDATE 0xe (ports 1-3 up, 4 down) to h2" \
-	ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --ep-peer "$P2" --ep-status 0xe
-sleep 0.3
-fab_plane_stats h2 "$H2_DEV" >"$tmp/ps_a"
-sleep 0.5
-fab_plane_stats h2 "$H2_DEV" >"$tmp/ps_b"
-check "mrc_ctl PORT_STATUS_UPDATE 0x1e (ports 1-4 up) to h2" \
-	ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --ep-peer "$P2" --ep-status 0x1e
-sleep 0.3
-fab_plane_stats h2 "$H2_DEV" >"$tmp/ps_c"
-sleep 0.5
-fab_plane_stats h2 "$H2_DEV" >"$tmp/ps_d"
-ps_running=0
-kill -0 "$cpid" 2>/dev/null && ps_running=1
-d1=$(pdelta 1 "$tmp/ps_a" "$tmp/ps_b")
-d4=$(pdelta 4 "$tmp/ps_a" "$tmp/ps_b")
-u1=$(pdelta 1 "$tmp/ps_c" "$tmp/ps_d")
-u4=$(pdelta 4 "$tmp/ps_c" "$tmp/ps_d")
-diag "port status: h2 tx bytes with port 4 down: plane 1 +$d1, plane 4 +$d4; all up: plane 1 +$u1, plane 4 +$u4"
-wait "$cpid"
-crc=$?
-wait "$spid"
-src=$?
-check_finished "port status: the mrc_bw client completes" "$crc" "$tmp/ps_c.log" \
-	"^mrc_bw: $NP messages of 65536 bytes .* MB/s" mrc_bw client
-check_finished "port status: the server verified every byte" "$src" "$tmp/ps_s.log" \
-	"^mrc_bw: $NP messages, [0-9]+ bytes, 0 corrupted bytes" mrc_bw server
-check "port status: the transfer was still running at the end" test "$ps_running" = 1
-check "port status: h2's plane 4 carries < 1% of plane 1's bytes while h1 says it is down" \
-	test $((${d4:-0} * 100)) -lt "${d1:-0}"
-check "port status: h2's plane 4 carries again once h1 says it is up" \
-	test $((${u4:-0} * 20)) -gt "${u1:-0}"
+# Not on the sanitizer kernel: its checks compare half-second byte
+# counts during a transfer, which the slow guest's few packets per
+# window do not decide (the EV events section below, likewise).
+if [ "$SCALE" -gt 1 ]; then
+	skip "PORT_STATUS_UPDATE during mrc_bw" "timing-bound, run on Debian's kernel only"
+else
+	port_status_section
+fi
 
 # --- the controller API's ports: h1's planes ----------------------------------
 check "mrc_ctl ports on $H1_DEV: planes 1-4 enabled, refusals, port 4 disabled" \

@@ -509,6 +509,30 @@ static int mrc_nl_get_addr(const struct nlattr *nla, u8 *family, u8 *addr)
 	return 0;
 }
 
+/* A 4- or 16-byte address attribute as a sockaddr (the rest of @ss zero);
+ * another length is -EINVAL with @badlen, a static text, blaming @nla.
+ */
+int mrc_nl_sockaddr(const struct nlattr *nla, struct sockaddr_storage *ss,
+		    struct netlink_ext_ack *extack, const char *badlen)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (nla_len(nla) == 4) {
+		sin->sin_family = AF_INET;
+		memcpy(&sin->sin_addr, nla_data(nla), 4);
+		return 0;
+	}
+	if (nla_len(nla) == 16) {
+		sin6->sin6_family = AF_INET6;
+		memcpy(&sin6->sin6_addr, nla_data(nla), 16);
+		return 0;
+	}
+	mrc_nl_set_msg_attr(extack, nla, badlen);
+	return -EINVAL;
+}
+
 static int mrc_nl_get_peer(struct nlattr **attrs, struct mrc_route *route,
 			   struct netlink_ext_ack *extack)
 {

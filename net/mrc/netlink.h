@@ -23,6 +23,8 @@ void *mrc_nl_put_hdr(struct sk_buff *skb, const struct mrc_dev *mdev,
 		     u32 portid, u32 seq, int flags, u8 cmd);
 int mrc_nl_end_hdr(struct sk_buff *skb, void *hdr, int err);
 int mrc_nl_reply(struct genl_info *info, struct sk_buff *msg, int err);
+int mrc_nl_sockaddr(const struct nlattr *nla, struct sockaddr_storage *ss,
+		    struct netlink_ext_ack *extack, const char *badlen);
 
 /* netlink_dump.c: the walk over the instances that every dump but
  * DEV_GET's shares.  @dump_dev puts one instance's objects from cursor

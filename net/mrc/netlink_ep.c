@@ -47,23 +47,8 @@ struct mrc_ep_req {
 static int mrc_ep_addr(const struct nlattr *nla, struct sockaddr_storage *ss,
 		       struct netlink_ext_ack *extack)
 {
-	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-
-	memset(ss, 0, sizeof(*ss));
-	if (nla_len(nla) == 4) {
-		sin->sin_family = AF_INET;
-		memcpy(&sin->sin_addr, nla_data(nla), 4);
-		return 0;
-	}
-	if (nla_len(nla) == 16) {
-		sin6->sin6_family = AF_INET6;
-		memcpy(&sin6->sin6_addr, nla_data(nla), 16);
-		return 0;
-	}
-	NL_SET_ERR_MSG_ATTR(extack, nla,
-			    "address must be 4 (IPv4) or 16 (IPv6) bytes");
-	return -EINVAL;
+	return mrc_nl_sockaddr(nla, ss, extack,
+			       "address must be 4 (IPv4) or 16 (IPv6) bytes");
 }
 
 static int mrc_ep_missing(struct netlink_ext_ack *extack,

@@ -79,28 +79,15 @@ toobig:
 static int mrc_probe_peer(struct genl_info *info, struct sockaddr_storage *ss)
 {
 	struct nlattr *nla = info->attrs[MRC_A_PROBE_TO];
-	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
 
-	memset(ss, 0, sizeof(*ss));
 	if (!nla) {
+		memset(ss, 0, sizeof(*ss));
 		NL_SET_ERR_MSG(info->extack,
 			       "missing peer address (MRC_A_PROBE_TO)");
 		return -EINVAL;
 	}
-	if (nla_len(nla) == 4) {
-		sin->sin_family = AF_INET;
-		memcpy(&sin->sin_addr, nla_data(nla), 4);
-		return 0;
-	}
-	if (nla_len(nla) == 16) {
-		sin6->sin6_family = AF_INET6;
-		memcpy(&sin6->sin6_addr, nla_data(nla), 16);
-		return 0;
-	}
-	NL_SET_ERR_MSG_ATTR(info->extack, nla,
-			    "peer address must be 4 (IPv4) or 16 (IPv6) bytes");
-	return -EINVAL;
+	return mrc_nl_sockaddr(nla, ss, info->extack,
+			       "peer address must be 4 (IPv4) or 16 (IPv6) bytes");
 }
 
 /* "ev PORT plane N": one UDP EV instead of the route's set. */

@@ -664,6 +664,51 @@ tap_pair() {
 		h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 "$prog" "$@"
 }
 
+# h1h2_app DESC RE PORT PROG [ARG...]: app_pair of PROG on $H1_DEV in h1
+# (the server, 10.0.0.1) and $H2_DEV in h2 (the client) of mrc_two_hosts.
+h1h2_app() {
+	local desc=$1 re=$2 port=$3
+	shift 3
+	app_pair "$desc" "$re" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 "$port" "$@"
+}
+
+# h1_stat NAME: h1's instance counter NAME (mrcctl -s dev show of
+# $H1_DEV), empty if there is no such counter.
+h1_stat() {
+	ns_exec h1 "$MRCCTL" -j -s dev show dev "$H1_DEV" 2>/dev/null | python3 -S -c '
+import json, sys
+try:
+    v = json.load(sys.stdin)[0]["stats"][sys.argv[1]]
+except Exception:
+    sys.exit(0)
+print(v)' "$1"
+}
+
+# drop_check_pair PROG COUNTER N WHAT: PROG, a TAP program of
+# tools/testing/verbs whose receiver drops N messages, with its drop
+# counter COUNTER: COUNTER is a counter of h1's instance (mrcctl) and of
+# rdma statistic; PROG as server in h1 and client in h2 (verbs_pair,
+# 120 s), the client must end with "N passed, 0 failed", the server with
+# "N commands, 0 errors"; then "COUNTER counted the N dropped WHAT".
+drop_check_pair() {
+	local prog=$1 counter=$2 n=$3 what=$4 before after
+	check_output "$counter is a counter of the instance (mrcctl -s dev show)" \
+		'^[0-9]+$' h1_stat "$counter"
+	check_output "... and of rdma statistic" "$counter [0-9]+" \
+		ns_exec h1 rdma statistic show link "$H1_DEV/1"
+	before=$(h1_stat "$counter")
+	VERBS_DIAG_RE="^(ok|not ok|# $prog)" VERBS_TIMEOUT=120 verbs_pair "$prog" \
+		"^# $prog: ([1-9][0-9]* passed, 0 failed|server: [1-9][0-9]* commands, 0 errors)\$" \
+		h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 "$prog"
+	after=$(h1_stat "$counter")
+	if [ -n "$before" ] && [ -n "$after" ] && [ $((after - before)) -eq "$n" ]; then
+		ok "$counter counted the $n dropped $what"
+	else
+		not_ok "$counter counted the $n dropped $what"
+		diag "$counter before '${before}', after '${after}'"
+	fi
+}
+
 # mrc_attack_setup PROG...: the hostile-packet tests' topology, each step a
 # check that ends the test on failure: the PROGs are built and rdma and
 # ibv_devinfo installed (else the test is skipped), mrc is loaded,

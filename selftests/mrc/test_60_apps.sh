@@ -12,32 +12,23 @@
 # are small: under TCG every test takes seconds.
 . "$(dirname "$0")/lib.sh"
 
-require_cmd rdma ibv_devinfo ibv_rc_pingpong ib_write_bw ib_read_bw ib_send_bw ib_atomic_bw ib_write_lat ib_read_lat ib_send_lat ss
-mrc_load || done_testing
-check "two hosts h1/h2 with $H1_DEV/$H2_DEV on e0" mrc_two_hosts || done_testing
-
-# app DESC RE PORT PROG ARG...: PROG on $H1_DEV in h1 (server) and h2 (client).
-app() {
-	local desc=$1 re=$2 port=$3
-	shift 3
-	app_pair "$desc" "$re" h1 "$H1_DEV" h2 "$H2_DEV" 10.0.0.1 "$port" "$@"
-}
+mrc_verbs_setup ibv_rc_pingpong ib_write_bw ib_read_bw ib_send_bw ib_atomic_bw ib_write_lat ib_read_lat ib_send_lat ss
 
 PERF=(-x 1 -F)
-app "ibv_rc_pingpong" "$PINGPONG_RE" 18515 ibv_rc_pingpong -g 1 -n 100
-app "ibv_rc_pingpong 64 KiB" "$PINGPONG_RE" 18515 ibv_rc_pingpong -g 1 -s 65536 -n 100
-app "ib_send_bw" "$PERF_BW_RE" 18515 ib_send_bw "${PERF[@]}" -n 200
-app "ib_send_lat" "$PERF_LAT_RE" 18515 ib_send_lat "${PERF[@]}" -n 200
-app "ib_write_bw" "$PERF_BW_RE" 18515 ib_write_bw "${PERF[@]}" -n 200
-app "ib_write_lat" "$PERF_LAT_RE" 18515 ib_write_lat "${PERF[@]}" -n 200
-app "ib_read_bw" "$PERF_BW_RE" 18515 ib_read_bw "${PERF[@]}" -n 200
-app "ib_read_lat" "$PERF_LAT_RE" 18515 ib_read_lat "${PERF[@]}" -n 200
-app "ib_atomic_bw (fetch-and-add)" "$PERF_BW_RE" 18515 ib_atomic_bw "${PERF[@]}" -n 200
-app "ib_atomic_bw (compare-and-swap)" "$PERF_BW_RE" 18515 ib_atomic_bw "${PERF[@]}" -n 200 \
+h1h2_app "ibv_rc_pingpong" "$PINGPONG_RE" 18515 ibv_rc_pingpong -g 1 -n 100
+h1h2_app "ibv_rc_pingpong 64 KiB" "$PINGPONG_RE" 18515 ibv_rc_pingpong -g 1 -s 65536 -n 100
+h1h2_app "ib_send_bw" "$PERF_BW_RE" 18515 ib_send_bw "${PERF[@]}" -n 200
+h1h2_app "ib_send_lat" "$PERF_LAT_RE" 18515 ib_send_lat "${PERF[@]}" -n 200
+h1h2_app "ib_write_bw" "$PERF_BW_RE" 18515 ib_write_bw "${PERF[@]}" -n 200
+h1h2_app "ib_write_lat" "$PERF_LAT_RE" 18515 ib_write_lat "${PERF[@]}" -n 200
+h1h2_app "ib_read_bw" "$PERF_BW_RE" 18515 ib_read_bw "${PERF[@]}" -n 200
+h1h2_app "ib_read_lat" "$PERF_LAT_RE" 18515 ib_read_lat "${PERF[@]}" -n 200
+h1h2_app "ib_atomic_bw (fetch-and-add)" "$PERF_BW_RE" 18515 ib_atomic_bw "${PERF[@]}" -n 200
+h1h2_app "ib_atomic_bw (compare-and-swap)" "$PERF_BW_RE" 18515 ib_atomic_bw "${PERF[@]}" -n 200 \
 	-A CMP_AND_SWAP
 # Large messages: segmentation over many MTU-sized packets.
-app "ib_write_bw 1 MiB" "$PERF_BW_RE" 18515 ib_write_bw "${PERF[@]}" -n 20 -s 1048576
-app "ib_send_bw 1 MiB" "$PERF_BW_RE" 18515 ib_send_bw "${PERF[@]}" -n 20 -s 1048576
+h1h2_app "ib_write_bw 1 MiB" "$PERF_BW_RE" 18515 ib_write_bw "${PERF[@]}" -n 20 -s 1048576
+h1h2_app "ib_send_bw 1 MiB" "$PERF_BW_RE" 18515 ib_send_bw "${PERF[@]}" -n 20 -s 1048576
 
 # The same programs must fail visibly when there is no server: the checks
 # above can fail.

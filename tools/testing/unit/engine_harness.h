@@ -408,6 +408,16 @@ inline struct mrc_conn_config solo_config()
 	return cfg;
 }
 
+// A solo_config() whose window (16 Mi) never holds the sender back (the
+// path and EV tests count packets, not the window).
+inline struct mrc_conn_config wide_config()
+{
+	struct mrc_conn_config cfg = solo_config();
+
+	cfg.cc.init_cwnd = cfg.cc.max_cwnd = 1u << 24;
+	return cfg;
+}
+
 // A solo_config() whose timer fails the connection after @retry_cnt
 // linear and @backoff_cnt doubling ACK timeouts (the timer tests).
 inline struct mrc_conn_config retry_config(u8 retry_cnt, u8 backoff_cnt)

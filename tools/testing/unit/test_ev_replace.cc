@@ -17,14 +17,6 @@ using namespace mrc_test;
 
 namespace {
 
-struct mrc_conn_config cfg_replace()
-{
-	struct mrc_conn_config cfg = solo_config();
-
-	cfg.cc.init_cwnd = cfg.cc.max_cwnd = 1u << 24;
-	return cfg;
-}
-
 // @n EVs spread round robin over @planes.
 std::vector<struct mrc_ev_cfg> evs_on(std::initializer_list<uint8_t> planes,
 				      size_t n)
@@ -49,7 +41,7 @@ struct mrc_conn_stats stats(const Solo &s)
 
 TEST(EvReplace, InFlightResentOnTheNewPlanesAtOnce)
 {
-	Solo s(cfg_replace());
+	Solo s(wide_config());
 	auto old_evs = evs_on({1, 2}, 8);
 
 	ASSERT_EQ(mrc_conn_set_evs(s.c, old_evs.data(), 8, s.now), 0);
@@ -102,7 +94,7 @@ TEST(EvReplace, InFlightResentOnTheNewPlanesAtOnce)
 
 TEST(EvReplace, ReportsMovedAndRemovedEvs)
 {
-	Solo s(cfg_replace());
+	Solo s(wide_config());
 	auto old_evs = evs_on({1, 2}, 4); // 1 2 1 2
 
 	ASSERT_EQ(mrc_conn_set_evs(s.c, old_evs.data(), 4, s.now), 0);
@@ -129,7 +121,7 @@ TEST(EvReplace, ReportsMovedAndRemovedEvs)
 
 TEST(EvReplace, RefusedSetChangesNothing)
 {
-	Solo s(cfg_replace());
+	Solo s(wide_config());
 	auto old_evs = evs_on({1, 2}, 4);
 
 	ASSERT_EQ(mrc_conn_set_evs(s.c, old_evs.data(), 4, s.now), 0);
@@ -152,7 +144,7 @@ TEST(EvReplace, RefusedSetChangesNothing)
 
 TEST(EvReplace, ReceiveStateStays)
 {
-	Solo s(cfg_replace());
+	Solo s(wide_config());
 	auto old_evs = evs_on({1, 2}, 4);
 	uint32_t psn = s.c->cfg.peer_init_psn;
 
@@ -171,7 +163,7 @@ TEST(EvReplace, ReceiveStateStays)
 
 TEST(EvReplace, MinActiveFollowsTheNewProfile)
 {
-	Solo s(cfg_replace());
+	Solo s(wide_config());
 	auto old_evs = evs_on({1}, 4);
 	auto new_evs = evs_on({2}, 4);
 

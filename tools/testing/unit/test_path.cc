@@ -16,14 +16,6 @@ using namespace mrc_test;
 
 namespace {
 
-struct mrc_conn_config cfg_path()
-{
-	struct mrc_conn_config cfg = solo_config();
-
-	cfg.cc.init_cwnd = cfg.cc.max_cwnd = 1u << 24;
-	return cfg;
-}
-
 // Send @n packets, acknowledging everything whenever the window fills;
 // returns packets per EV.
 std::vector<uint32_t> spray(Solo &s, uint32_t n_evs, uint32_t n)
@@ -59,7 +51,7 @@ void teach_rtt(Solo &s, const std::vector<struct mrc_tx_desc> &v, uint32_t rtt)
 
 TEST(PathSpray, EvenOver256Evs)
 {
-	Solo s(cfg_path(), MRC_MAX_EVS);
+	Solo s(wide_config(), MRC_MAX_EVS);
 	auto c = spray(s, MRC_MAX_EVS, 256 * 40 + 17);
 	auto [lo, hi] = std::minmax_element(c.begin(), c.end());
 
@@ -69,7 +61,7 @@ TEST(PathSpray, EvenOver256Evs)
 
 TEST(PathSpray, EvenOverWhatIsLeftAfterDenyAndPlaneDown)
 {
-	Solo s(cfg_path());
+	Solo s(wide_config());
 	std::vector<struct mrc_ev_cfg> evs(64);
 
 	for (size_t i = 0; i < evs.size(); i++)
@@ -104,7 +96,7 @@ TEST(PathSpray, EvenOverWhatIsLeftAfterDenyAndPlaneDown)
 
 TEST(PathSpray, EcnMarkedEvIsSkippedForAboutOneRtt)
 {
-	Solo s(cfg_path(), 8);
+	Solo s(wide_config(), 8);
 	auto v = s.drain();
 
 	s.send(8000);
@@ -133,7 +125,7 @@ TEST(PathSpray, EcnMarkedEvIsSkippedForAboutOneRtt)
 TEST(PathSpray, EcnSkipIgnoredWhenMoreThanHalfAreMarked)
 {
 	for (uint32_t marked : {4u, 5u}) {
-		Solo s(cfg_path(), 8);
+		Solo s(wide_config(), 8);
 
 		s.send(8000);
 		auto v = s.drain();
@@ -155,7 +147,7 @@ TEST(PathSpray, EcnSkipIgnoredWhenMoreThanHalfAreMarked)
 
 TEST(PathSpray, PeerPlanesDownFromPortStatus)
 {
-	Solo s(cfg_path());
+	Solo s(wide_config());
 	std::vector<struct mrc_ev_cfg> evs(4);
 	struct mrc_pkt ps;
 
@@ -181,7 +173,7 @@ TEST(PathSpray, PeerPlanesDownFromPortStatus)
 
 TEST(PathHealth, LossRetiresEvAndReportsEvent)
 {
-	Solo s(cfg_path(), 4);
+	Solo s(wide_config(), 4);
 
 	s.events.clear();
 	mrc_path_on_loss(s.c, 2, MRC_EVR_LOSS, s.now);
@@ -203,7 +195,7 @@ TEST(PathHealth, LossRetiresEvAndReportsEvent)
 
 TEST(PathHealth, MinActiveKeepsTheLeastBad)
 {
-	auto cfg = cfg_path();
+	auto cfg = wide_config();
 
 	cfg.ev_min_active = 2;
 	Solo s(cfg, 4);
@@ -234,7 +226,7 @@ TEST(PathHealth, MinActiveKeepsTheLeastBad)
 
 TEST(PathHealth, DeniedIsNeverUsedNorProbedUntilAllowed)
 {
-	Solo s(cfg_path(), 4);
+	Solo s(wide_config(), 4);
 
 	s.events.clear();
 	mrc_path_on_loss(s.c, 1, MRC_EVR_LOSS, s.now);
@@ -254,7 +246,7 @@ TEST(PathHealth, DeniedIsNeverUsedNorProbedUntilAllowed)
 
 TEST(PathHealth, ProbesBackOffAndRevive)
 {
-	auto cfg = cfg_path();
+	auto cfg = wide_config();
 
 	cfg.probe_interval = 10000;
 	cfg.probe_backoff_max = 3;
@@ -302,7 +294,7 @@ TEST(PathHealth, ProbesBackOffAndRevive)
 
 TEST(PathHealth, ProbeRequestIsAnsweredOnTheSameIndex)
 {
-	Solo s(cfg_path(), 4);
+	Solo s(wide_config(), 4);
 	struct mrc_pkt req;
 
 	mrc_pkt_init(&req, MRC_OP_PROBE_REQ);
@@ -326,7 +318,7 @@ TEST(PathHealth, ProbeRequestIsAnsweredOnTheSameIndex)
 
 TEST(PathHealth, SetEvsReportsConfigEventsAndAutoUsesPlaneOne)
 {
-	Solo s(cfg_path());
+	Solo s(wide_config());
 
 	s.events.clear();
 	ASSERT_EQ(mrc_conn_set_evs_auto(s.c, 3, s.now), 0);
@@ -348,7 +340,7 @@ TEST(PathHealth, SetEvsReportsConfigEventsAndAutoUsesPlaneOne)
 
 TEST(PathSpray, ExpiredMarksOfUnusableEvsDoNotDisableTheSkip)
 {
-	Solo s(cfg_path(), 4);
+	Solo s(wide_config(), 4);
 
 	s.send(4000);
 	auto v = s.drain();

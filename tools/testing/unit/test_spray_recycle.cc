@@ -14,9 +14,8 @@ namespace {
 
 struct mrc_conn_config cfg_recycle(uint8_t spray = MRC_SPRAY_RECYCLE)
 {
-	struct mrc_conn_config cfg = solo_config();
+	struct mrc_conn_config cfg = wide_config();
 
-	cfg.cc.init_cwnd = cfg.cc.max_cwnd = 1u << 24;
 	cfg.spray = spray;
 	return cfg;
 }

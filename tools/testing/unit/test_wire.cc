@@ -11,13 +11,7 @@ using namespace mrc_test;
 
 namespace {
 
-std::vector<u8> some_payload(size_t n)
-{
-	std::vector<u8> v(n);
-	for (size_t i = 0; i < n; i++)
-		v[i] = (u8)(i * 7 + 3);
-	return v;
-}
+std::vector<u8> some_payload(size_t n) { return pattern_payload(n, 7, 3); }
 
 class WireOp : public ::testing::TestWithParam<u8> {};
 

@@ -10,13 +10,7 @@ using namespace mrc_test;
 
 namespace {
 
-std::vector<u8> payload_of(size_t n)
-{
-	std::vector<u8> v(n);
-	for (size_t i = 0; i < n; i++)
-		v[i] = (u8)(i * 13 + 1);
-	return v;
-}
+std::vector<u8> payload_of(size_t n) { return pattern_payload(n, 13, 1); }
 
 class WireTrim : public ::testing::TestWithParam<u8> {};
 

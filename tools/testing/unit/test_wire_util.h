@@ -28,6 +28,15 @@ inline const std::vector<u8> &all_opcodes()
 	return ops;
 }
 
+// @n payload bytes, byte i being i * @mul + @add (mod 256).
+inline std::vector<u8> pattern_payload(size_t n, u8 mul, u8 add)
+{
+	std::vector<u8> v(n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (u8)(i * mul + add);
+	return v;
+}
+
 // A valid packet of @op with every field non-trivial.  Payload-carrying
 // opcodes get a middle-of-message payload of @payload bytes.
 inline mrc_pkt sample_pkt(u8 op, const std::vector<u8> &payload)

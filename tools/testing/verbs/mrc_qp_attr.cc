@@ -154,17 +154,7 @@ void post_wimms(ibv_qp *qp, Dev &d, const ConnInfo &peer)
 // Wait for n completions of qp (others are a failure of the caller's).
 std::vector<ibv_wc> wait_wc(Dev &d, int n, Clock::time_point until)
 {
-	std::vector<ibv_wc> out;
-	while (static_cast<int>(out.size()) < n && Clock::now() < until) {
-		ibv_wc wc[16];
-		int k = ibv_poll_cq(d.cq.get(), 16, wc);
-		if (k < 0)
-			fail("ibv_poll_cq");
-		out.insert(out.end(), wc, wc + k);
-		if (!k)
-			std::this_thread::sleep_for(std::chrono::milliseconds(2));
-	}
-	return out;
+	return poll_until(d.cq.get(), static_cast<size_t>(n), until);
 }
 
 ConnInfo local_info(Dev &d, ibv_qp *qp, int gid)

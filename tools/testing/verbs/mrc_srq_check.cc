@@ -57,22 +57,6 @@ uint8_t pattern(uint32_t msg, uint32_t j)
 	return static_cast<uint8_t>(msg * 7 + j * 13 + 1);
 }
 
-std::vector<ibv_wc> poll_n(ibv_cq *cq, size_t n, int ms)
-{
-	std::vector<ibv_wc> out;
-	auto end = Clock::now() + std::chrono::milliseconds(ms);
-	while (out.size() < n && Clock::now() < end) {
-		ibv_wc wc[8];
-		int k = ibv_poll_cq(cq, 8, wc);
-		if (k < 0)
-			fail("ibv_poll_cq");
-		out.insert(out.end(), wc, wc + k);
-		if (!k)
-			std::this_thread::sleep_for(std::chrono::milliseconds(2));
-	}
-	return out;
-}
-
 std::string err_str(int rc) { return rc ? std::strerror(rc) : "ok"; }
 
 struct Ends {
@@ -102,13 +86,7 @@ void connect_all(const Options &o, PortBase &b, ibv_cq *cq, ibv_srq *srq,
 		mine[i] = conn_info(e.qp[i].get(), 100 + i, b.gid, nullptr, 0, 0);
 		qp_to_init(e.qp[i].get(), 1, IBV_ACCESS_LOCAL_WRITE);
 	}
-	if (client) {
-		tcp.send(mine);
-		e.peer = tcp.recv<std::array<ConnInfo, kQps>>(dl);
-	} else {
-		e.peer = tcp.recv<std::array<ConnInfo, kQps>>(dl);
-		tcp.send(mine);
-	}
+	e.peer = exchange(tcp, mine, client, dl);
 	PathParams pp;
 	pp.gid_index = o.gid;
 	pp.mtu = b.mtu;
@@ -127,18 +105,12 @@ int serve(const Options &o, Clock::time_point dl)
 	PortBase b = open_port_base(o);
 	Buffer buf = alloc_buffer(kMsg * 256);
 	Mr mr = reg_mr(b.pd.get(), buf.get(), kMsg * 256, IBV_ACCESS_LOCAL_WRITE);
-	Cq cq(ibv_create_cq(b.ctx.get(), 64, nullptr, nullptr, 0));
-	if (!cq)
-		fail_errno("ibv_create_cq");
+	Cq cq = port_cq(b, 64);
 	Tcp tcp = Tcp::listen_accept(o.port, dl);
 	Ends e;
 	connect_all(o, b, cq.get(), nullptr, tcp, false, e, dl);
-	unsigned cmds = 0, errors = 0;
-	for (;;) {
-		Cmd c = tcp.recv<Cmd>(dl);
-		if (c.op == 0)
-			break;
-		cmds++;
+	return serve_requests<
+		Cmd>("mrc_srq_check", tcp, dl, [&](const Cmd &c, unsigned &errors) {
 		Reply r{0, IBV_WC_SUCCESS};
 		for (uint32_t k = 0; k < c.count && c.qp < kQps; k++) {
 			uint32_t msg = c.first + k;
@@ -161,20 +133,14 @@ int serve(const Options &o, Clock::time_point dl)
 		}
 		if (wcs.size() != c.count)
 			errors++;
-		tcp.send(r);
-	}
-	std::printf("# mrc_srq_check: server: %u commands, %u errors\n", cmds,
-		    errors);
-	return errors ? 1 : 0;
+		return r;
+	});
 }
 
 // ---------------------------------------------------------------- client
-class Client {
+class Client : PortClient<Options> {
 public:
-	Client(const Options &o, PortBase &b, Tcp &tcp, Clock::time_point dl)
-		: o_(o), b_(b), tcp_(tcp), dl_(dl)
-	{
-	}
+	using PortClient::PortClient;
 
 	int run()
 	{
@@ -189,12 +155,10 @@ public:
 		buf_ = alloc_buffer(kSlot * kSlots);
 		mr_ = reg_mr(pd2_.get(), buf_.get(), kSlot * kSlots,
 			     IBV_ACCESS_LOCAL_WRITE);
-		cq_.reset(ibv_create_cq(b_.ctx.get(), 64, nullptr, nullptr, 0));
-		if (!cq_)
-			fail_errno("ibv_create_cq");
+		cq_ = port_cq(b_, 64);
 		if (!create())
 			return tap_.finish();
-		connect_all(o_, b_, cq_.get(), srq_, tcp_, true, e_, dl_);
+		connect_all(o_, b_, cq_.get(), srq_, tcp_, true, e_, deadline_);
 		shared();
 		limit();
 		rnr();
@@ -202,8 +166,7 @@ public:
 		err_keeps_wqes();
 		hostile();
 		destroy();
-		Cmd end{};
-		tcp_.send(end);
+		tcp_.send(Cmd{});
 		return tap_.finish();
 	}
 
@@ -279,8 +242,7 @@ private:
 	{
 		Cmd c{1, qp, count, next_msg_};
 		next_msg_ += count;
-		tcp_.send(c);
-		return tcp_.recv<Reply>(dl_);
+		return request<Reply>(tcp_, c, deadline_);
 	}
 
 	// The receive @w: success, a QP of ours, the data of a message.
@@ -382,7 +344,7 @@ private:
 			   "SRQ empty: 1 of 3 SENDs on QP 1 received, the others wait");
 		post(2);
 		wcs = poll_n(cq_.get(), 2, 20000);
-		Reply r = tcp_.recv<Reply>(dl_);
+		Reply r = tcp_.recv<Reply>(deadline_);
 		bool ok = wcs.size() == 2 && r.ok == 3;
 		for (auto &w : wcs)
 			ok = ok && good_recv(w, e_.qp[1]->qp_num);
@@ -524,10 +486,6 @@ private:
 		}
 	}
 
-	const Options &o_;
-	PortBase &b_;
-	Tcp &tcp_;
-	Clock::time_point dl_;
 	Tap tap_{"mrc_srq_check"};
 	Pd pd2_;
 	Buffer buf_;

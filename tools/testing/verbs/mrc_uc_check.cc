@@ -44,32 +44,9 @@ struct Cmd {
 	uint32_t n;
 	uint32_t want;
 };
-struct Reply {
-	uint32_t got;
-	uint32_t status;   // of the first receive
-	uint32_t opcode;   // ...
-	uint32_t byte_len; // ...
-	uint32_t imm;	   // ... (host order)
-	uint32_t tag;	   // the first 4 bytes of its buffer
-	uint32_t state;	   // the QP's state after them
-	uint32_t wtag;	   // the first 4 bytes of the WRITE target
+struct Reply : RecvReport {
+	uint32_t wtag; // the first 4 bytes of the WRITE target
 };
-
-std::vector<ibv_wc> poll_n(ibv_cq *cq, size_t n, int ms)
-{
-	std::vector<ibv_wc> out;
-	auto end = Clock::now() + std::chrono::milliseconds(ms);
-	while (out.size() < n && Clock::now() < end) {
-		ibv_wc wc[8];
-		int k = ibv_poll_cq(cq, 8, wc);
-		if (k < 0)
-			fail("ibv_poll_cq");
-		out.insert(out.end(), wc, wc + k);
-		if (!k)
-			std::this_thread::sleep_for(std::chrono::milliseconds(2));
-	}
-	return out;
-}
 
 Qp create_uc(ibv_pd *pd, ibv_cq *cq, uint32_t send_wr, uint32_t recv_wr,
 	     ibv_srq *srq = nullptr, ibv_qp_cap *cap = nullptr)
@@ -141,25 +118,6 @@ void bring_up(ibv_qp *qp, const Options &o, ibv_mtu mtu, const ConnInfo &r,
 		fail_errno("UC QP to RTS", err_of(rc));
 }
 
-ConnInfo exchange(Tcp &tcp, const ConnInfo &mine, bool client,
-		  Clock::time_point dl)
-{
-	if (client) {
-		tcp.send(mine);
-		return tcp.recv<ConnInfo>(dl);
-	}
-	ConnInfo peer = tcp.recv<ConnInfo>(dl);
-	tcp.send(mine);
-	return peer;
-}
-
-uint32_t tag_at(const uint8_t *p)
-{
-	uint32_t t;
-	std::memcpy(&t, p, sizeof(t));
-	return t;
-}
-
 // ---------------------------------------------------------------- server
 int serve(const Options &o, Clock::time_point dl)
 {
@@ -168,9 +126,7 @@ int serve(const Options &o, Clock::time_point dl)
 	Buffer buf = alloc_buffer(len);
 	Mr mr = reg_mr(b.pd.get(), buf.get(), len,
 		       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-	Cq cq(ibv_create_cq(b.ctx.get(), 64, nullptr, nullptr, 0));
-	if (!cq)
-		fail_errno("ibv_create_cq");
+	Cq cq = port_cq(b, 64);
 	Qp qp = create_uc(b.pd.get(), cq.get(), 16, kRecvWr);
 	if (!qp)
 		fail_errno("ibv_create_qp UC");
@@ -182,83 +138,43 @@ int serve(const Options &o, Clock::time_point dl)
 	ConnInfo peer = exchange(tcp, mine, false, dl);
 	bring_up(qp.get(), o,
 		 std::min(b.mtu, static_cast<ibv_mtu>(peer.param[0])), peer, psn);
-	unsigned cmds = 0, errors = 0;
-	uint32_t slot = 0;
-	for (;;) {
-		Cmd c = tcp.recv<Cmd>(dl);
-		if (c.op == 0)
-			break;
-		cmds++;
-		if (c.op == 1) {
-			for (uint32_t i = 0; i < c.n; i++, slot++) {
-				uint8_t *p = buf.get() + (slot % kSlots) * kSlot;
-				std::memset(p, 0, kSlot);
-				ibv_sge sge{reinterpret_cast<uintptr_t>(p),
-					    kSlot, mr->lkey};
-				ibv_recv_wr wr{}, *bad;
-				wr.wr_id = slot % kSlots;
-				wr.sg_list = &sge;
-				wr.num_sge = 1;
-				if (int rc = ibv_post_recv(qp.get(), &wr, &bad))
-					fail_errno("ibv_post_recv", err_of(rc));
-			}
-			Reply r{};
-			r.state = qp_state(qp.get());
-			tcp.send(r);
-			continue;
-		}
+	RecvSlots slots{buf.get(), kSlot, kSlots, mr->lkey};
+	return serve_requests<
+		Cmd>("mrc_uc_check", tcp, dl, [&](const Cmd &c, unsigned &errors) {
 		Reply r{};
-		auto wcs = poll_n(cq.get(), c.want,
-				  std::min<int>(c.n, ms_until(dl)));
-		auto more = poll_n(cq.get(), kSlots, 100);
-		wcs.insert(wcs.end(), more.begin(), more.end());
-		r.got = static_cast<uint32_t>(wcs.size());
+		if (c.op == 1) {
+			slots.post(qp.get(), c.n, kSlot);
+			report_recvs(r, {}, slots, 0, qp.get());
+			return r;
+		}
+		auto wcs = poll_settled(cq.get(), c.want,
+					std::min<int>(c.n, ms_until(dl)), kSlots);
 		for (auto &w : wcs)
 			errors += w.status != IBV_WC_SUCCESS;
-		if (!wcs.empty()) {
-			const ibv_wc &w = wcs[0];
-			r.status = w.status;
-			r.opcode = w.opcode;
-			r.byte_len = w.byte_len;
-			r.imm = (w.wc_flags & IBV_WC_WITH_IMM) ?
-					ntohl(w.imm_data) :
-					0;
-			if (w.wr_id < kSlots)
-				r.tag = tag_at(buf.get() + w.wr_id * kSlot);
-		}
-		r.state = qp_state(qp.get());
+		report_recvs(r, wcs, slots, 0, qp.get());
 		r.wtag = tag_at(buf.get() + kWrite);
-		tcp.send(r);
-	}
-	std::printf("# mrc_uc_check: server: %u commands, %u errors\n", cmds,
-		    errors);
-	return errors ? 1 : 0;
+		return r;
+	});
 }
 
 // ---------------------------------------------------------------- client
-class Client {
+class Client : PortClient<Options> {
 public:
-	Client(const Options &o, PortBase &b, Tcp &tcp, Clock::time_point dl)
-		: o_(o), b_(b), tcp_(tcp), dl_(dl)
-	{
-	}
+	using PortClient::PortClient;
 
 	int run()
 	{
 		buf_ = alloc_buffer(4096);
 		mr_ = reg_mr(b_.pd.get(), buf_.get(), 4096,
 			     IBV_ACCESS_LOCAL_WRITE);
-		cq_.reset(ibv_create_cq(b_.ctx.get(), 64, nullptr, nullptr, 0));
-		if (!cq_)
-			fail_errno("ibv_create_cq");
+		cq_ = port_cq(b_, 64);
 		create();
 		masks();
 		connect();
 		send_dropped();
 		write_dropped();
 		read_refused();
-		Cmd end{};
-		tcp_.send(end);
+		tcp_.send(Cmd{});
 		return tap_.finish();
 	}
 
@@ -274,23 +190,15 @@ private:
 				       std::to_string(max + 1) + ") is refused");
 		q = create_uc(b_.pd.get(), cq_.get(), 4, max + 1);
 		tap_.check(!q, "UC QP with max_recv_wr max_qp_wr + 1 is refused");
-		ibv_srq_init_attr si{};
-		si.attr.max_wr = 4;
-		si.attr.max_sge = 1;
-		ibv_srq *srq = ibv_create_srq(b_.pd.get(), &si);
-		if (srq) {
-			errno = 0;
-			q = create_uc(b_.pd.get(), cq_.get(), 4, 0, srq);
-			int e = errno;
-			tap_.check(!q && e == EOPNOTSUPP,
-				   "UC QP on an SRQ is refused: " +
-					   err_str(q ? 0 : e) +
+		auto e = errno_on_srq(b_.pd.get(), [&](ibv_srq *srq) {
+			return create_uc(b_.pd.get(), cq_.get(), 4, 0, srq);
+		});
+		if (e)
+			tap_.check(*e == EOPNOTSUPP,
+				   "UC QP on an SRQ is refused: " + err_str(*e) +
 					   " (EOPNOTSUPP expected)");
-			q.reset();
-			ibv_destroy_srq(srq);
-		} else {
+		else
 			tap_.check(false, "ibv_create_srq: " + err_str(errno));
-		}
 		// UD is a QP type of mrc too (issue 15; mrc_ud_check).
 		ibv_qp_init_attr ua{};
 		ua.send_cq = cq_.get();
@@ -368,7 +276,7 @@ private:
 		uint32_t psn = new_psn();
 		ConnInfo mine = conn_info(qp_.get(), psn, b_.gid, nullptr, 0, 0);
 		mine.param[0] = b_.mtu;
-		peer_ = exchange(tcp_, mine, true, dl_);
+		peer_ = exchange(tcp_, mine, true, deadline_);
 		mtu_ = std::min(b_.mtu, static_cast<ibv_mtu>(peer_.param[0]));
 		bring_up(qp_.get(), o_, mtu_, peer_, psn);
 		psn_ = psn;
@@ -379,12 +287,10 @@ private:
 	int post(ibv_qp *qp, ibv_wr_opcode op, uint32_t tag, uint32_t len,
 		 uint32_t rkey = 0, uint32_t imm = 0)
 	{
-		std::memset(buf_.get(), 0, kMsg);
-		std::memcpy(buf_.get(), &tag, sizeof(tag));
-		ibv_sge sge{reinterpret_cast<uintptr_t>(buf_.get()), len,
-			    mr_->lkey};
-		ibv_send_wr wr = signaled_wr(tag, op, sge), *bad;
-		wr.imm_data = htonl(imm);
+		ibv_sge sge;
+		ibv_send_wr wr = tagged_wr(tag, op, buf_.get(), kMsg, len,
+					   mr_->lkey, imm, sge),
+			    *bad;
 		if (op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
 			wr.wr.atomic.remote_addr = peer_.addr;
 			wr.wr.atomic.rkey = rkey;
@@ -395,24 +301,19 @@ private:
 		}
 		if (int rc = ibv_post_send(qp, &wr, &bad))
 			fail_errno("ibv_post_send", err_of(rc));
-		auto wcs = poll_n(cq_.get(), 1, 20000);
-		if (wcs.empty())
-			return -1;
-		return wcs[0].wr_id == tag ? wcs[0].status : -2;
+		return wait_status(cq_.get(), tag, 20000);
 	}
 
 	Reply expect(uint32_t ms)
 	{
 		Cmd c{2, ms, 1};
-		tcp_.send(c);
-		return tcp_.recv<Reply>(dl_);
+		return request<Reply>(tcp_, c, deadline_);
 	}
 
 	void post_recv(uint32_t n)
 	{
 		Cmd c{1, n, 0};
-		tcp_.send(c);
-		tcp_.recv<Reply>(dl_);
+		request<Reply>(tcp_, c, deadline_);
 	}
 
 	static std::string st(int s)
@@ -503,10 +404,6 @@ private:
 				   " (IBV_WC_LOC_QP_OP_ERR expected)");
 	}
 
-	const Options &o_;
-	PortBase &b_;
-	Tcp &tcp_;
-	Clock::time_point dl_;
 	Tap tap_{"mrc_uc_check"};
 	Buffer buf_;
 	Mr mr_;

@@ -54,35 +54,10 @@ struct Cmd {
 	uint32_t n;
 	uint32_t len;
 };
-struct Reply {
-	uint32_t got;
-	uint32_t status;   // of the first receive
-	uint32_t opcode;   // ...
-	uint32_t byte_len; // ...
-	uint32_t flags;	   // ... wc_flags
-	uint32_t imm;	   // ... (host order)
-	uint32_t src_qp;   // ...
-	uint32_t tag;	   // the 4 bytes after its GRH
-	uint32_t state;	   // the QP's state after them
+struct Reply : RecvReport {
 	uint64_t drops;	   // the device's rx_ud_drop, ~0 if unreadable
 	uint8_t grh[kGrh]; // the first receive's GRH
 };
-
-std::vector<ibv_wc> poll_n(ibv_cq *cq, size_t n, int ms)
-{
-	std::vector<ibv_wc> out;
-	auto end = Clock::now() + std::chrono::milliseconds(ms);
-	while (out.size() < n && Clock::now() < end) {
-		ibv_wc wc[8];
-		int k = ibv_poll_cq(cq, 8, wc);
-		if (k < 0)
-			fail("ibv_poll_cq");
-		out.insert(out.end(), wc, wc + k);
-		if (!k)
-			std::this_thread::sleep_for(std::chrono::milliseconds(2));
-	}
-	return out;
-}
 
 Qp create_ud(ibv_pd *pd, ibv_cq *scq, ibv_cq *rcq, uint32_t send_wr,
 	     uint32_t recv_wr, ibv_srq *srq = nullptr)
@@ -138,25 +113,6 @@ void bring_up(ibv_qp *qp)
 		fail_errno("UD QP to RTS", err_of(rc));
 }
 
-ConnInfo exchange(Tcp &tcp, const ConnInfo &mine, bool client,
-		  Clock::time_point dl)
-{
-	if (client) {
-		tcp.send(mine);
-		return tcp.recv<ConnInfo>(dl);
-	}
-	ConnInfo peer = tcp.recv<ConnInfo>(dl);
-	tcp.send(mine);
-	return peer;
-}
-
-uint32_t tag_at(const uint8_t *p)
-{
-	uint32_t t;
-	std::memcpy(&t, p, sizeof(t));
-	return t;
-}
-
 // The device's rx_ud_drop counter, or ~0: the RDMA core's hw_counters
 // as "rdma statistic" reads them over netlink (the device's sysfs
 // directory is not visible in every network namespace).
@@ -187,9 +143,7 @@ int serve(const Options &o, Clock::time_point dl)
 	const size_t len = kSlots * kSlot;
 	Buffer buf = alloc_buffer(len);
 	Mr mr = reg_mr(b.pd.get(), buf.get(), len, IBV_ACCESS_LOCAL_WRITE);
-	Cq cq(ibv_create_cq(b.ctx.get(), 64, nullptr, nullptr, 0));
-	if (!cq)
-		fail_errno("ibv_create_cq");
+	Cq cq = port_cq(b, 64);
 	Qp qp = create_ud(b.pd.get(), cq.get(), cq.get(), 4, kSlots);
 	if (!qp)
 		fail_errno("ibv_create_qp UD");
@@ -198,77 +152,36 @@ int serve(const Options &o, Clock::time_point dl)
 	ConnInfo mine = conn_info(qp.get(), 0, b.gid, nullptr, 0, 0);
 	mine.param[0] = b.mtu;
 	exchange(tcp, mine, false, dl);
-	unsigned cmds = 0, errors = 0;
-	uint32_t slot = 0;
-	for (;;) {
-		Cmd c = tcp.recv<Cmd>(dl);
-		if (c.op == 0)
-			break;
-		cmds++;
+	RecvSlots slots{buf.get(), kSlot, kSlots, mr->lkey};
+	return serve_requests<Cmd>("mrc_ud_check", tcp, dl, [&](const Cmd &c, unsigned &) {
 		Reply r{};
-		if (c.op == 1) {
-			for (uint32_t i = 0; i < c.n; i++, slot++) {
-				uint8_t *p = buf.get() + (slot % kSlots) * kSlot;
-				std::memset(p, 0, kSlot);
-				ibv_sge sge{reinterpret_cast<uintptr_t>(p),
-					    std::min(c.len, kSlot), mr->lkey};
-				ibv_recv_wr wr{}, *bad;
-				wr.wr_id = slot % kSlots;
-				wr.sg_list = &sge;
-				wr.num_sge = 1;
-				if (int rc = ibv_post_recv(qp.get(), &wr, &bad))
-					fail_errno("ibv_post_recv", err_of(rc));
-			}
-		} else {
-			auto wcs = poll_n(cq.get(), c.len,
-					  std::min<int>(c.n, ms_until(dl)));
-			auto more = poll_n(cq.get(), kSlots, 100);
-			wcs.insert(wcs.end(), more.begin(), more.end());
-			r.got = static_cast<uint32_t>(wcs.size());
-			if (!wcs.empty()) {
-				const ibv_wc &w = wcs[0];
-				r.status = w.status;
-				r.opcode = w.opcode;
-				r.byte_len = w.byte_len;
-				r.flags = w.wc_flags;
-				r.imm = (w.wc_flags & IBV_WC_WITH_IMM) ?
-						ntohl(w.imm_data) :
-						0;
-				r.src_qp = w.src_qp;
-				if (w.wr_id < kSlots) {
-					const uint8_t *p = buf.get() +
-							   w.wr_id * kSlot;
-					std::memcpy(r.grh, p, kGrh);
-					r.tag = tag_at(p + kGrh);
-				}
-			}
-		}
-		r.state = qp_state(qp.get());
+		std::vector<ibv_wc> wcs;
+		if (c.op == 1)
+			slots.post(qp.get(), c.n, std::min(c.len, kSlot));
+		else
+			wcs = poll_settled(cq.get(), c.len,
+					   std::min<int>(c.n, ms_until(dl)),
+					   kSlots);
+		report_recvs(r, wcs, slots, kGrh, qp.get());
+		if (!wcs.empty() && wcs[0].wr_id < kSlots)
+			std::memcpy(r.grh, slots.at(wcs[0].wr_id), kGrh);
 		r.drops = read_drops(o.dev);
-		tcp.send(r);
-	}
-	std::printf("# mrc_ud_check: server: %u commands, %u errors\n", cmds,
-		    errors);
-	return errors ? 1 : 0;
+		return r;
+	});
 }
 
 // ---------------------------------------------------------------- client
-class Client {
+class Client : PortClient<Options> {
 public:
-	Client(const Options &o, PortBase &b, Tcp &tcp, Clock::time_point dl)
-		: o_(o), b_(b), tcp_(tcp), dl_(dl)
-	{
-	}
+	using PortClient::PortClient;
 
 	int run()
 	{
 		buf_ = alloc_buffer(8192);
 		mr_ = reg_mr(b_.pd.get(), buf_.get(), 8192,
 			     IBV_ACCESS_LOCAL_WRITE);
-		cq_.reset(ibv_create_cq(b_.ctx.get(), 64, nullptr, nullptr, 0));
-		rcq_.reset(ibv_create_cq(b_.ctx.get(), 8, nullptr, nullptr, 0));
-		if (!cq_ || !rcq_)
-			fail_errno("ibv_create_cq");
+		cq_ = port_cq(b_, 64);
+		rcq_ = port_cq(b_, 8);
 		create();
 		masks();
 		connect();
@@ -278,32 +191,23 @@ public:
 		small_receive();
 		send_errors();
 		hostile();
-		Cmd end{};
-		tcp_.send(end);
+		tcp_.send(Cmd{});
 		return tap_.finish();
 	}
 
 private:
 	void create()
 	{
-		ibv_srq_init_attr si{};
-		si.attr.max_wr = 4;
-		si.attr.max_sge = 1;
-		ibv_srq *srq = ibv_create_srq(b_.pd.get(), &si);
-		if (srq) {
-			errno = 0;
-			Qp q = create_ud(b_.pd.get(), cq_.get(), cq_.get(), 4,
+		auto e = errno_on_srq(b_.pd.get(), [&](ibv_srq *srq) {
+			return create_ud(b_.pd.get(), cq_.get(), cq_.get(), 4,
 					 0, srq);
-			int e = errno;
-			tap_.check(!q && e == EOPNOTSUPP,
-				   "UD QP on an SRQ is refused: " +
-					   err_str(q ? 0 : e) +
+		});
+		if (e)
+			tap_.check(*e == EOPNOTSUPP,
+				   "UD QP on an SRQ is refused: " + err_str(*e) +
 					   " (EOPNOTSUPP expected)");
-			q.reset();
-			ibv_destroy_srq(srq);
-		} else {
+		else
 			tap_.check(false, "ibv_create_srq: " + err_str(errno));
-		}
 		qp_ = create_ud(b_.pd.get(), cq_.get(), rcq_.get(), 16, 4);
 		if (!qp_)
 			fail_errno("ibv_create_qp UD");
@@ -368,18 +272,25 @@ private:
 				   " (EOPNOTSUPP expected)");
 	}
 
-	void connect()
+	// The address of the peer (its GID, from our GID o_.gid).
+	ibv_ah_attr peer_ah() const
 	{
-		bring_up(qp_.get());
-		ConnInfo mine = conn_info(qp_.get(), 0, b_.gid, nullptr, 0, 0);
-		mine.param[0] = b_.mtu;
-		peer_ = exchange(tcp_, mine, true, dl_);
 		ibv_ah_attr aa{};
 		aa.is_global = 1;
 		std::memcpy(aa.grh.dgid.raw, peer_.gid, 16);
 		aa.grh.sgid_index = static_cast<uint8_t>(o_.gid);
 		aa.grh.hop_limit = 64;
 		aa.port_num = 1;
+		return aa;
+	}
+
+	void connect()
+	{
+		bring_up(qp_.get());
+		ConnInfo mine = conn_info(qp_.get(), 0, b_.gid, nullptr, 0, 0);
+		mine.param[0] = b_.mtu;
+		peer_ = exchange(tcp_, mine, true, deadline_);
+		ibv_ah_attr aa = peer_ah();
 		ah_.reset(ibv_create_ah(b_.pd.get(), &aa));
 		if (!ah_)
 			fail_errno("ibv_create_ah");
@@ -392,35 +303,28 @@ private:
 	int post(ibv_wr_opcode op, uint32_t tag, uint32_t len,
 		 uint32_t qkey = kQkey, uint32_t imm = 0)
 	{
-		std::memset(buf_.get(), 0, kMsg);
-		std::memcpy(buf_.get(), &tag, sizeof(tag));
-		ibv_sge sge{reinterpret_cast<uintptr_t>(buf_.get()), len,
-			    mr_->lkey};
-		ibv_send_wr wr = signaled_wr(tag, op, sge), *bad;
-		wr.imm_data = htonl(imm);
+		ibv_sge sge;
+		ibv_send_wr wr = tagged_wr(tag, op, buf_.get(), kMsg, len,
+					   mr_->lkey, imm, sge),
+			    *bad;
 		wr.wr.ud.ah = ah_.get();
 		wr.wr.ud.remote_qpn = peer_.qpn;
 		wr.wr.ud.remote_qkey = qkey;
 		if (int rc = ibv_post_send(qp_.get(), &wr, &bad))
 			return -3 - err_of(rc);
-		auto wcs = poll_n(cq_.get(), 1, 20000);
-		if (wcs.empty())
-			return -1;
-		return wcs[0].wr_id == tag ? wcs[0].status : -2;
+		return wait_status(cq_.get(), tag, 20000);
 	}
 
 	Reply expect(uint32_t ms, uint32_t want = 1)
 	{
 		Cmd c{2, ms, want};
-		tcp_.send(c);
-		return tcp_.recv<Reply>(dl_);
+		return request<Reply>(tcp_, c, deadline_);
 	}
 
 	Reply post_recv(uint32_t n, uint32_t len = kSlot)
 	{
 		Cmd c{1, n, len};
-		tcp_.send(c);
-		return tcp_.recv<Reply>(dl_);
+		return request<Reply>(tcp_, c, deadline_);
 	}
 
 	static std::string st(int s)
@@ -706,12 +610,7 @@ private:
 		// An AH of another PD, through the provider (it passes the
 		// AH's number as it is).
 		Pd pd2(ibv_alloc_pd(b_.ctx.get()));
-		ibv_ah_attr aa{};
-		aa.is_global = 1;
-		std::memcpy(aa.grh.dgid.raw, peer_.gid, 16);
-		aa.grh.sgid_index = static_cast<uint8_t>(o_.gid);
-		aa.grh.hop_limit = 64;
-		aa.port_num = 1;
+		ibv_ah_attr aa = peer_ah();
 		Ah ah2(pd2 ? ibv_create_ah(pd2.get(), &aa) : nullptr);
 		if (ah2) {
 			std::swap(ah_, ah2);
@@ -739,10 +638,6 @@ private:
 				   std::to_string(r.tag) + ")");
 	}
 
-	const Options &o_;
-	PortBase &b_;
-	Tcp &tcp_;
-	Clock::time_point dl_;
 	Tap tap_{"mrc_ud_check"};
 	Buffer buf_;
 	Mr mr_;

@@ -32,6 +32,7 @@
 #include <iterator>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <stop_token>
 #include <string>
@@ -506,6 +507,21 @@ inline ibv_send_wr signaled_wr(uint64_t id, ibv_wr_opcode op, ibv_sge &sge)
 	return wr;
 }
 
+// signaled_wr() @tag of @op with immediate @imm sending the first @len
+// bytes of @buf, whose first @clear bytes are zeroed, then begin with the
+// tag; @sge (the caller's, it must outlive the post) gathers them.
+inline ibv_send_wr tagged_wr(uint32_t tag, ibv_wr_opcode op, uint8_t *buf,
+			     size_t clear, uint32_t len, uint32_t lkey,
+			     uint32_t imm, ibv_sge &sge)
+{
+	std::memset(buf, 0, clear);
+	std::memcpy(buf, &tag, sizeof(tag));
+	sge = {reinterpret_cast<uintptr_t>(buf), len, lkey};
+	ibv_send_wr wr = signaled_wr(tag, op, sge);
+	wr.imm_data = htonl(imm);
+	return wr;
+}
+
 // The ConnInfo of @qp (first PSN @psn, port GID @gid) and its main buffer
 // @addr/@len/@rkey; the rest is the program's to fill in.
 inline ConnInfo conn_info(const ibv_qp *qp, uint32_t psn, const ibv_gid &gid,
@@ -616,6 +632,28 @@ int run_port_client(const Options &o, Clock::time_point deadline)
 	PortBase b = open_port_base(o);
 	return run_tap_client<Client>(tap_main_prog, o, b, deadline);
 }
+
+// A CQ of @cqe entries on @b's device (no channel).
+inline Cq port_cq(const PortBase &b, int cqe)
+{
+	Cq cq(ibv_create_cq(b.ctx.get(), cqe, nullptr, nullptr, 0));
+	if (!cq)
+		fail_errno("ibv_create_cq");
+	return cq;
+}
+
+// The Client of a port_tap_main() program: a TapClientBase on a PortBase
+// whose constructor is public, for the Client to take as its own
+// ("using PortClient::PortClient;").
+template <class Options>
+class PortClient : protected TapClientBase<Options, PortBase> {
+public:
+	PortClient(const Options &o, PortBase &b, Tcp &tcp,
+		   Clock::time_point deadline)
+		: TapClientBase<Options, PortBase>(o, b, tcp, deadline)
+	{
+	}
+};
 
 // The main() of a TAP program with only the shared options
 // (mrc_srq_check, mrc_uc_check): those by parse_conn_args(), then
@@ -779,6 +817,189 @@ inline ibv_qp_state qp_state(ibv_qp *qp)
 	if (int rc = ibv_query_qp(qp, &a, IBV_QP_STATE, &ia))
 		fail_errno("ibv_query_qp", rc);
 	return a.qp_state;
+}
+
+// Up to @n completions of @cq, polled (2 ms apart while it is empty)
+// until @until.
+inline std::vector<ibv_wc> poll_until(ibv_cq *cq, size_t n,
+				      Clock::time_point until)
+{
+	std::vector<ibv_wc> out;
+	while (out.size() < n && Clock::now() < until) {
+		ibv_wc wc[16];
+		int k = ibv_poll_cq(cq, 16, wc);
+		if (k < 0)
+			fail("ibv_poll_cq");
+		out.insert(out.end(), wc, wc + k);
+		if (!k)
+			std::this_thread::sleep_for(std::chrono::milliseconds(2));
+	}
+	return out;
+}
+
+// The same for at most @ms milliseconds.
+inline std::vector<ibv_wc> poll_n(ibv_cq *cq, size_t n, int ms)
+{
+	return poll_until(cq, n, Clock::now() + std::chrono::milliseconds(ms));
+}
+
+// The completions of @cq within @ms once @want of them came, then those
+// (at most @more) of 100 ms more: what a receiver saw of a test's sends.
+inline std::vector<ibv_wc> poll_settled(ibv_cq *cq, size_t want, int ms,
+					size_t more)
+{
+	auto wcs = poll_n(cq, want, ms);
+	auto late = poll_n(cq, more, 100);
+	wcs.insert(wcs.end(), late.begin(), late.end());
+	return wcs;
+}
+
+// The status of the completion of the one WR @id posted on @cq's QP,
+// waited for @ms: -1 if none came, -2 if another WR's did.
+inline int wait_status(ibv_cq *cq, uint64_t id, int ms)
+{
+	auto wcs = poll_n(cq, 1, ms);
+	if (wcs.empty())
+		return -1;
+	return wcs[0].wr_id == id ? wcs[0].status : -2;
+}
+
+// One receive WR @id of @len bytes at @addr.
+inline void post_recv_buf(ibv_qp *qp, uint64_t id, void *addr, uint32_t len,
+			  uint32_t lkey)
+{
+	ibv_sge sge{reinterpret_cast<uintptr_t>(addr), len, lkey};
+	ibv_recv_wr wr{}, *bad;
+	wr.wr_id = id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	if (int rc = ibv_post_recv(qp, &wr, &bad))
+		fail_errno("ibv_post_recv", err_of(rc));
+}
+
+// The 4 bytes at @p (a message's tag).
+inline uint32_t tag_at(const uint8_t *p)
+{
+	uint32_t t;
+	std::memcpy(&t, p, sizeof(t));
+	return t;
+}
+
+// Receive buffers taken in turn from @count slots of @size bytes at @base,
+// each zeroed before it is posted; a receive's WR id is its slot.
+struct RecvSlots {
+	uint8_t *base;
+	uint32_t size;
+	uint32_t count;
+	uint32_t lkey;
+	uint32_t next = 0;
+
+	uint8_t *at(uint64_t slot) const { return base + slot * size; }
+
+	// @n receives of @len bytes each on @qp.
+	void post(ibv_qp *qp, uint32_t n, uint32_t len)
+	{
+		for (uint32_t i = 0; i < n; i++, next++) {
+			uint8_t *p = at(next % count);
+			std::memset(p, 0, size);
+			post_recv_buf(qp, next % count, p, len, lkey);
+		}
+	}
+};
+
+// What a receiver tells its client of the receives that completed.
+struct RecvReport {
+	uint32_t got;
+	uint32_t status;   // of the first receive
+	uint32_t opcode;   // ...
+	uint32_t byte_len; // ...
+	uint32_t flags;	   // ... wc_flags
+	uint32_t imm;	   // ... (host order)
+	uint32_t src_qp;   // ...
+	uint32_t tag;	   // ... the 4 bytes @tag_off into its buffer
+	uint32_t state;	   // the QP's state after them
+};
+
+// @r of the receives @wcs of @qp into @slots.
+inline void report_recvs(RecvReport &r, const std::vector<ibv_wc> &wcs,
+			 const RecvSlots &slots, uint32_t tag_off, ibv_qp *qp)
+{
+	r.got = static_cast<uint32_t>(wcs.size());
+	if (!wcs.empty()) {
+		const ibv_wc &w = wcs[0];
+		r.status = w.status;
+		r.opcode = w.opcode;
+		r.byte_len = w.byte_len;
+		r.flags = w.wc_flags;
+		r.imm = (w.wc_flags & IBV_WC_WITH_IMM) ? ntohl(w.imm_data) : 0;
+		r.src_qp = w.src_qp;
+		if (w.wr_id < slots.count)
+			r.tag = tag_at(slots.at(w.wr_id) + tag_off);
+	}
+	r.state = qp_state(qp);
+}
+
+// Whether a QP can be made on an SRQ: a fresh SRQ of @pd (4 WRs, 1 SGE)
+// for @create(srq), which returns the QP.  The errno of its refusal, 0 if
+// it made one; nothing if there was no SRQ (errno says why).
+template <class Create>
+std::optional<int> errno_on_srq(ibv_pd *pd, Create create)
+{
+	ibv_srq_init_attr si{};
+	si.attr.max_wr = 4;
+	si.attr.max_sge = 1;
+	ibv_srq *srq = ibv_create_srq(pd, &si);
+	if (!srq)
+		return std::nullopt;
+	errno = 0;
+	Qp q = create(srq);
+	int e = q ? 0 : errno;
+	q.reset();
+	ibv_destroy_srq(srq);
+	return e;
+}
+
+// Each end's @mine for the peer's: the client sends first, the server
+// receives first.
+template <class T>
+T exchange(Tcp &tcp, const T &mine, bool client, Clock::time_point deadline)
+{
+	if (client) {
+		tcp.send(mine);
+		return tcp.recv<T>(deadline);
+	}
+	T peer = tcp.recv<T>(deadline);
+	tcp.send(mine);
+	return peer;
+}
+
+// The server's loop of a program whose client sends @Req requests over
+// the side channel until one with op 0: @handle(req, errors) answers
+// each (its return value goes back) and counts what went wrong in
+// errors; then "# PROG: server: N commands, M errors".  The exit status:
+// 1 if there were errors.
+template <class Req, class Handle>
+int serve_requests(const char *prog, Tcp &tcp, Clock::time_point deadline,
+		   Handle handle)
+{
+	unsigned cmds = 0, errors = 0;
+	for (;;) {
+		Req c = tcp.recv<Req>(deadline);
+		if (c.op == 0)
+			break;
+		cmds++;
+		tcp.send(handle(c, errors));
+	}
+	std::printf("# %s: server: %u commands, %u errors\n", prog, cmds, errors);
+	return errors ? 1 : 0;
+}
+
+// Sends request @c and returns the server's reply.
+template <class Reply, class Req>
+Reply request(Tcp &tcp, const Req &c, Clock::time_point deadline)
+{
+	tcp.send(c);
+	return tcp.recv<Reply>(deadline);
 }
 
 // Completion waiting (declare it before the CQs that use its channel, so

@@ -197,7 +197,8 @@ private:
 constexpr int kMaxAttr = std::max<int>(
 	{MRC_A_DEV_MAX, MRC_A_PLANE_MAX, MRC_A_ROUTE_MAX, MRC_A_ROUTE_HOP_MAX,
 	 MRC_A_EV_PROFILE_MAX, MRC_A_EV_MAX, MRC_A_EV_GEN_FIELD_MAX,
-	 MRC_A_CC_PROFILE_MAX, MRC_A_CONN_MAX, MRC_A_PROBE_MAX});
+	 MRC_A_CC_PROFILE_MAX, MRC_A_CONN_MAX, MRC_A_PROBE_MAX, MRC_A_EP_MAX,
+	 MRC_A_EP_REQ_MAX});
 
 void random_payload(Rng &r, Msg &m, uint16_t type, int depth);
 
@@ -462,6 +463,57 @@ void tmpl_probe(Rng &r, Msg &m, const Env &e)
 	}
 }
 
+// A controller's batch (MRC_CMD_EP_BATCH): an op (sometimes none or an
+// unknown one), requests toward the peer with random ids (duplicates
+// too), formats, planes and EV values of every length, port bitmaps.
+void tmpl_ep_batch(Rng &r, Msg &m, const Env &e)
+{
+	if (r.chance(90))
+		m.attr_int<uint8_t>(MRC_A_EP_OP,
+				    static_cast<uint8_t>(r.below(4)));
+	size_t reqs = m.begin_nest(MRC_A_EP_REQS);
+	uint64_t n = r.chance(90) ? r.below(6) : r.below(300);
+	for (uint64_t i = 0; i < n; i++) {
+		size_t q = m.begin_nest(MRC_A_EP_REQ);
+		if (r.chance(95))
+			m.attr_int<uint16_t>(MRC_A_EP_REQ_ID,
+					     static_cast<uint16_t>(
+						     r.chance(80) ? i : r.edge()));
+		if (r.chance(90))
+			put_addr(m, MRC_A_EP_REQ_DADDR, e.peer, r);
+		if (r.chance(20))
+			put_addr(m, MRC_A_EP_REQ_SADDR, e.peer, r);
+		m.attr_int<uint8_t>(MRC_A_EP_REQ_FORMAT,
+				    static_cast<uint8_t>(r.below(5)));
+		m.attr_int<uint8_t>(MRC_A_EP_REQ_PLANE,
+				    static_cast<uint8_t>(r.chance(80) ?
+								 r.below(5) :
+								 r.edge()));
+		static const size_t kLens[] = {0, 1, 2, 4, 16, 32, 33};
+		uint8_t val[33];
+		for (auto &b : val)
+			b = static_cast<uint8_t>(r.u64());
+		m.attr(MRC_A_EP_REQ_VALUE, val, kLens[r.below(std::size(kLens))]);
+		if (r.chance(40))
+			m.attr_int<uint16_t>(MRC_A_EP_REQ_PORT_STATUS,
+					     static_cast<uint16_t>(r.edge()));
+		m.end_nest(q);
+	}
+	m.end_nest(reqs);
+}
+
+// A batch or a probe waits for its timeout: keep it short (the last copy
+// of an attribute is the one the kernel reads).
+void short_timeout(Rng &r, Msg &m, uint8_t cmd)
+{
+	if (cmd == MRC_CMD_PROBE)
+		m.attr_int<uint32_t>(MRC_A_PROBE_TIMEOUT,
+				     static_cast<uint32_t>(1 + r.below(20)));
+	else if (cmd == MRC_CMD_EP_BATCH)
+		m.attr_int<uint64_t>(MRC_A_EP_TIMEOUT,
+				     1 + r.below(20 * 1000 * 1000));
+}
+
 // The commands a template exists for; dumps for the GETs.
 const uint8_t kCmds[] = {MRC_CMD_DEV_GET,	 MRC_CMD_PLANE_ADD,
 			 MRC_CMD_PLANE_DEL,	 MRC_CMD_PLANE_SET,
@@ -472,7 +524,7 @@ const uint8_t kCmds[] = {MRC_CMD_DEV_GET,	 MRC_CMD_PLANE_ADD,
 			 MRC_CMD_EV_PROFILE_GET, MRC_CMD_CC_PROFILE_ADD,
 			 MRC_CMD_CC_PROFILE_DEL, MRC_CMD_CC_PROFILE_SET,
 			 MRC_CMD_CC_PROFILE_GET, MRC_CMD_CONN_GET,
-			 MRC_CMD_PROBE};
+			 MRC_CMD_PROBE,		 MRC_CMD_EP_BATCH};
 
 bool is_get(uint8_t cmd)
 {
@@ -522,6 +574,7 @@ void template_body(Rng &r, Msg &m, const Env &e, uint8_t cmd)
 								    r.edge()));
 		break;
 	case MRC_CMD_PROBE: tmpl_probe(r, m, e); break;
+	case MRC_CMD_EP_BATCH: tmpl_ep_batch(r, m, e); break;
 	}
 }
 
@@ -741,12 +794,7 @@ int main(int argc, char **argv)
 				flags |= NLM_F_DUMP;
 			Msg m(family, cmd, flags, version);
 			template_body(r, m, env, cmd);
-			// A probe waits for its timeout: keep it short (the last
-			// copy of an attribute is the one the kernel reads).
-			if (cmd == MRC_CMD_PROBE)
-				m.attr_int<uint32_t>(MRC_A_PROBE_TIMEOUT,
-						     static_cast<uint32_t>(
-							     1 + r.below(20)));
+			short_timeout(r, m, cmd);
 			bytes = m.bytes();
 			if (r.chance(60))
 				mutate(r, bytes);
@@ -756,10 +804,7 @@ int main(int argc, char **argv)
 				flags |= NLM_F_DUMP;
 			Msg m(family, cmd, flags, version);
 			random_attrs(r, m, 0);
-			if (cmd == MRC_CMD_PROBE)
-				m.attr_int<uint32_t>(MRC_A_PROBE_TIMEOUT,
-						     static_cast<uint32_t>(
-							     1 + r.below(20)));
+			short_timeout(r, m, cmd);
 			bytes = m.bytes();
 		}
 		auto *h = reinterpret_cast<nlmsghdr *>(bytes.data());
@@ -768,7 +813,10 @@ int main(int argc, char **argv)
 		bool extack = false;
 		// A probe with a falsified timeout may legitimately wait for it.
 		int rc = sk.transact(bytes, static_cast<uint32_t>(i + 1),
-				     cmd == MRC_CMD_PROBE ? 65000 : 10000,
+				     cmd == MRC_CMD_PROBE ||
+						     cmd == MRC_CMD_EP_BATCH ?
+					     65000 :
+					     10000,
 				     &extack);
 		by_errno[errname(rc)]++;
 		if (rc == 1) {

@@ -5,7 +5,7 @@
 # MRC_SKIP_VM=1 skips the VM selftests and the sanitizer lane (e.g. on a
 # machine without QEMU).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 logdir=${MRC_LOGDIR:-build/logs}
 mkdir -p "$logdir"
@@ -19,7 +19,7 @@ suites=(
 	"fuzz:tools/testing/run-fuzz.sh"
 )
 if [ "${MRC_SKIP_VM:-0}" != 1 ]; then
-	suites+=("selftests:tools/vm/run --timeout 3600 -- selftests/mrc/run.sh")
+	suites+=("selftests:tools/vm/run --timeout 4000 -- selftests/mrc/run.sh")
 	# The same selftests' lifetime and data-path part on the sanitizer
 	# kernel (built once per machine, cached).
 	suites+=("sanitizer:tools/vm/sanitizer-lane")
@@ -75,6 +75,20 @@ for s in "${suites[@]}"; do
 	[ "${s%%:*}" = sanitizer ] && lane_cmd=${s#*:}
 done
 
+# What failed, gathered for a digest printed just before the last line:
+# CI shows the end of this output, where a failure deep in a suite's log
+# would otherwise not be seen.
+digest=()
+digest_add() {	# NAME: its "not ok" lines, or its log's end if it has none
+	local lines
+	lines=$(grep -E '^not ok' "$logdir/$1.log" | head -n 6)
+	[ -n "$lines" ] || lines=$(grep -v '^$' "$logdir/$1.log" | tail -n 6)
+	digest+=("--- $1 ($logdir/$1.log):")
+	while IFS= read -r l; do
+		digest+=("  ${l:0:200}")
+	done <<<"$lines"
+}
+
 total_pass=0
 total_fail=0
 for s in "${suites[@]}"; do
@@ -106,6 +120,7 @@ for s in "${suites[@]}"; do
 	if [ -z "$line" ]; then
 		echo "=== suite $name: no summary line (exit $rc): counted as 1 failure"
 		total_fail=$((total_fail + 1))
+		digest_add "$name"
 		continue
 	fi
 	p=$(sed -E 's/^([A-Za-z]+: )?([0-9]+) passed, ([0-9]+) failed.*/\2/' <<<"$line")
@@ -115,9 +130,14 @@ for s in "${suites[@]}"; do
 		f=1
 	fi
 	echo "=== suite $name: $p passed, $f failed ($(( $(date +%s) - start )) s)"
+	[ "$f" -eq 0 ] || digest_add "$name"
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
 done
 
+if [ ${#digest[@]} -gt 0 ]; then
+	echo "=== what failed:"
+	printf '%s\n' "${digest[@]:0:16}"
+fi
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -95,16 +95,28 @@ diag() {
 	printf '%s\n' "$*" | sed 's/^/# /'
 }
 
+# Where a script's time goes: the seconds from the previous check (or the
+# script's start) to each check, the slowest few printed by done_testing,
+# so that a test which got slow shows what made it so.
+_mrc_t_last=$SECONDS
+_mrc_times=()
+_mrc_time() {
+	_mrc_times+=("$((SECONDS - _mrc_t_last)) $_mrc_n $1")
+	_mrc_t_last=$SECONDS
+}
+
 ok() {
 	_mrc_n=$((_mrc_n + 1))
 	_mrc_pass=$((_mrc_pass + 1))
 	echo "ok $_mrc_n - $1"
+	_mrc_time "$1"
 }
 
 not_ok() {
 	_mrc_n=$((_mrc_n + 1))
 	_mrc_fail=$((_mrc_fail + 1))
 	echo "not ok $_mrc_n - $1"
+	_mrc_time "$1"
 }
 
 # skip DESC REASON: counted apart from passes.
@@ -112,6 +124,7 @@ skip() {
 	_mrc_n=$((_mrc_n + 1))
 	_mrc_skip=$((_mrc_skip + 1))
 	echo "ok $_mrc_n - $1 # SKIP ${2:-}"
+	_mrc_time "$1"
 }
 
 # Run CMD... with stdin from /dev/null, its stdout+stderr in $_mrc_out.
@@ -401,6 +414,11 @@ wait_no_output() {
 done_testing() {
 	echo "1..$_mrc_n"
 	echo "# $_mrc_test: $_mrc_pass passed, $_mrc_fail failed, $_mrc_skip skipped"
+	if [ ${#_mrc_times[@]} -gt 0 ]; then
+		echo "# $_mrc_test: slowest steps (s, check):"
+		printf '%s\n' "${_mrc_times[@]}" | sort -k1,1nr | head -n 4 |
+			while read -r t n d; do echo "#   $t s to check $n (${d:0:70})"; done
+	fi
 	_mrc_cleanup 2>/dev/null
 	if [ "$_mrc_n" -eq 0 ]; then
 		echo "# $_mrc_test: no checks were run"

@@ -174,10 +174,46 @@ timeout_of() {
 deadline=
 if [[ ${MRC_VM_TIMEOUT:-} =~ ^[0-9]+$ ]]; then
 	read -r up _ </proc/uptime
-	deadline=$((SECONDS + MRC_VM_TIMEOUT - ${up%.*} - 30))
+	deadline=$((SECONDS + MRC_VM_TIMEOUT - ${up%.*} - 90))
+fi
+
+# The tasks blocked in the kernel (state D) with their kernel stacks:
+# what a test that cannot be killed is waiting for.
+blocked_tasks() {
+	local p st comm
+	for p in /proc/[0-9]*; do
+		read -r st < <(awk '/^State:/ { print $2 }' "$p/status" 2>/dev/null)
+		[ "${st:-}" = D ] || continue
+		read -r comm <"$p/comm" 2>/dev/null
+		echo "# blocked: pid ${p#/proc/} ($comm):"
+		head -n 12 "$p/stack" 2>/dev/null | sed 's/^/#     /'
+	done
+}
+
+# The watchdog: a test blocked in the kernel cannot be killed, and then
+# neither it nor this runner ever ends, and the harness kills the VM with
+# no summary line, hiding even which test hung.  So a process beside the
+# runner prints, shortly before the harness's limit, the blocked tasks and
+# a summary of what finished (kept in $state/progress after each test)
+# counting the stuck test as failed.  The runner's own summary, when it
+# gets there, comes later and is the one read.
+watchdog_pid=
+if [ -n "$deadline" ]; then
+	(
+		sleep $((deadline - SECONDS + 45))
+		# The runner removes the file when it has its own summary.
+		[ -f "$state/progress" ] || exit 0
+		read -r p f s name <"$state/progress"
+		echo "not ok - ${name:-the first test}: still running when the VM's time (--timeout $MRC_VM_TIMEOUT) ran out"
+		blocked_tasks
+		echo "selftests: ${p:-0} passed, $((${f:-0} + 1)) failed, ${s:-0} skipped"
+	) &
+	watchdog_pid=$!
+	disown "$watchdog_pid"
 fi
 
 echo "TAP version 13"
+stuck=0
 for t in "${tests[@]}"; do
 	name=$(basename "$t")
 	limit=$(timeout_of "$t")
@@ -199,7 +235,31 @@ for t in "${tests[@]}"; do
 	# lets us kill leftovers of the script afterwards.
 	timeout -k 10 "$limit" bash "$t" </dev/null >"$log" 2>&1 &
 	cur_pid=$!
-	tail -n +1 -s 0.2 --pid="$cur_pid" -f "$log"
+	echo "$pass $fail $skipped $name" >"$state/progress"
+	tail -n +1 -s 0.2 --pid="$cur_pid" -f "$log" &
+	tail_pid=$!
+	# timeout(1) kills the script at its limit, and 10 s later with
+	# SIGKILL; a script still there 60 s after that is blocked in the
+	# kernel, and nothing after it can run (rmmod would block too).
+	stuck=0
+	while kill -0 "$cur_pid" 2>/dev/null; do
+		if [ $((SECONDS - start)) -gt $((limit + 70)) ]; then
+			stuck=1
+			break
+		fi
+		sleep 1
+	done
+	if [ "$stuck" = 1 ]; then
+		kill "$tail_pid" 2>/dev/null
+		runner_fail "$name: cannot be killed $((SECONDS - start - limit)) s after its timeout: blocked in the kernel"
+		blocked_tasks
+		dmesg 2>/dev/null | awk -v m="$mark" 'index($0, m) { found = 1; next } found' |
+			grep -E "$oops_re" | head -n 20 | sed 's/^/#   /'
+		cur_pid=
+		echo "# the remaining tests are not run"
+		break
+	fi
+	wait "$tail_pid"
 	wait "$cur_pid"
 	rc=$?
 	kill -- -"$cur_pid" 2>/dev/null
@@ -235,12 +295,18 @@ for t in "${tests[@]}"; do
 	fi
 	[ "$kmemleak_scan" = each ] && kmemleak_check "$name"
 	echo "# $name: $p passed, $f failed, $s skipped, exit $rc, $secs s"
+	echo "$pass $fail $skipped" >"$state/progress"
 done
-clean_state
+[ "$stuck" = 1 ] || clean_state
 # Objects younger than kmemleak's minimum age (5 s) are not reported yet.
-if [ -w "$kmemleak" ]; then
+if [ -w "$kmemleak" ] && [ "$stuck" = 0 ]; then
 	sleep 6
 	kmemleak_check "after the last test"
+fi
+if [ -n "$watchdog_pid" ]; then
+	rm -f "$state/progress"
+	pkill -P "$watchdog_pid" 2>/dev/null
+	kill "$watchdog_pid" 2>/dev/null
 fi
 summary
 [ "$fail" -eq 0 ]

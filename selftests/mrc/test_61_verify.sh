@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# selftest-timeout: 1500
+# selftest-timeout: 600
 #
 # mrc_verify between h1 (server, responder) and h2 (client, requester)
 # over $H1_DEV/$H2_DEV: seeded random data with every RC operation (SEND,

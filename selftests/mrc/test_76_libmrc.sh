@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# selftest-timeout: 1500
+# selftest-timeout: 900
 #
 # lib_mrc.so (lib/mrc, Documentation/networking/lib_mrc.rst) between two
 # hosts: the example programs written against our mrc.h over one plane
@@ -202,11 +202,19 @@ port_status_section() {
 	ns_bg h2 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H2_DEV" "${SLOW[@]}" -p 18608 -s 64K \
 		-n "$NP" --timeout=$((280 * SCALE)) "$S" </dev/null >"$tmp/ps_c.log" 2>&1
 	cpid=$BG_PID
-	sleep 1
 	# pdelta PLANE A B: h2's tx bytes on PLANE between stats files A and B.
 	pdelta() {
 		awk -v p="$1" 'FNR == NR && $1 == p { o = $2 } FNR != NR && $1 == p { print $2 - o }' "$2" "$3"
 	}
+	# The update goes out on h1's connections to h2: wait for the
+	# transfer to move (a fixed second was too short on a loaded host:
+	# no connection yet, ETIMEDOUT).
+	fab_plane_stats h2 "$H2_DEV" >"$tmp/ps_0"
+	ps_moving() {
+		fab_plane_stats h2 "$H2_DEV" >"$tmp/ps_1"
+		[ "$(pdelta 1 "$tmp/ps_0" "$tmp/ps_1")" -gt 1000000 ] 2>/dev/null
+	}
+	wait_for 60 ps_moving || diag "port status: mrc_bw has not moved 1 MB on plane 1 in 60 s"
 	check "mrc_ctl PORT_STATUS_UPDATE 0xe (ports 1-3 up, 4 down) to h2" \
 		ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --ep-peer "$P2" --ep-status 0xe
 	sleep 0.3
@@ -330,42 +338,54 @@ done
 # A long verified mrc_bw; 2 s in, h2's plane 3 netdev goes down.  The run
 # completes with every byte verified, and plane 3 carries next to nothing
 # after the failure while the others carry on.
-NL=$(n 6000)
-ns_bg h1 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H1_DEV" "${SLOW[@]}" -p 18606 -s 64K \
-	-n "$NL" --timeout=$((280 * SCALE)) \
-	</dev/null >"$tmp/s.log" 2>&1
-spid=$BG_PID
-wait_listen h1 18606 60 >/dev/null
-ns_bg h2 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H2_DEV" "${SLOW[@]}" -p 18606 -s 64K \
-	-n "$NL" --timeout=$((280 * SCALE)) "$S" \
-	</dev/null >"$tmp/c.log" 2>&1
-cpid=$BG_PID
-sleep 2
-fab_plane_stats h2 "$H2_DEV" >"$tmp/a"
-check "plane 3 of h2 goes down during mrc_bw" fab_plane_link 2 3 down
-sleep 1
-fab_plane_stats h2 "$H2_DEV" >"$tmp/b"
-still_running=0
-kill -0 "$cpid" 2>/dev/null && still_running=1
-wait "$cpid"
-crc=$?
-wait "$spid"
-src=$?
-fab_plane_stats h2 "$H2_DEV" >"$tmp/c"
-check_finished "plane down: the mrc_bw client completes" "$crc" "$tmp/c.log" \
-	"^mrc_bw: $NL messages of 65536 bytes .* MB/s" mrc_bw client
-check_finished "plane down: the server verified every byte" "$src" "$tmp/s.log" \
-	"^mrc_bw: $NL messages, [0-9]+ bytes, 0 corrupted bytes" mrc_bw server
-check "plane down: the transfer was still running when the plane went" test "$still_running" = 1
-delta() {
-	awk -v p="$1" 'FNR == NR && $1 == p { o = $2 } FNR != NR && $1 == p { print $2 - o }' "$2" "$3"
+plane_down_section() {
+	local NL spid cpid still_running crc src d1 d3
+	NL=$(n 6000)
+	ns_bg h1 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H1_DEV" "${SLOW[@]}" -p 18606 -s 64K \
+		-n "$NL" --timeout=$((280 * SCALE)) \
+		</dev/null >"$tmp/s.log" 2>&1
+	spid=$BG_PID
+	wait_listen h1 18606 60 >/dev/null
+	ns_bg h2 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H2_DEV" "${SLOW[@]}" -p 18606 -s 64K \
+		-n "$NL" --timeout=$((280 * SCALE)) "$S" \
+		</dev/null >"$tmp/c.log" 2>&1
+	cpid=$BG_PID
+	sleep 2
+	fab_plane_stats h2 "$H2_DEV" >"$tmp/a"
+	check "plane 3 of h2 goes down during mrc_bw" fab_plane_link 2 3 down
+	sleep 1
+	fab_plane_stats h2 "$H2_DEV" >"$tmp/b"
+	still_running=0
+	kill -0 "$cpid" 2>/dev/null && still_running=1
+	wait "$cpid"
+	crc=$?
+	wait "$spid"
+	src=$?
+	fab_plane_stats h2 "$H2_DEV" >"$tmp/c"
+	check_finished "plane down: the mrc_bw client completes" "$crc" "$tmp/c.log" \
+		"^mrc_bw: $NL messages of 65536 bytes .* MB/s" mrc_bw client
+	check_finished "plane down: the server verified every byte" "$src" "$tmp/s.log" \
+		"^mrc_bw: $NL messages, [0-9]+ bytes, 0 corrupted bytes" mrc_bw server
+	check "plane down: the transfer was still running when the plane went" test "$still_running" = 1
+	delta() {
+		awk -v p="$1" 'FNR == NR && $1 == p { o = $2 } FNR != NR && $1 == p { print $2 - o }' "$2" "$3"
+	}
+	d3=$(delta 3 "$tmp/b" "$tmp/c")
+	d1=$(delta 1 "$tmp/b" "$tmp/c")
+	diag "plane down: h2 tx bytes after the failure: plane 1 +$d1, plane 3 +$d3"
+	check "plane down: plane 3 carries < 1% of plane 1's bytes after the failure" \
+		test $((${d3:-0} * 100)) -lt "${d1:-0}"
+	fab_plane_link 2 3 up
 }
-d3=$(delta 3 "$tmp/b" "$tmp/c")
-d1=$(delta 1 "$tmp/b" "$tmp/c")
-diag "plane down: h2 tx bytes after the failure: plane 1 +$d1, plane 3 +$d3"
-check "plane down: plane 3 carries < 1% of plane 1's bytes after the failure" \
-	test $((${d3:-0} * 100)) -lt "${d1:-0}"
-fab_plane_link 2 3 up
+# Not on the sanitizer kernel: there the slow guest takes most of the
+# run to notice the dead plane by timeouts, and test_72 covers failover
+# (on Debian's kernel); the lane is for memory and lock errors, which the
+# sections above drive through the same code.
+if [ "$SCALE" -gt 1 ]; then
+	skip "a plane goes down during mrc_bw" "timing-bound, run on Debian's kernel only"
+else
+	plane_down_section
+fi
 
 # --- EV events through the controller API ------------------------------------
 # Two EV event CQs on h2 (mrc_api_check --ev-events: 4096 entries and 2)

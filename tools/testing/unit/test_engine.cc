@@ -195,12 +195,44 @@ TEST(EngineTimer, ProgressResetsTheRetryCount)
 	s.timer_to(s.now + rto); // expiry 1 of 1
 	s.drain();
 	s.rx(s.ack(v[1].psn, {}, nullptr)); // progress
-	EXPECT_EQ(mrc_conn_next_deadline(s.c), s.now + rto);
-	s.timer_to(s.now + rto); // expiry 1 again, not 2
+	// The timer restarts with the ACK timeout, or the RTT bound the
+	// ACK just taught if that is longer (mrc_tx_rto()).
+	EXPECT_EQ(mrc_conn_next_deadline(s.c), s.now + s.stats().rto);
+	EXPECT_GE(s.stats().rto, rto);
+	s.timer_to(mrc_conn_next_deadline(s.c)); // expiry 1 again, not 2
 	EXPECT_EQ(mrc_conn_status(s.c), 0);
 	EXPECT_EQ(s.drain().size(), 1u);
 	s.timer_to(mrc_conn_next_deadline(s.c));
 	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RETRY_EXCEEDED);
+}
+
+// Round trips longer than the ACK timeout (a loaded host, a slow guest):
+// once ACKs have measured them, the timer waits for the RTT bound instead
+// of expiring before any ACK can come back.  Such expiries resent packets
+// that were not lost and blamed their EVs, and with a small retry budget
+// failed a working connection (RETRY_EXC_ERR).
+TEST(EngineTimer, RoundTripsLongerThanTheAckTimeoutDoNotExpire)
+{
+	auto cfg = retry_config(3, 0);
+	Solo s(cfg, 4);
+	const uint64_t rto = mrc_ack_timeout_ns(cfg.ack_timeout_exp);
+	const uint64_t rtt = 3 * rto;
+
+	for (int m = 0; m < 40 && !mrc_conn_status(s.c); m++) {
+		s.send(1000);
+		auto v = s.drain();
+
+		ASSERT_EQ(v.size(), 1u) << "message " << m;
+		// The peer answers one RTT later; the timers run meanwhile.
+		s.run_timers_until(v[0].ts + rtt);
+		s.drain(); // what the expiries resent, if any
+		s.rx(s.ack(v[0].psn + 1, {}, &v[0]));
+	}
+	ASSERT_EQ(mrc_conn_status(s.c), 0);
+	// Only the first message's timer, with no RTT sample yet, expires
+	// (three times in its round trip); then none of 39 messages' does.
+	EXPECT_LE(s.stats().timeouts, 3u);
+	EXPECT_GE(s.stats().rto, rtt);
 }
 
 TEST(EngineTx, SackedPacketIsNotRetransmittedAndLossWaitsForItsPath)

@@ -138,22 +138,25 @@ MrcTransport::MrcTransport(SimContext &ctx)
 	// min 0.508 -> 0.760, UDP 0.480 -> 0.649); without losses nothing
 	// changes.
 	cfg_.tail_resend = static_cast<u8>(c.integer("mrc.tail_resend", 1) != 0);
-	// 64 EVs per plane, at least 128 and at most what the engine takes
-	// (MRC_MAX_EVS, 256): 128-256 per QP is what MRC's deployments are
-	// reported to use.  Hashed EVs spread a flow evenly over a plane's
-	// spines only by number: with 32 per plane over 16 spines some
-	// spines got twice the mean share (128 hosts, 4 planes, 16 MB
+	// Hashed EVs: 64 per plane, at least 128 and at most what the engine
+	// takes (MRC_MAX_EVS, 256); 128-256 per QP is what MRC's deployments
+	// are reported to use.  Hashed EVs spread a flow evenly over a
+	// plane's spines only by number: with 32 per plane over 16 spines
+	// some spines got twice the mean share (128 hosts, 4 planes, 16 MB
 	// permutation, seed 1: 0.821 -> 0.860 with 64 per plane, plane-down
 	// 0.680 -> 0.715).  On one plane 128 stay: a 2 MB flow sends about
 	// 4 packets per EV, and with 256 the per-EV history that steers it
 	// away from slow paths thins out (fat tree with degraded links,
-	// seeds 1-3: SRv6 min 0.76 -> 0.74, UDP 0.67 -> 0.47).
-	evs_ = static_cast<std::uint32_t>(
-		c.integer("mrc.evs", std::clamp<std::int64_t>(64 * planes, 128,
-							      MRC_MAX_EVS)));
+	// seeds 1-3: SRv6 min 0.76 -> 0.74, UDP 0.67 -> 0.47).  Source
+	// routes name every spine equally often at 128 already, and 256
+	// cost them (1024 hosts, 4 planes, 16 MB: p1 0.931 -> 0.869).
+	srv6_ = c.str("ev_mode", "udp") == "srv6";
+	const std::int64_t def_evs =
+		srv6_ ? 128 :
+			std::clamp<std::int64_t>(64 * planes, 128, MRC_MAX_EVS);
+	evs_ = static_cast<std::uint32_t>(c.integer("mrc.evs", def_evs));
 	if (evs_ < 1 || evs_ > MRC_MAX_EVS)
 		throw ConfigError("mrc.evs: 1.." + std::to_string(MRC_MAX_EVS));
-	srv6_ = c.str("ev_mode", "udp") == "srv6";
 	const std::string spray = c.str("mrc.spray", "round_robin");
 	if (spray == "recycle")
 		cfg_.spray = MRC_SPRAY_RECYCLE;

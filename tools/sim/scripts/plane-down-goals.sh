@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
 	-o) out=$2; shift 2 ;;
 	-m) modes=$2; shift 2 ;;
 	--set) extra+=(--set "$2"); shift 2 ;;
-	-h|--help) sed -n '3,14p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,13p' "$0"; exit 0 ;;
 	-*) echo "usage: $0 [-b BUILD] [-o OUT] [-m MODES] [--set k=v]... [SEED...]" >&2; exit 2 ;;
 	*) seeds+=("$1"); shift ;;
 	esac

@@ -128,14 +128,35 @@ MrcTransport::MrcTransport(SimContext &ctx)
 		kNs);
 	cfg_.ev_min_active = static_cast<u16>(
 		c.integer("mrc.ev_min_active", cfg_.ev_min_active));
-	// Off by default, as in the kernel: on fabrics whose paths have one
-	// delay, a tail loss is judged by the connection's RTT
-	// (mrc-engine.rst, loss detection).
-	cfg_.tail_resend = static_cast<u8>(c.integer("mrc.tail_resend", 0) != 0);
-	evs_ = static_cast<std::uint32_t>(c.integer("mrc.evs", 128));
+	// A tail loss is judged by the connection's RTT (mrc-engine.rst, loss
+	// detection).  Off in the engine by default (paths of very different
+	// delays would have their tails resent needlessly); on here, as a
+	// controller would set it for a fabric whose paths between two hosts
+	// all cross the same number of hops.  With slow links the packets
+	// they drop are mostly on EVs never sampled yet, which otherwise wait
+	// the ACK timeout (fat tree, 4 core links at 25 %, seeds 1-10: SRv6
+	// min 0.508 -> 0.760, UDP 0.480 -> 0.649); without losses nothing
+	// changes.
+	cfg_.tail_resend = static_cast<u8>(c.integer("mrc.tail_resend", 1) != 0);
+	// Hashed EVs: 64 per plane, at least 128 and at most what the engine
+	// takes (MRC_MAX_EVS, 256); 128-256 per QP is what MRC's deployments
+	// are reported to use.  Hashed EVs spread a flow evenly over a
+	// plane's spines only by number: with 32 per plane over 16 spines
+	// some spines got twice the mean share (128 hosts, 4 planes, 16 MB
+	// permutation, seed 1: 0.821 -> 0.860 with 64 per plane, plane-down
+	// 0.680 -> 0.715).  On one plane 128 stay: a 2 MB flow sends about
+	// 4 packets per EV, and with 256 the per-EV history that steers it
+	// away from slow paths thins out (fat tree with degraded links,
+	// seeds 1-3: SRv6 min 0.76 -> 0.74, UDP 0.67 -> 0.47).  Source
+	// routes name every spine equally often at 128 already, and 256
+	// cost them (1024 hosts, 4 planes, 16 MB: p1 0.931 -> 0.869).
+	srv6_ = c.str("ev_mode", "udp") == "srv6";
+	const std::int64_t def_evs =
+		srv6_ ? 128 :
+			std::clamp<std::int64_t>(64 * planes, 128, MRC_MAX_EVS);
+	evs_ = static_cast<std::uint32_t>(c.integer("mrc.evs", def_evs));
 	if (evs_ < 1 || evs_ > MRC_MAX_EVS)
 		throw ConfigError("mrc.evs: 1.." + std::to_string(MRC_MAX_EVS));
-	srv6_ = c.str("ev_mode", "udp") == "srv6";
 	const std::string spray = c.str("mrc.spray", "round_robin");
 	if (spray == "recycle")
 		cfg_.spray = MRC_SPRAY_RECYCLE;

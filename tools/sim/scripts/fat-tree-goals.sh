@@ -6,7 +6,9 @@
 # mean and min flow throughput (fraction of line rate) of every seed, then
 # the mean of the seeds' means and the lowest min.
 #
-#   fat-tree-goals.sh [-b BUILD] [-o OUT] [--set key=value]... [SEED...]
+#   fat-tree-goals.sh [-b BUILD] [-o OUT] [--degraded] [--set key=value]... [SEED...]
+# --degraded: the degraded-links row instead (scenarios/fat-tree-degraded.scn:
+# four core links, one per pod, at 25 % of their rate and buffer from t=0).
 # Seeds default to 1..10.  Run directories go to OUT (default: a temporary
 # directory, removed at the end).  Hashed EVs use the recycling EV choice
 # (mrc.spray=recycle), SRv6 EVs the round robin: the choice a controller
@@ -18,13 +20,15 @@ build=$root/build
 out=
 extra=()
 seeds=()
+scn=$root/tools/sim/scenarios/fat-tree-k8.scn
 while [ $# -gt 0 ]; do
 	case $1 in
 	-b) build=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
+	--degraded) scn=$root/tools/sim/scenarios/fat-tree-degraded.scn; shift ;;
 	--set) extra+=(--set "$2"); shift 2 ;;
-	-h|--help) sed -n '3,14p' "$0"; exit 0 ;;
-	-*) echo "usage: $0 [-b BUILD] [-o OUT] [--set k=v]... [SEED...]" >&2; exit 2 ;;
+	-h|--help) sed -n '3,15p' "$0"; exit 0 ;;
+	-*) echo "usage: $0 [-b BUILD] [-o OUT] [--degraded] [--set k=v]... [SEED...]" >&2; exit 2 ;;
 	*) seeds+=("$1"); shift ;;
 	esac
 done
@@ -36,7 +40,6 @@ if [ -z "$out" ]; then
 	trap 'rm -rf "$out"' EXIT
 fi
 mkdir -p "$out"
-scn=$root/tools/sim/scenarios/fat-tree-k8.scn
 
 printf '%-5s %5s %7s %7s %7s\n' mode seed mean min p1
 for mode in srv6 udp; do

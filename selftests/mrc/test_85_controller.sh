@@ -22,6 +22,8 @@
 #   - port 2 of h2 disabled (mrc_ctl_modify_port): neither host sends an
 #     MRC byte on plane 2 (the instances' plane counters) while plane 1
 #     carries on; enabled again: h2 sends on plane 2 again;
+#   - the EV event CQ sits on a completion channel: the channel's fd
+#     woke the controller for the events;
 #   - both streams end with the server's count equal to the client's and
 #     zero corrupted bytes.
 . "$(dirname "$0")/lib.sh"
@@ -163,6 +165,8 @@ diag "$(grep -E '^(step|probe) ' "$tmp/ctl")"
 check_finished "controller: every check of the program passed" $crc "$tmp/ctl" \
 	'^mrc_controller: 0 failed$' mrc_controller
 grep '^not ok' "$tmp/ctl" | sed 's/^/# controller: /'
+check_output "events: the event CQ sat on a completion channel whose fd woke the controller" \
+	'^ok - events: the completion channel.s fd woke the controller [1-9][0-9]* times' cat "$tmp/ctl"
 
 # --- the cut link's EVs --------------------------------------------------------
 evline() { # STEP STATE PROFILE VALUE

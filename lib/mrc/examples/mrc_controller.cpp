@@ -817,6 +817,11 @@ int control(const Options &o, const std::string &step_dir,
 		    c.events.size(), static_cast<unsigned long long>(c.dropped),
 		    c.notified);
 	check(c.dropped == 0, "events: none dropped");
+	if (c.channel)
+		check(c.notified > 0 && !c.events.empty(),
+		      "events: the completion channel's fd woke the controller " +
+			      std::to_string(c.notified) + " times for " +
+			      std::to_string(c.events.size()) + " events");
 	return 0;
 }
 

@@ -2,11 +2,91 @@
 // Completion channels and CQs: verbs objects owned by the context.  The
 // verbs CQ's cq_context is the library's mrc_cq, so that a CQ event names
 // it; the program's cq_context is kept beside it.
+//
+// A channel also serves EV event CQs (mrc_ctl_create_ev_event_cq), whose
+// events come from netlink, not from the device: the channel has an
+// eventfd of its own and a list of the event CQs notified, and the fd the
+// program gets is an epoll fd over the verbs channel's fd and the
+// eventfd, readable when either has something.  mrc_get_cq_event()
+// returns a notified event CQ first, else reads the verbs channel (its fd
+// is non-blocking); it blocks on the epoll fd unless the program made
+// that fd non-blocking (then EAGAIN), as ibv_get_cq_event() does with the
+// verbs fd.
 #include "objects.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+#include <algorithm>
 #include <new>
 
 using namespace mrc::lib;
+
+namespace {
+
+// The eventfd and the epoll fd of @ch (its verbs channel made): 0 or an
+// errno value.
+int channel_fds(mrc_comp_channel &ch)
+{
+	const int vfd = ch.ch->fd;
+	int fl = fcntl(vfd, F_GETFL);
+	if (fl < 0 || fcntl(vfd, F_SETFL, fl | O_NONBLOCK))
+		return errno;
+	ch.evfd.reset(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+	ch.epfd.reset(epoll_create1(EPOLL_CLOEXEC));
+	if (ch.evfd.get() < 0 || ch.epfd.get() < 0)
+		return errno;
+	for (int fd : {vfd, ch.evfd.get()}) {
+		epoll_event e{};
+		e.events = EPOLLIN;
+		e.data.fd = fd;
+		if (epoll_ctl(ch.epfd.get(), EPOLL_CTL_ADD, fd, &e))
+			return errno;
+	}
+	return 0;
+}
+
+// A notified EV event CQ of @ch, or nullptr.  Reading the eventfd when
+// the list becomes empty keeps the fd readable exactly while it is not.
+mrc_cq *take_ev_ready(mrc_comp_channel &ch)
+{
+	std::lock_guard l(ch.ev_lock);
+	if (ch.ev_ready.empty())
+		return nullptr;
+	mrc_cq *cq = ch.ev_ready.front();
+	ch.ev_ready.pop_front();
+	if (ch.ev_ready.empty()) {
+		uint64_t n;
+		(void)!read(ch.evfd.get(), &n, sizeof(n));
+	}
+	return cq;
+}
+
+} // namespace
+
+void mrc::lib::channel_notify(mrc_comp_channel *ch, mrc_cq *cq)
+{
+	std::lock_guard l(ch->ev_lock);
+	try {
+		ch->ev_ready.push_back(cq);
+	} catch (const std::bad_alloc &) {
+		return; // the events stay in the ring; only the wake-up is lost
+	}
+	uint64_t one = 1;
+	(void)!write(ch->evfd.get(), &one, sizeof(one));
+}
+
+void mrc::lib::channel_forget(mrc_comp_channel *ch, mrc_cq *cq)
+{
+	std::lock_guard l(ch->ev_lock);
+	std::erase(ch->ev_ready, cq);
+	if (ch->ev_ready.empty()) {
+		uint64_t n;
+		(void)!read(ch->evfd.get(), &n, sizeof(n));
+	}
+}
 
 MRC_API int mrc_create_comp_channel(mrc_context *mrc_ctx,
 				    mrc_comp_channel **channel)
@@ -21,6 +101,8 @@ MRC_API int mrc_create_comp_channel(mrc_context *mrc_ctx,
 	ch->ch.reset(ibv_create_comp_channel(mrc_ctx->vctx));
 	if (!ch->ch)
 		return fail_value(errno ? errno : ENOMEM);
+	if (int rc = channel_fds(*ch))
+		return fail_value(rc);
 	std::lock_guard l(mrc_ctx->lock);
 	mrc_comp_channel *p = adopt(mrc_ctx->channels, ch);
 	if (!p)
@@ -33,7 +115,7 @@ MRC_API int mrc_get_comp_channel_fd(mrc_comp_channel *channel, int *fd)
 {
 	if (!channel || !fd)
 		return fail(EINVAL);
-	*fd = channel->ch->fd;
+	*fd = channel->epfd.get();
 	return 0;
 }
 
@@ -103,8 +185,15 @@ MRC_API int mrc_destroy_cq(mrc_cq *cq)
 	if (cq->qp_users || cq->dying)
 		return fail_value(EBUSY);
 	if (!cq->cq) {
-		// An EV event CQ: no verbs object, no QP, no channel; its
-		// queue's thread never takes the lock (see ctl_ev_event.cpp).
+		// An EV event CQ: no verbs object, no QP; its queue's
+		// thread never takes the lock (see ctl_ev_event.cpp) and
+		// ends before the channel forgets the CQ's notifications.
+		mrc_comp_channel *ch = cq->channel;
+		cq->events.reset();
+		if (ch) {
+			channel_forget(ch, cq);
+			ch->cq_users--;
+		}
 		ctx->cqs.erase(cq);
 		return 0;
 	}
@@ -120,8 +209,14 @@ MRC_API int mrc_req_notify_cq(mrc_cq *cq, int solicited_only)
 {
 	if (!cq)
 		return fail_value(EINVAL);
-	if (!cq->cq)
-		return fail_value(EOPNOTSUPP); // EV events: no notification
+	if (!cq->cq) {
+		// EV events: the channel's own notification; without a
+		// channel there is nothing to notify.
+		if (!cq->channel || !cq->events)
+			return fail_value(EOPNOTSUPP);
+		ev_queue_arm(cq->events.get());
+		return 0;
+	}
 	int rc = ibv_req_notify_cq(cq->cq.get(), solicited_only);
 	return rc ? fail_value(rc) : 0;
 }
@@ -131,18 +226,35 @@ MRC_API int mrc_get_cq_event(mrc_comp_channel *channel, mrc_cq **cq,
 {
 	if (!channel || !cq || !cq_context)
 		return fail(EINVAL);
-	ibv_cq *vcq;
-	void *vctx;
-	if (ibv_get_cq_event(channel->ch.get(), &vcq, &vctx))
-		return -1; // errno from libibverbs
-	auto *c = static_cast<mrc_cq *>(vctx);
-	*cq = c;
-	*cq_context = c->user_context;
-	return 0;
+	for (;;) {
+		mrc_cq *c = take_ev_ready(*channel);
+		ibv_cq *vcq;
+		void *vctx;
+		if (!c && !ibv_get_cq_event(channel->ch.get(), &vcq, &vctx))
+			c = static_cast<mrc_cq *>(vctx);
+		if (c) {
+			*cq = c;
+			*cq_context = c->user_context;
+			return 0;
+		}
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return -1; // errno from libibverbs
+		int fl = fcntl(channel->epfd.get(), F_GETFL);
+		if (fl < 0)
+			return -1;
+		if (fl & O_NONBLOCK) {
+			errno = EAGAIN;
+			return -1;
+		}
+		pollfd p{channel->epfd.get(), POLLIN, 0};
+		if (poll(&p, 1, -1) < 0)
+			return -1; // EINTR as a blocking read gives it
+	}
 }
 
 MRC_API void mrc_ack_cq_events(mrc_cq *cq, unsigned int nevents)
 {
+	// An EV event CQ's notifications hold nothing to acknowledge.
 	if (cq && cq->cq && nevents)
 		ibv_ack_cq_events(cq->cq.get(), nevents);
 }

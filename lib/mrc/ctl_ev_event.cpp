@@ -106,8 +106,11 @@ namespace mrc::lib {
 class EvEventQueue {
 public:
 	// Throws (mrcctl::Failure, std::bad_alloc, std::system_error).
-	EvEventQueue(std::string dev, int cqe, bool with_state)
-		: dev_(std::move(dev)), ring_(static_cast<std::size_t>(cqe)),
+	// @channel (may be null) is notified for @cq when armed.
+	EvEventQueue(std::string dev, int cqe, bool with_state,
+		     mrc_comp_channel *channel, mrc_cq *cq)
+		: dev_(std::move(dev)), channel_(channel), cq_(cq),
+		  ring_(static_cast<std::size_t>(cqe)),
 		  stride_(with_state ? sizeof(mrc_ctl_ev_event) :
 				       sizeof(ev_event_v100))
 	{
@@ -142,6 +145,12 @@ public:
 			count_--;
 		}
 		return got || !err_ ? got : -err_;
+	}
+
+	void arm()
+	{
+		std::lock_guard l(lock_);
+		armed_ = true;
 	}
 
 private:
@@ -208,6 +217,15 @@ private:
 
 	void push(mrc_ctl_ev_event ev, uint64_t seq)
 	{
+		// Armed: this event notifies the channel, after the ring
+		// holds it (outside lock_: the channel has its own).
+		if (queue(ev, seq) && channel_)
+			channel_notify(channel_, cq_);
+	}
+
+	// Into the ring; true if that consumed the arming.
+	bool queue(mrc_ctl_ev_event ev, uint64_t seq)
+	{
 		// A number at or below the last one: the device was made
 		// anew (same name); count from there.
 		uint64_t gap = last_seq_ && seq > last_seq_ ?
@@ -215,11 +233,13 @@ private:
 				       0;
 		last_seq_ = seq;
 		std::lock_guard l(lock_);
+		const bool notify = armed_;
+		armed_ = false;
 		ev.drop_count = add_sat(0, gap);
 		if (count_ < ring_.size()) {
 			ring_[(head_ + count_) % ring_.size()] = ev;
 			count_++;
-			return;
+			return notify;
 		}
 		// Full: the newest gives way to this one, which then owes
 		// its drops and itself to the consumer.
@@ -227,14 +247,18 @@ private:
 		uint64_t owed = uint64_t{last.drop_count} + 1;
 		ev.drop_count = add_sat(ev.drop_count, owed);
 		last = ev;
+		return notify;
 	}
 
 	const std::string dev_;
+	mrc_comp_channel *const channel_; // outlives us (its cq_users)
+	mrc_cq *const cq_;
 	mrcctl::GenlSocket sk_;
 	StopFd stop_;
 	uint64_t last_seq_ = 0; // the reader thread's
 
-	std::mutex lock_; // protects the ring and err_
+	std::mutex lock_; // protects the ring, armed_ and err_
+	bool armed_ = false;
 	std::vector<mrc_ctl_ev_event> ring_;
 	std::size_t head_ = 0, count_ = 0;
 	int err_ = 0; // the reader ended on this error
@@ -243,6 +267,8 @@ private:
 };
 
 void EvEventQueueDeleter::operator()(EvEventQueue *q) const { delete q; }
+
+void ev_queue_arm(EvEventQueue *q) { q->arm(); }
 
 } // namespace mrc::lib
 
@@ -254,10 +280,6 @@ MRC_API mrc_cq *mrc_ctl_create_ev_event_cq(mrc_context *mrc_ctx, int cqe,
 	if (!mrc_ctx || cqe <= 0 || cqe > max_ev_cqe || comp_vector < 0 ||
 	    (channel && channel->ctx != mrc_ctx))
 		return fail_null<mrc_cq>(EINVAL);
-	// The events come from netlink, not from the device's CQs: nothing
-	// can signal a verbs completion channel for them.
-	if (channel)
-		return fail_null<mrc_cq>(EOPNOTSUPP);
 	if (!mrc_ctx->supported)
 		return fail_null<mrc_cq>(EOPNOTSUPP);
 	auto cq = std::unique_ptr<mrc_cq>(new (std::nothrow) mrc_cq{});
@@ -265,11 +287,13 @@ MRC_API mrc_cq *mrc_ctl_create_ev_event_cq(mrc_context *mrc_ctx, int cqe,
 		return fail_null<mrc_cq>(ENOMEM);
 	cq->ctx = mrc_ctx;
 	cq->user_context = cq_context;
+	cq->channel = channel;
 	bool with_state = mrc_ctx->attr.mrc_api_version_used >=
 			  MRC_API_VER(1, 0, 1);
 	const char *dev = ibv_get_device_name(mrc_ctx->vctx->device);
 	try {
-		cq->events.reset(new EvEventQueue(dev, cqe, with_state));
+		cq->events.reset(new EvEventQueue(dev, cqe, with_state, channel,
+						  cq.get()));
 	} catch (const std::bad_alloc &) {
 		return fail_null<mrc_cq>(ENOMEM);
 	} catch (const std::exception &) {
@@ -279,6 +303,8 @@ MRC_API mrc_cq *mrc_ctl_create_ev_event_cq(mrc_context *mrc_ctx, int cqe,
 	mrc_cq *p = adopt(mrc_ctx->cqs, cq);
 	if (!p)
 		return fail_null<mrc_cq>(ENOMEM);
+	if (channel)
+		channel->cq_users++;
 	return p;
 }
 

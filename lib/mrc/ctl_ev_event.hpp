@@ -6,6 +6,9 @@
 // mrc_cq without knowing more.
 #pragma once
 
+struct mrc_comp_channel;
+struct mrc_cq;
+
 namespace mrc::lib {
 
 class EvEventQueue;
@@ -13,5 +16,14 @@ class EvEventQueue;
 struct EvEventQueueDeleter {
 	void operator()(EvEventQueue *q) const;
 };
+
+// mrc_req_notify_cq() of an EV event CQ: the next event that arrives
+// notifies the CQ's channel (once).
+void ev_queue_arm(EvEventQueue *q);
+
+// The channel side of EV event CQs (cq.cpp): @cq has a new event for
+// @ch's program; forget @cq's notifications (it is being destroyed).
+void channel_notify(mrc_comp_channel *ch, mrc_cq *cq);
+void channel_forget(mrc_comp_channel *ch, mrc_cq *cq);
 
 } // namespace mrc::lib

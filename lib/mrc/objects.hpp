@@ -13,12 +13,15 @@
 #include <array>
 #include <cerrno>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <optional>
 #include <unordered_map>
+
+#include <unistd.h>
 
 // A definition of a function of mrc.h: C linkage, exported (everything
 // else is hidden: -fvisibility=hidden, lib_mrc.map).
@@ -36,6 +39,30 @@ template <auto Fn> struct IbvDeleter {
 		if (p)
 			(void)Fn(p);
 	}
+};
+
+// An owned file descriptor (-1: none).
+class UniqueFd {
+public:
+	UniqueFd() = default;
+	explicit UniqueFd(int fd) : fd_(fd) {}
+	~UniqueFd()
+	{
+		if (fd_ >= 0)
+			::close(fd_);
+	}
+	UniqueFd(const UniqueFd &) = delete;
+	UniqueFd &operator=(const UniqueFd &) = delete;
+	int get() const { return fd_; }
+	void reset(int fd)
+	{
+		if (fd_ >= 0)
+			::close(fd_);
+		fd_ = fd;
+	}
+
+private:
+	int fd_ = -1;
 };
 
 template <typename T>
@@ -82,11 +109,19 @@ int destroy_unlocked(std::unique_lock<std::mutex> &l, bool &dying,
 
 } // namespace mrc::lib
 
+// A completion channel: the verbs channel (CQs of completions) and the
+// channel's own side for EV event CQs, whose events come from netlink
+// (cq.cpp): an eventfd and the event CQs notified but not yet returned by
+// mrc_get_cq_event().  The program's fd is an epoll fd over the verbs
+// channel's fd (non-blocking) and the eventfd.
 struct mrc_comp_channel {
 	mrc_context *ctx;
 	std::unique_ptr<ibv_comp_channel, mrc::lib::IbvDeleter<ibv_destroy_comp_channel>>
 		ch;
 	unsigned int cq_users = 0; // under ctx->lock
+	mrc::lib::UniqueFd epfd, evfd;
+	std::mutex ev_lock;	       // protects ev_ready and evfd's count
+	std::deque<mrc_cq *> ev_ready; // notified EV event CQs, oldest first
 };
 
 struct mrc_cq {

@@ -70,6 +70,8 @@
 #include <functional>
 #include <thread>
 
+#include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 using namespace example;
@@ -667,11 +669,27 @@ void ctl_ev_events(Endpoint &e, int cqe, const std::string &go_file)
 	      "create_ev_event_cq with cqe 2^20 (beyond 65536): EINVAL");
 	mrc_comp_channel *ch = nullptr;
 	check(mrc_create_comp_channel(ctx, &ch) == 0, "a completion channel");
+	mrc_cq *chcq = mrc_ctl_create_ev_event_cq(ctx, 4, &cqe, ch, 0);
+	check(chcq != nullptr, "create_ev_event_cq on a completion channel");
+	int chfd = -1;
+	check(mrc_get_comp_channel_fd(ch, &chfd) == 0 && chfd >= 0 &&
+		      mrc_req_notify_cq(chcq, 0) == 0,
+	      "... the channel's fd, the event CQ armed (mrc_req_notify_cq)");
+	pollfd pfd{chfd, POLLIN, 0};
+	check(::poll(&pfd, 1, 0) == 0,
+	      "... the fd is not readable before an event");
+	int fl = fcntl(chfd, F_GETFL);
+	mrc_cq *got = nullptr;
+	void *got_ctx = nullptr;
 	errno = 0;
-	check(!mrc_ctl_create_ev_event_cq(ctx, 4, nullptr, ch, 0) &&
-		      errno == EOPNOTSUPP,
-	      "create_ev_event_cq on a completion channel: EOPNOTSUPP");
-	check(mrc_destroy_comp_channel(ch) == 0, "... the channel destroyed");
+	check(fl >= 0 && fcntl(chfd, F_SETFL, fl | O_NONBLOCK) == 0 &&
+		      mrc_get_cq_event(ch, &got, &got_ctx) == -1 &&
+		      errno == EAGAIN,
+	      "... mrc_get_cq_event on the non-blocking fd without an event: EAGAIN");
+	check(refused(mrc_destroy_comp_channel(ch), EBUSY),
+	      "... the channel cannot go while the event CQ uses it: EBUSY");
+	check(mrc_destroy_cq(chcq) == 0, "... the event CQ destroyed");
+	check(mrc_destroy_comp_channel(ch) == 0, "... then the channel");
 
 	int tag = 0;
 	Cq cq(mrc_ctl_create_ev_event_cq(ctx, cqe, &tag, nullptr, 0));

@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # selftest-timeout: 240
 #
-# rdma_cm over mrc (issue 15) between h1 and h2, two network namespaces:
+# rdma_cm over mrc (issue 15) between h1 and h2, two network namespaces,
+# over IPv4 and IPv6:
 # the kernel's MAD layer runs QP1 (a GSI QP of mrc, a kernel verbs
 # consumer) on each instance, the CM and rdma_cm connect over it.
 # Debian's unmodified rdmacm-utils: rping with verified data (-V),
 # ucmatose (RC over rdma_cm), udaddy (UD QPs whose address comes from
 # rdma_cm), rdma_server/rdma_client (the rdma_getaddrinfo/rdma_create_ep
-# API); perftest's ib_write_bw with its connection made by rdma_cm (-R).
-# A connection to a port nobody listens on is rejected.
+# API); perftest's ib_write_bw with its connection made by rdma_cm (-R);
+# rping and ucmatose again over IPv6 addresses.  A connection to a port
+# nobody listens on is rejected.
 . "$(dirname "$0")/lib.sh"
 
 require_cmd rping ucmatose udaddy rdma_server rdma_client ib_write_bw
@@ -25,7 +27,7 @@ check_output "h1: QP 1 (GSI) of the MAD layer on $H1_DEV" \
 # cm_listening NS PORT: an rdma_cm ID listens on PORT in NS.
 cm_listening() {
 	ns_exec "$1" rdma resource show cm_id 2>/dev/null |
-		grep -Eq "state LISTEN .*src-addr [0-9.:]+:$2 "
+		grep -Eq "state LISTEN .*src-addr [^ ]+:$2 "
 }
 
 # cm_pair DESC PORT CLIENT_RE SERVER_RE SERVER_CMD... -- CLIENT_CMD...:
@@ -86,6 +88,25 @@ cm_pair "rdma_server/rdma_client" 7473 "^rdma_client: end 0" \
 cm_pair "ib_write_bw -R" 18515 "$PERF_BW_RE" "" \
 	ib_write_bw -R -d "$H1_DEV" -F -n 200 -- \
 	ib_write_bw -R -d "$H2_DEV" -F -n 200 10.0.0.1
+
+# IPv6: the same over GIDs of IPv6 addresses (fd00::1 and fd00::2 on
+# e0), rping with verified data and ucmatose.
+v6_hosts() {
+	ip -n h1 addr add fd00::1/64 dev e0 nodad &&
+		ip -n h2 addr add fd00::2/64 dev e0 nodad &&
+		wait_output "GID\[ *[0-9]+\]:[[:space:]]+fd00::1," \
+			ns_exec h1 ibv_devinfo -v -d "$H1_DEV" &&
+		wait_output "GID\[ *[0-9]+\]:[[:space:]]+fd00::2," \
+			ns_exec h2 ibv_devinfo -v -d "$H2_DEV"
+}
+check "h1 and h2 have GIDs of fd00::1 and fd00::2" v6_hosts
+cm_pair "IPv6: rping -V" 7175 "^ping data: rdma-ping-2: " \
+	"^server ping data: rdma-ping-2: " \
+	rping -s -a fd00::1 -p 7175 -V -v -C 3 -- \
+	rping -c -a fd00::1 -p 7175 -V -v -C 3
+cm_pair "IPv6: ucmatose" 7476 "^test complete" "^test complete" \
+	ucmatose -b fd00::1 -p 7476 -C 10 -- \
+	ucmatose -s fd00::1 -p 7476 -C 10
 
 # Nobody listens on port 7999: the peer's CM rejects the REQ (rping
 # prints the event and exits non-zero).

@@ -154,7 +154,8 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	cq->error = false;
 	cq->kernel = !udata;
 
-	err = mrc_queue_init(&cq->queue, attr->cqe, MRC_CQE_SIZE, &capacity);
+	err = mrc_queue_init_gfp(&cq->queue, attr->cqe, MRC_CQE_SIZE,
+				 &capacity, udata ? MRC_GFP_USER : MRC_GFP_KOBJ);
 	if (err)
 		goto err_count;
 	if (cq->kernel) {

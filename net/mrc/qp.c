@@ -134,14 +134,15 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 {
 	struct ib_qp_cap *cap = &init->cap;
+	gfp_t gfp = qp->kernel ? MRC_GFP_KOBJ : MRC_GFP_USER;
 	u32 sq_cap, rq_cap, sge, inl, slot;
 	int err;
 
 	sge = max_t(u32, cap->max_send_sge, 1);
 	inl = max_t(u32, cap->max_inline_data, sge * sizeof(struct rxe_sge));
 	inl = min_t(u32, inl, MRC_MAX_INLINE);
-	err = mrc_queue_init(&qp->sq, cap->max_send_wr,
-			     mrc_sq_wqe_size(sge, inl), &sq_cap);
+	err = mrc_queue_init_gfp(&qp->sq, cap->max_send_wr,
+				 mrc_sq_wqe_size(sge, inl), &sq_cap, gfp);
 	if (err)
 		return err;
 	/* The element may have been rounded up: offer what fits.  The
@@ -157,10 +158,10 @@ static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 		rq_cap = 0;
 		qp->rwqe_num = MRC_SRQ_QP_SLOTS;
 	} else {
-		err = mrc_queue_init(&qp->rq, cap->max_recv_wr,
-				     sizeof(struct rxe_recv_wqe) +
-				     max_t(u32, cap->max_recv_sge, 1) *
-				     sizeof(struct rxe_sge), &rq_cap);
+		err = mrc_queue_init_gfp(&qp->rq, cap->max_recv_wr,
+					 sizeof(struct rxe_recv_wqe) +
+					 max_t(u32, cap->max_recv_sge, 1) *
+					 sizeof(struct rxe_sge), &rq_cap, gfp);
 		if (err)
 			return err;
 		qp->rwqe_num = qp->rq.index_mask + 1;
@@ -168,11 +169,10 @@ static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 	err = mrc_qp_paths_alloc(qp);
 	if (err)
 		return err;
-	qp->swqe = kvcalloc(qp->sq.index_mask + 1, sizeof(*qp->swqe),
-			    MRC_GFP_USER);
-	qp->rwqe = kvcalloc(qp->rwqe_num, sizeof(*qp->rwqe), MRC_GFP_USER);
-	qp->inmsg = kvcalloc(MRC_MAX_WINDOW, sizeof(*qp->inmsg), MRC_GFP_USER);
-	qp->conn = kvzalloc(mrc_conn_size(), MRC_GFP_USER);
+	qp->swqe = kvcalloc(qp->sq.index_mask + 1, sizeof(*qp->swqe), gfp);
+	qp->rwqe = kvcalloc(qp->rwqe_num, sizeof(*qp->rwqe), gfp);
+	qp->inmsg = kvcalloc(MRC_MAX_WINDOW, sizeof(*qp->inmsg), gfp);
+	qp->conn = kvzalloc(mrc_conn_size(), gfp);
 	if (!qp->swqe || !qp->rwqe || !qp->inmsg || !qp->conn)
 		return -ENOMEM;
 

@@ -88,9 +88,15 @@ struct mrc_queue {
 
 /* Allocate a ring for at least @num_elem elements of @elem_size bytes (a
  * power of two is chosen); *@slots receives the usable capacity.
+ * Charged to the caller's memory cgroup (MRC_GFP_USER); _gfp: as @gfp
+ * says (MRC_GFP_KOBJ for a kernel consumer's ring).
  */
 int mrc_queue_init(struct mrc_queue *q, u32 num_elem, u32 elem_size,
 		   u32 *capacity);
+int mrc_queue_init_gfp(struct mrc_queue *q, u32 num_elem, u32 elem_size,
+		       u32 *capacity, gfp_t gfp);
+/* The memory of a kernel consumer's objects: not charged to a cgroup. */
+#define MRC_GFP_KOBJ	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 /* Make @q mappable by @uctx and describe it for the create response. */
 int mrc_queue_publish(struct mrc_queue *q, struct ib_ucontext *uctx,
 		      struct mminfo *mi);

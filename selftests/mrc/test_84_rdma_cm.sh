@@ -3,9 +3,11 @@
 # selftest-timeout: 240
 #
 # rdma_cm over mrc (issue 15) between h1 and h2, two network namespaces,
-# over IPv4 and IPv6:
-# the kernel's MAD layer runs QP1 (a GSI QP of mrc, a kernel verbs
-# consumer) on each instance, the CM and rdma_cm connect over it.
+# over IPv4 and IPv6.  First a kernel verbs consumer of our own
+# (tools/testing/kverbs): a kernel UD QP sends to itself, a bad lkey and a
+# WRITE on UD complete with their errors.  Then the kernel's MAD layer
+# runs QP1 (a GSI QP of mrc, a kernel verbs consumer) on each instance,
+# the CM and rdma_cm connect over it.
 # Debian's unmodified rdmacm-utils: rping with verified data (-V),
 # ucmatose (RC over rdma_cm), udaddy (UD QPs whose address comes from
 # rdma_cm), rdma_server/rdma_client (the rdma_getaddrinfo/rdma_create_ep
@@ -23,6 +25,25 @@ mrc_verbs_setup
 check_output "h1: QP 1 (GSI) of the MAD layer on $H1_DEV" \
 	"link $H1_DEV/1 lqpn 1 type GSI state RTS" \
 	ns_exec h1 rdma resource show qp link "$H1_DEV/1"
+
+# kverbs_test DEV: tools/testing/kverbs' module, a kernel verbs consumer,
+# runs its checks on DEV when loaded (the load fails if one fails); its
+# lines of the kernel log, then rmmod.
+KVERBS_KO=$REPO/tools/testing/kverbs/mrc_kverbs_test.ko
+kverbs_test() {
+	local rc
+	dmesg -C
+	insmod "$KVERBS_KO" dev="$1"
+	rc=$?
+	dmesg | grep -o "mrc_kverbs_test: .*"
+	[ $rc -eq 0 ] && rmmod mrc_kverbs_test
+}
+if [ -f "$KVERBS_KO" ]; then
+	check_output "kernel verbs on $H1_DEV: a UD QP's good and bad WQEs" \
+		"^mrc_kverbs_test: [1-9][0-9]* passed, 0 failed" kverbs_test "$H1_DEV"
+else
+	skip "kernel verbs on $H1_DEV" "$KVERBS_KO not built (make module)"
+fi
 
 # cm_listening NS PORT: an rdma_cm ID listens on PORT in NS.
 cm_listening() {

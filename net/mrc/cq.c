@@ -143,7 +143,10 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (err)
 		return err;
 
-	err = mrc_obj_limit_get(&mdev->nr_cq, MRC_MAX_CQ);
+	/* The limits are the users' (kverbs.c): a kernel object is not
+	 * counted, so QP1 takes nothing from what max_cq promises.
+	 */
+	err = udata ? mrc_obj_limit_get(&mdev->nr_cq, MRC_MAX_CQ) : 0;
 	if (err)
 		return err;
 
@@ -175,7 +178,8 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 err_queue:
 	mrc_queue_cleanup(&cq->queue);
 err_count:
-	mrc_obj_limit_put(&mdev->nr_cq);
+	if (udata)
+		mrc_obj_limit_put(&mdev->nr_cq);
 	return err;
 }
 
@@ -187,7 +191,8 @@ int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	 * nothing posts into the ring any more.
 	 */
 	mrc_queue_cleanup(&cq->queue);
-	mrc_obj_limit_put(&to_mdev(ibcq->device)->nr_cq);
+	if (!cq->kernel)
+		mrc_obj_limit_put(&to_mdev(ibcq->device)->nr_cq);
 	return 0;
 }
 

@@ -143,12 +143,15 @@ static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mdev(ibpd->device);
 
-	return mrc_obj_limit_get(&mdev->nr_pd, MRC_MAX_PD);
+	/* A kernel PD (the MAD layer's) is not counted in the users' limit. */
+	to_mpd(ibpd)->kernel = !udata;
+	return udata ? mrc_obj_limit_get(&mdev->nr_pd, MRC_MAX_PD) : 0;
 }
 
 static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	mrc_obj_limit_put(&to_mdev(ibpd->device)->nr_pd);
+	if (!to_mpd(ibpd)->kernel)
+		mrc_obj_limit_put(&to_mdev(ibpd->device)->nr_pd);
 	return 0;
 }
 

@@ -196,14 +196,10 @@ static struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
 		return ERR_PTR(-EOPNOTSUPP);
 	if (access & ~IB_ACCESS_LOCAL_WRITE)
 		return ERR_PTR(-EOPNOTSUPP);
-	err = mrc_obj_limit_get(&mdev->nr_mr, MRC_MAX_MR);
-	if (err)
-		return ERR_PTR(err);
+	/* One per kernel PD, not counted in the users' limit. */
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
-	if (!mr) {
-		mrc_obj_limit_put(&mdev->nr_mr);
+	if (!mr)
 		return ERR_PTR(-ENOMEM);
-	}
 	mr->mdev = mdev;
 	mr->kva = true;
 	mr->iova = 0;
@@ -218,7 +214,6 @@ static struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
 	err = mrc_mr_publish(mdev, mr);
 	if (err) {
 		kfree(mr);
-		mrc_obj_limit_put(&mdev->nr_mr);
 		return ERR_PTR(err);
 	}
 	return &mr->ibmr;
@@ -264,8 +259,9 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	 * this variant needs no rcu_head in struct mrc_mr (it may sleep,
 	 * which dereg_mr may).
 	 */
+	if (!mr->kva)
+		mrc_obj_limit_put(&mdev->nr_mr);
 	kfree_rcu_mightsleep(mr);
-	mrc_obj_limit_put(&mdev->nr_mr);
 	return 0;
 }
 

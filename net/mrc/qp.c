@@ -243,7 +243,8 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return err;
 	uctx = udata ? rdma_udata_to_drv_context(udata, struct mrc_ucontext,
 						 ibuc) : NULL;
-	err = mrc_obj_limit_get(&mdev->nr_qp, MRC_MAX_QP);
+	/* Kernel QPs (QP1) are not counted: the limit is the users'. */
+	err = udata ? mrc_obj_limit_get(&mdev->nr_qp, MRC_MAX_QP) : 0;
 	if (err)
 		return err;
 
@@ -301,7 +302,8 @@ err_xa:
 	xa_erase(&qp->mnet->qps, qpn);
 err_free:
 	mrc_qp_free(qp);
-	mrc_obj_limit_put(&mdev->nr_qp);
+	if (udata)
+		mrc_obj_limit_put(&mdev->nr_qp);
 	return err;
 }
 
@@ -775,7 +777,8 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	hrtimer_cancel(&qp->timer);
 
 	mrc_qp_free(qp);
-	mrc_obj_limit_put(&qp->mdev->nr_qp);
+	if (!qp->kernel)
+		mrc_obj_limit_put(&qp->mdev->nr_qp);
 	return 0;
 }
 

@@ -63,6 +63,7 @@ struct mrc_ucontext {
 
 struct mrc_pd {
 	struct ib_pd ibpd;
+	bool kernel;			/* const: a kernel consumer's */
 };
 
 static inline struct mrc_pd *to_mpd(struct ib_pd *ibpd)
@@ -338,6 +339,7 @@ struct mrc_ah {
 	struct ib_ah ibah;
 	struct rdma_ah_attr attr;	/* const */
 	u32 ah_num;			/* const; given to the provider */
+	bool kernel;			/* const: a kernel consumer's */
 };
 
 int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,

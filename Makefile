@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Top-level build of the software MRC for Linux.
-#   make            kernel module (net/mrc/mrc.ko) + userspace (build/bin/)
+#   make            kernel module (net/mrc/mrc.ko; the selftests' kernel
+#                   verbs consumer tools/testing/kverbs) + userspace (build/bin/)
 #   make check      every test suite, ending with "N passed, N failed"
 #   make demo       the demo: VM, module, multi-plane fabric, failure
 #   make install    modules_install + depmod (real machine), mrcctl, lib_mrc
@@ -25,6 +26,7 @@ all: module userspace
 module:
 	@test -n "$(KDIR)" || { echo "no kernel headers: run tools/deps.sh" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/tools/testing/kverbs W=1 KCFLAGS=-Werror modules
 
 # The same sources built against the sanitizer kernel (built once, cached)
 # in a copy of the tree, so its objects never mix with the module's above.
@@ -84,4 +86,5 @@ install-lib: userspace
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/tools/testing/kverbs clean
 	rm -rf $(BUILD)

@@ -65,7 +65,11 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	if (err)
 		return err;
 
-	err = mrc_obj_limit_get(&mdev->nr_ah, MRC_MAX_AH);
+	/* The CM's AHs (kernel, one per MAD exchange) are not counted in
+	 * the users' limit.
+	 */
+	ah->kernel = !udata;
+	err = udata ? mrc_obj_limit_get(&mdev->nr_ah, MRC_MAX_AH) : 0;
 	if (err)
 		return err;
 
@@ -92,7 +96,8 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 err_erase:
 	xa_erase_bh(&mdev->ahs, ah->ah_num);
 err_count:
-	mrc_obj_limit_put(&mdev->nr_ah);
+	if (udata)
+		mrc_obj_limit_put(&mdev->nr_ah);
 	return err;
 }
 
@@ -102,7 +107,8 @@ int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
 	struct mrc_ah *ah = container_of(ibah, struct mrc_ah, ibah);
 
 	xa_erase_bh(&mdev->ahs, ah->ah_num);
-	mrc_obj_limit_put(&mdev->nr_ah);
+	if (!ah->kernel)
+		mrc_obj_limit_put(&mdev->nr_ah);
 	return 0;
 }
 

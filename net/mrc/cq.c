@@ -8,7 +8,8 @@
  * consumer_index before any use, so a corrupt header can at worst make the
  * CQ look full or lose the user's own completions.
  *
- * Only user CQs exist (no poll_cq op): every verb here needs udata.
+ * A kernel consumer's CQ (no udata) has the same ring, never mapped: the
+ * kernel is its consumer too, through poll_cq (kverbs.c).
  */
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -117,9 +118,6 @@ static int mrc_cq_check_create(struct ib_cq *ibcq,
 			       const struct ib_cq_init_attr *attr,
 			       struct ib_udata *udata)
 {
-	/* No kernel verbs: a kernel CQ could never be polled. */
-	if (!udata)
-		return -EOPNOTSUPP;
 	/* Timestamps and the other creation flags are not implemented. */
 	if (attr->flags)
 		return -EOPNOTSUPP;
@@ -127,7 +125,7 @@ static int mrc_cq_check_create(struct ib_cq *ibcq,
 		return -EINVAL;
 	if (attr->comp_vector >= ibcq->device->num_comp_vectors)
 		return -EINVAL;
-	if (udata->outlen < sizeof(struct rxe_create_cq_resp))
+	if (udata && udata->outlen < sizeof(struct rxe_create_cq_resp))
 		return -EINVAL;
 	return 0;
 }
@@ -145,7 +143,10 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (err)
 		return err;
 
-	err = mrc_obj_limit_get(&mdev->nr_cq, MRC_MAX_CQ);
+	/* The limits are the users' (kverbs.c): a kernel object is not
+	 * counted, so QP1 takes nothing from what max_cq promises.
+	 */
+	err = udata ? mrc_obj_limit_get(&mdev->nr_cq, MRC_MAX_CQ) : 0;
 	if (err)
 		return err;
 
@@ -154,10 +155,16 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	INIT_LIST_HEAD(&cq->rq_qps);
 	cq->notify = 0;
 	cq->error = false;
+	cq->kernel = !udata;
 
-	err = mrc_queue_init(&cq->queue, attr->cqe, MRC_CQE_SIZE, &capacity);
+	err = mrc_queue_init_gfp(&cq->queue, attr->cqe, MRC_CQE_SIZE,
+				 &capacity, udata ? MRC_GFP_USER : MRC_GFP_KOBJ);
 	if (err)
 		goto err_count;
+	if (cq->kernel) {
+		ibcq->cqe = capacity;
+		return 0;
+	}
 	err = mrc_queue_publish(&cq->queue, mrc_cq_uctx(udata), &resp.mi);
 	if (err)
 		goto err_queue;
@@ -171,7 +178,8 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 err_queue:
 	mrc_queue_cleanup(&cq->queue);
 err_count:
-	mrc_obj_limit_put(&mdev->nr_cq);
+	if (udata)
+		mrc_obj_limit_put(&mdev->nr_cq);
 	return err;
 }
 
@@ -183,7 +191,8 @@ int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	 * nothing posts into the ring any more.
 	 */
 	mrc_queue_cleanup(&cq->queue);
-	mrc_obj_limit_put(&to_mdev(ibcq->device)->nr_cq);
+	if (!cq->kernel)
+		mrc_obj_limit_put(&to_mdev(ibcq->device)->nr_cq);
 	return 0;
 }
 
@@ -298,6 +307,7 @@ int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 const struct ib_device_ops mrc_cq_ops = {
 	.create_cq = mrc_create_cq,
 	.destroy_cq = mrc_destroy_cq,
+	.poll_cq = mrc_poll_cq,
 	.req_notify_cq = mrc_req_notify_cq,
 	.resize_cq = mrc_resize_cq,
 

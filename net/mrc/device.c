@@ -5,10 +5,10 @@
  * encapsulated) port whose GIDs the RDMA core derives from X's addresses.
  *
  * The device speaks the rxe user ABI (driver_id RDMA_DRIVER_RXE) so that the
- * stock rdma-core rxe provider opens it.  Only what exists is offered: user
- * contexts and protection domains.  Verbs without an op (QP, CQ, MR, ...)
- * are refused by the core with EOPNOTSUPP, and the attributes report zero
- * for the objects that cannot be created yet.
+ * stock rdma-core rxe provider opens it.  Kernel consumers are served too
+ * (kverbs.c): the port is a full RoCEv2 port for the IB core, with the MAD
+ * and CM capabilities, so the MAD layer opens QP1 (the GSI QP, a UD QP of
+ * ours) and the CM and rdma_cm run over it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -75,6 +75,8 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port,
 	attr->gid_tbl_len = MRC_GID_TBL_LEN;
 	attr->pkey_tbl_len = 1;
 	attr->max_msg_sz = MRC_MAX_MSG_SIZE;
+	/* The CM runs on QP1 (ib_cm, rdma_cm). */
+	attr->port_cap_flags = IB_PORT_CM_SUP;
 
 	rcu_read_lock();
 	ndev = mrc_dev_link_ndev(mdev);
@@ -113,15 +115,15 @@ static enum rdma_link_layer mrc_get_link_layer(struct ib_device *ibdev,
 static int mrc_get_port_immutable(struct ib_device *ibdev, u32 port,
 				  struct ib_port_immutable *immutable)
 {
-	/* RoCEv2-style addressing (GIDs from the netdev's IP addresses), but
-	 * no MADs: there is no QP1 (kernel verbs are not offered), so the
-	 * MAD, CM and SA clients must not bind to this port.  Connections are
-	 * set up out of band (as ibv_rc_pingpong and perftest do over TCP).
+	/* RoCEv2 addressing (GIDs from the netdev's IP addresses) with the
+	 * MAD and CM capabilities: the MAD layer opens QP1 on the port
+	 * (a GSI QP, carried as UD datagrams: kverbs.c, ud.c), the CM and
+	 * rdma_cm bind to it.  No SMI: RoCE has no subnet management.
 	 */
-	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
 	immutable->pkey_tbl_len = 1;
 	immutable->gid_tbl_len = MRC_GID_TBL_LEN;
-	immutable->max_mad_size = 0;	/* no MAD capability: must be 0 */
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	return 0;
 }
 
@@ -141,12 +143,15 @@ static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mdev(ibpd->device);
 
-	return mrc_obj_limit_get(&mdev->nr_pd, MRC_MAX_PD);
+	/* A kernel PD (the MAD layer's) is not counted in the users' limit. */
+	to_mpd(ibpd)->kernel = !udata;
+	return udata ? mrc_obj_limit_get(&mdev->nr_pd, MRC_MAX_PD) : 0;
 }
 
 static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	mrc_obj_limit_put(&to_mdev(ibpd->device)->nr_pd);
+	if (!to_mpd(ibpd)->kernel)
+		mrc_obj_limit_put(&to_mdev(ibpd->device)->nr_pd);
 	return 0;
 }
 

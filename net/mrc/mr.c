@@ -179,6 +179,46 @@ err_count:
 	return ERR_PTR(err);
 }
 
+/* The DMA MR of a kernel PD (ib_alloc_pd() asks for it: its lkey is the
+ * PD's local_dma_lkey).  A kernel consumer's SGEs with that key carry
+ * kernel virtual addresses (the core maps nothing for a device without a
+ * DMA device: ib_uses_virt_dma()).  Local access only: a remote key to
+ * all of kernel memory (IB_PD_UNSAFE_GLOBAL_RKEY) is refused, and a user
+ * PD never matches the MR's PD, so no user work request can name it.
+ */
+static struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	struct mrc_dev *mdev = to_mdev(ibpd->device);
+	struct mrc_mr *mr;
+	int err;
+
+	if (ibpd->uobject)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (access & ~IB_ACCESS_LOCAL_WRITE)
+		return ERR_PTR(-EOPNOTSUPP);
+	/* One per kernel PD, not counted in the users' limit. */
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->mdev = mdev;
+	mr->kva = true;
+	mr->iova = 0;
+	mr->length = U64_MAX;
+	mr->access = access;
+	refcount_set(&mr->ref, 1);
+	init_completion(&mr->released);
+	spin_lock_init(&mr->atomic_lock);
+	spin_lock_init(&mr->mw_lock);
+	mr->ibmr.pd = ibpd;
+	mr->ibmr.device = ibpd->device;
+	err = mrc_mr_publish(mdev, mr);
+	if (err) {
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	return &mr->ibmr;
+}
+
 int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct mrc_mr *mr = to_mmr(ibmr);
@@ -219,8 +259,9 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	 * this variant needs no rcu_head in struct mrc_mr (it may sleep,
 	 * which dereg_mr may).
 	 */
+	if (!mr->kva)
+		mrc_obj_limit_put(&mdev->nr_mr);
 	kfree_rcu_mightsleep(mr);
-	mrc_obj_limit_put(&mdev->nr_mr);
 	return 0;
 }
 
@@ -339,6 +380,34 @@ static int mrc_xfer_chunk(struct mrc_xfer *x, struct page *page, u32 pgoff,
 	return err;
 }
 
+/* The page of kernel virtual address @va (a DMA MR's memory: linear map
+ * or vmalloc).
+ */
+static struct page *mrc_kva_page(const void *va)
+{
+	return is_vmalloc_addr(va) ? vmalloc_to_page(va) : virt_to_page(va);
+}
+
+/* A DMA MR's transfer: @iova is a kernel virtual address. */
+static int mrc_mr_xfer_kva(u64 iova, struct mrc_xfer *x, u32 len)
+{
+	u32 pgoff = offset_in_page(iova);
+	u32 chunk;
+	int err;
+
+	while (len) {
+		chunk = min_t(u32, len, PAGE_SIZE - pgoff);
+		err = mrc_xfer_chunk(x, mrc_kva_page((void *)(uintptr_t)iova),
+				     pgoff, chunk);
+		if (err)
+			return err;
+		len -= chunk;
+		iova += chunk;
+		pgoff = 0;
+	}
+	return 0;
+}
+
 int mrc_mr_xfer(struct mrc_mr *mr, u64 iova, struct mrc_xfer *x, u32 len)
 {
 	u64 off = mrc_mr_offset(mr, iova);
@@ -347,6 +416,14 @@ int mrc_mr_xfer(struct mrc_mr *mr, u64 iova, struct mrc_xfer *x, u32 len)
 	u32 chunk;
 	int err;
 
+	if (mr->kva) {
+		/* Kernel memory (slab objects among it) is never lent to
+		 * an skb: the callers copy instead.
+		 */
+		if (x->dir == MRC_MR_TO_FRAGS)
+			return -EMSGSIZE;
+		return mrc_mr_xfer_kva(iova, x, len);
+	}
 	while (len) {
 		chunk = min_t(u32, len, PAGE_SIZE - pgoff);
 		err = mrc_xfer_chunk(x, mr->pages[idx], pgoff, chunk);
@@ -371,10 +448,15 @@ int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool is_cs, u64 compare,
 		  u64 swap_add, u64 *orig)
 {
 	u64 off = mrc_mr_offset(mr, iova);
-	struct page *page = mr->pages[off >> PAGE_SHIFT];
 	unsigned long flags;
+	struct page *page;
 	u64 *word;
 	void *va;
+
+	/* Never granted remote atomic access (mrc_get_dma_mr()). */
+	if (mr->kva)
+		return -EINVAL;
+	page = mr->pages[off >> PAGE_SHIFT];
 
 	/* iova and start share their page offset (see mrc_reg_user_mr()),
 	 * so an aligned iova is an aligned word within one page.  Placement
@@ -461,5 +543,6 @@ int mrc_sge_copy(struct mrc_dev *mdev, const struct ib_pd *pd,
 
 const struct ib_device_ops mrc_mr_ops = {
 	.dereg_mr = mrc_dereg_mr,
+	.get_dma_mr = mrc_get_dma_mr,
 	.reg_user_mr = mrc_reg_user_mr,
 };

@@ -92,10 +92,12 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 {
 	const struct ib_qp_cap *cap = &init->cap;
 
-	if (!udata)
-		return -EOPNOTSUPP;	/* no kernel verbs */
 	if ((init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC &&
-	     init->qp_type != IB_QPT_UD) || init->create_flags)
+	     init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_GSI) ||
+	    init->create_flags)
+		return -EOPNOTSUPP;
+	/* QP1 belongs to the kernel's MAD layer, on our single port. */
+	if (init->qp_type == IB_QPT_GSI && (udata || init->port_num != 1))
 		return -EOPNOTSUPP;
 	if (init->srq && init->srq->srq_type != IB_SRQT_BASIC)
 		return -EOPNOTSUPP;
@@ -104,10 +106,12 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 	 */
 	if (init->srq && init->qp_type == IB_QPT_UC)
 		return -EOPNOTSUPP;
-	/* Nor does UD's receive path (ud.c). */
-	if (init->srq && init->qp_type == IB_QPT_UD)
+	/* Nor does UD's receive path (ud.c), nor a kernel consumer's
+	 * (kernel SRQs do not exist).
+	 */
+	if (init->srq && (init->qp_type != IB_QPT_RC || !udata))
 		return -EOPNOTSUPP;
-	if (udata->outlen < sizeof(struct rxe_create_qp_resp))
+	if (udata && udata->outlen < sizeof(struct rxe_create_qp_resp))
 		return -EINVAL;
 	/* A queue of depth 0 is allowed, as rxe allows it: a QP that only
 	 * sends (max_recv_wr 0) or only answers (max_send_wr 0), as
@@ -130,14 +134,15 @@ static int mrc_qp_check_init(struct mrc_dev *mdev,
 static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 {
 	struct ib_qp_cap *cap = &init->cap;
+	gfp_t gfp = qp->kernel ? MRC_GFP_KOBJ : MRC_GFP_USER;
 	u32 sq_cap, rq_cap, sge, inl, slot;
 	int err;
 
 	sge = max_t(u32, cap->max_send_sge, 1);
 	inl = max_t(u32, cap->max_inline_data, sge * sizeof(struct rxe_sge));
 	inl = min_t(u32, inl, MRC_MAX_INLINE);
-	err = mrc_queue_init(&qp->sq, cap->max_send_wr,
-			     mrc_sq_wqe_size(sge, inl), &sq_cap);
+	err = mrc_queue_init_gfp(&qp->sq, cap->max_send_wr,
+				 mrc_sq_wqe_size(sge, inl), &sq_cap, gfp);
 	if (err)
 		return err;
 	/* The element may have been rounded up: offer what fits.  The
@@ -153,10 +158,10 @@ static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 		rq_cap = 0;
 		qp->rwqe_num = MRC_SRQ_QP_SLOTS;
 	} else {
-		err = mrc_queue_init(&qp->rq, cap->max_recv_wr,
-				     sizeof(struct rxe_recv_wqe) +
-				     max_t(u32, cap->max_recv_sge, 1) *
-				     sizeof(struct rxe_sge), &rq_cap);
+		err = mrc_queue_init_gfp(&qp->rq, cap->max_recv_wr,
+					 sizeof(struct rxe_recv_wqe) +
+					 max_t(u32, cap->max_recv_sge, 1) *
+					 sizeof(struct rxe_sge), &rq_cap, gfp);
 		if (err)
 			return err;
 		qp->rwqe_num = qp->rq.index_mask + 1;
@@ -164,11 +169,10 @@ static int mrc_qp_alloc(struct mrc_qp *qp, struct ib_qp_init_attr *init)
 	err = mrc_qp_paths_alloc(qp);
 	if (err)
 		return err;
-	qp->swqe = kvcalloc(qp->sq.index_mask + 1, sizeof(*qp->swqe),
-			    MRC_GFP_USER);
-	qp->rwqe = kvcalloc(qp->rwqe_num, sizeof(*qp->rwqe), MRC_GFP_USER);
-	qp->inmsg = kvcalloc(MRC_MAX_WINDOW, sizeof(*qp->inmsg), MRC_GFP_USER);
-	qp->conn = kvzalloc(mrc_conn_size(), MRC_GFP_USER);
+	qp->swqe = kvcalloc(qp->sq.index_mask + 1, sizeof(*qp->swqe), gfp);
+	qp->rwqe = kvcalloc(qp->rwqe_num, sizeof(*qp->rwqe), gfp);
+	qp->inmsg = kvcalloc(MRC_MAX_WINDOW, sizeof(*qp->inmsg), gfp);
+	qp->conn = kvzalloc(mrc_conn_size(), gfp);
 	if (!qp->swqe || !qp->rwqe || !qp->inmsg || !qp->conn)
 		return -ENOMEM;
 
@@ -210,6 +214,17 @@ static int mrc_qpn_reserve(struct mrc_net *mn, u32 *qpn)
 			XA_LIMIT(MRC_QPN_MIN, MRC_QPN_MASK), GFP_KERNEL);
 }
 
+/* QP1 of the namespace: the MAD layer's GSI QP of its first instance
+ * (QPNs are per namespace, the GSI QP's is fixed).  A second instance
+ * in the same namespace gets none: -EBUSY, and the MAD layer leaves
+ * that port without management datagrams (rdma_cm cannot use it).
+ */
+static int mrc_qpn_reserve_gsi(struct mrc_net *mn, u32 *qpn)
+{
+	*qpn = 1;
+	return xa_insert(&mn->qps, 1, NULL, GFP_KERNEL);
+}
+
 /* QP identities for memory windows: a pointer or a QPN may be reused. */
 static atomic64_t mrc_qp_uid_next = ATOMIC64_INIT(0);
 
@@ -226,8 +241,10 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = mrc_qp_check_init(mdev, init, udata);
 	if (err)
 		return err;
-	uctx = rdma_udata_to_drv_context(udata, struct mrc_ucontext, ibuc);
-	err = mrc_obj_limit_get(&mdev->nr_qp, MRC_MAX_QP);
+	uctx = udata ? rdma_udata_to_drv_context(udata, struct mrc_ucontext,
+						 ibuc) : NULL;
+	/* Kernel QPs (QP1) are not counted: the limit is the users'. */
+	err = udata ? mrc_obj_limit_get(&mdev->nr_qp, MRC_MAX_QP) : 0;
 	if (err)
 		return err;
 
@@ -240,6 +257,7 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->srq = init->srq ? to_msrq(init->srq) : NULL;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->owner = current_euid();
+	qp->kernel = !udata;
 	spin_lock_init(&qp->lock);
 	qp->err_event = IB_EVENT_QP_FATAL;
 	skb_queue_head_init(&qp->txq);
@@ -253,19 +271,25 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = mrc_qp_alloc(qp, init);
 	if (err)
 		goto err_free;
-	err = mrc_queue_publish(&qp->sq, &uctx->ibuc, &resp.sq_mi);
+	/* A kernel consumer's rings stay unmapped (kverbs.c). */
+	if (uctx)
+		err = mrc_queue_publish(&qp->sq, &uctx->ibuc, &resp.sq_mi);
 	/* With an SRQ the provider maps no receive ring (rq_mi stays 0). */
-	if (!err && !qp->srq)
+	if (!err && uctx && !qp->srq)
 		err = mrc_queue_publish(&qp->rq, &uctx->ibuc, &resp.rq_mi);
 	if (err)
 		goto err_free;
 
 	/* Reserve the number now, publish the QP when it is complete. */
-	err = mrc_qpn_reserve(qp->mnet, &qpn);
+	if (init->qp_type == IB_QPT_GSI)
+		err = mrc_qpn_reserve_gsi(qp->mnet, &qpn);
+	else
+		err = mrc_qpn_reserve(qp->mnet, &qpn);
 	if (err < 0)
 		goto err_free;
 	ibqp->qp_num = qpn;
-	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (udata)
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 	if (err)
 		goto err_xa;
 	xa_store(&qp->mnet->qps, qpn, qp, GFP_KERNEL);
@@ -278,7 +302,8 @@ err_xa:
 	xa_erase(&qp->mnet->qps, qpn);
 err_free:
 	mrc_qp_free(qp);
-	mrc_obj_limit_put(&mdev->nr_qp);
+	if (udata)
+		mrc_obj_limit_put(&mdev->nr_qp);
 	return err;
 }
 
@@ -752,7 +777,8 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	hrtimer_cancel(&qp->timer);
 
 	mrc_qp_free(qp);
-	mrc_obj_limit_put(&qp->mdev->nr_qp);
+	if (!qp->kernel)
+		mrc_obj_limit_put(&qp->mdev->nr_qp);
 	return 0;
 }
 
@@ -772,21 +798,15 @@ void mrc_cq_flush_err_qps(struct mrc_cq *cq)
 	spin_unlock(&cq->rq_qps_lock);
 }
 
-/* The provider's doorbell: ibv_post_send() wrote WQEs into the shared
- * send ring and calls POST_SEND with no work requests.
+/* The WQEs the producer (the provider, or mrc_kpost_send()) wrote into
+ * the send ring since the last call: take them.  With qp->lock held.
  */
-static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			 const struct ib_send_wr **bad_wr)
+int mrc_qp_doorbell(struct mrc_qp *qp)
 {
-	struct mrc_qp *qp = to_mqp(ibqp);
 	int err = 0;
 
-	if (wr) {
-		/* Only user QPs exist: work requests come through the ring. */
-		*bad_wr = wr;
-		return -EOPNOTSUPP;
-	}
-	spin_lock_bh(&qp->lock);
+	lockdep_assert_held(&qp->lock);
+
 	switch (qp->state) {
 	case IB_QPS_RTS:
 	case IB_QPS_ERR:
@@ -804,6 +824,28 @@ static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		err = -EINVAL;
 		break;
 	}
+	return err;
+}
+
+/* The provider's doorbell: ibv_post_send() wrote WQEs into the shared
+ * send ring and calls POST_SEND with no work requests.  A kernel
+ * consumer passes its work requests (kverbs.c).
+ */
+static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			 const struct ib_send_wr **bad_wr)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	int err;
+
+	if (mrc_qp_is_kernel(qp))
+		return mrc_kpost_send(ibqp, wr, bad_wr);
+	if (wr) {
+		/* A user QP's work requests come through the ring. */
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
+	spin_lock_bh(&qp->lock);
+	err = mrc_qp_doorbell(qp);
 	mrc_qp_unlock_xmit(qp);
 	return err;
 }
@@ -811,6 +853,8 @@ static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 static int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			 const struct ib_recv_wr **bad_wr)
 {
+	if (mrc_qp_is_kernel(to_mqp(ibqp)))
+		return mrc_kpost_recv(ibqp, wr, bad_wr);
 	/* The provider writes receive WQEs into the ring itself. */
 	*bad_wr = wr;
 	return -EOPNOTSUPP;

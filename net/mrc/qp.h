@@ -241,6 +241,10 @@ struct mrc_qp {
 	kuid_t owner;			/* const: creator's euid (conn dump) */
 	u32 max_sge;			/* const */
 	u32 max_inline;			/* const */
+	/* const: a kernel consumer's QP (no udata at create): its rings
+	 * are never mapped, the kernel produces into them (kverbs.c).
+	 */
+	bool kernel;
 
 	/* Send queue: ring shared with the provider, kernel copies. */
 	struct mrc_queue sq;
@@ -422,10 +426,27 @@ static inline bool mrc_qp_is_uc(const struct mrc_qp *qp)
 	return qp->ibqp.qp_type == IB_QPT_UC;
 }
 
+/* QP1 (GSI) is a UD QP whose number is 1 (kverbs.c). */
 static inline bool mrc_qp_is_ud(const struct mrc_qp *qp)
 {
-	return qp->ibqp.qp_type == IB_QPT_UD;
+	return qp->ibqp.qp_type == IB_QPT_UD ||
+	       qp->ibqp.qp_type == IB_QPT_GSI;
 }
+
+/* A QP of a kernel consumer: rings that no user maps (kverbs.c). */
+static inline bool mrc_qp_is_kernel(const struct mrc_qp *qp)
+{
+	return qp->kernel;
+}
+
+/* qp.c: the doorbell of either kind of QP, with qp->lock held. */
+int mrc_qp_doorbell(struct mrc_qp *qp);
+
+/* kverbs.c: work requests of kernel consumers, written into the rings */
+int mrc_kpost_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		   const struct ib_send_wr **bad_wr);
+int mrc_kpost_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		   const struct ib_recv_wr **bad_wr);
 
 /* ud.c: UD QPs (datagrams, no engine connection) */
 void mrc_ud_doorbell(struct mrc_qp *qp);

@@ -5,12 +5,14 @@
  *
  * Accounting: a ring is the user's memory for as long as the verbs object
  * lives, so it is charged to the creating process's memory cgroup
- * (MRC_GFP_USER).  6.1 exports neither a vmalloc_user() that takes gfp
- * flags nor __vmalloc_node_range(), and remap_vmalloc_range() refuses an
- * area without VM_USERMAP, which only vmalloc_user() sets: so the ring
- * comes from __vmalloc() (zeroed) and mrc_mmap() inserts its pages itself
- * (mrc_queue_remap()), the same vm_insert_page() walk that
- * remap_vmalloc_range() does.
+ * (MRC_GFP_USER).  A kernel consumer's ring is the kernel's
+ * (MRC_GFP_KOBJ): QP1 is created by whichever process ran "rdma link
+ * add", and must not stay charged to its cgroup.  6.1 exports neither
+ * a vmalloc_user() that takes gfp flags nor __vmalloc_node_range(), and
+ * remap_vmalloc_range() refuses an area without VM_USERMAP, which only
+ * vmalloc_user() sets: so the ring comes from __vmalloc() (zeroed) and
+ * mrc_mmap() inserts its pages itself (mrc_queue_remap()), the same
+ * vm_insert_page() walk that remap_vmalloc_range() does.
  *
  * Lifetime of a ring's memory: the buffer comes from __vmalloc() and is
  * mapped into the user's address space page by page with
@@ -60,6 +62,13 @@ static struct mrc_mmap_entry *to_mmap_entry(struct rdma_user_mmap_entry *e)
 int mrc_queue_init(struct mrc_queue *q, u32 num_elem, u32 elem_size,
 		   u32 *capacity)
 {
+	return mrc_queue_init_gfp(q, num_elem, elem_size, capacity,
+				  MRC_GFP_USER);
+}
+
+int mrc_queue_init_gfp(struct mrc_queue *q, u32 num_elem, u32 elem_size,
+		       u32 *capacity, gfp_t gfp)
+{
 	unsigned long slots, elem, size;
 
 	/* num_elem 0 (a QP's queue of depth 0) gives one slot, index_mask
@@ -85,7 +94,7 @@ int mrc_queue_init(struct mrc_queue *q, u32 num_elem, u32 elem_size,
 		return -EINVAL;
 
 	/* Zeroed: the user sees no stale kernel memory in the slots. */
-	q->buf = __vmalloc(size, MRC_GFP_USER | __GFP_ZERO);
+	q->buf = __vmalloc(size, gfp | __GFP_ZERO);
 	if (!q->buf)
 		return -ENOMEM;
 	q->buf_size = size;

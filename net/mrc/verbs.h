@@ -2,9 +2,10 @@
 /*
  * Verbs objects of an MRC instance: user contexts, PDs, MRs, CQs, QPs,
  * SRQs and AHs, behind the rxe user ABI (include/uapi/rdma/rdma_user_rxe.h) so that
- * the stock rdma-core rxe provider drives them.  Only user objects exist:
- * no get_dma_mr/poll_cq means the core marks the device as not a kernel
- * verbs provider and no kernel ULP binds to it.
+ * the stock rdma-core rxe provider drives them.  Kernel consumers (the
+ * MAD layer's QP1, kernel ULPs) get the same objects with rings no user
+ * maps: kverbs.c writes their work requests into the rings and polls
+ * their CQs.
  *
  * Locking (after the control-plane locks of mrc.h):
  *
@@ -62,6 +63,7 @@ struct mrc_ucontext {
 
 struct mrc_pd {
 	struct ib_pd ibpd;
+	bool kernel;			/* const: a kernel consumer's */
 };
 
 static inline struct mrc_pd *to_mpd(struct ib_pd *ibpd)
@@ -87,9 +89,15 @@ struct mrc_queue {
 
 /* Allocate a ring for at least @num_elem elements of @elem_size bytes (a
  * power of two is chosen); *@slots receives the usable capacity.
+ * Charged to the caller's memory cgroup (MRC_GFP_USER); _gfp: as @gfp
+ * says (MRC_GFP_KOBJ for a kernel consumer's ring).
  */
 int mrc_queue_init(struct mrc_queue *q, u32 num_elem, u32 elem_size,
 		   u32 *capacity);
+int mrc_queue_init_gfp(struct mrc_queue *q, u32 num_elem, u32 elem_size,
+		       u32 *capacity, gfp_t gfp);
+/* The memory of a kernel consumer's objects: not charged to a cgroup. */
+#define MRC_GFP_KOBJ	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 /* Make @q mappable by @uctx and describe it for the create response. */
 int mrc_queue_publish(struct mrc_queue *q, struct ib_ucontext *uctx,
 		      struct mminfo *mi);
@@ -137,6 +145,7 @@ struct mrc_cq {
 	struct mrc_queue queue;
 	u8 notify;			/* IB_CQ_NEXT_COMP / IB_CQ_SOLICITED / 0 */
 	bool error;			/* overflowed: IB_EVENT_CQ_ERR raised */
+	bool kernel;			/* const: a kernel consumer's (kverbs.c) */
 	/* QPs whose receive queue completes here (struct mrc_qp.rcq_node),
 	 * for flushing receives posted to a QP in ERR (qp.c).
 	 */
@@ -161,6 +170,8 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+/* kverbs.c: a kernel consumer's CQ (its ring is the kernel's alone) */
+int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 /* qp.c: complete (flushed) the receives posted since to QPs in ERR that
  * receive into @cq.  Process context.
  */
@@ -202,6 +213,10 @@ struct mrc_mr {
 	spinlock_t mw_lock;		/* num_mw, dead */
 	u32 num_mw;			/* windows bound to it (mw.c) */
 	bool dead;			/* dereg passed: no new binding */
+	/* const: a kernel PD's DMA MR (mr.c): no pages, addresses are
+	 * kernel virtual addresses, local access only.
+	 */
+	bool kva;
 };
 
 static inline struct mrc_mr *to_mmr(struct ib_mr *ibmr)
@@ -324,6 +339,7 @@ struct mrc_ah {
 	struct ib_ah ibah;
 	struct rdma_ah_attr attr;	/* const */
 	u32 ah_num;			/* const; given to the provider */
+	bool kernel;			/* const: a kernel consumer's */
 };
 
 int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,

@@ -15,9 +15,10 @@
 #    and ERR -> ERR flushes receives posted in ERR (busy polling, the CQ
 #    never armed);
 #  qperf's rc_bw and rc_rdma_write_bw (whose ends create exactly such
-#  QPs) are not run: without rdma_cm qperf addresses the peer by LID with
-#  no GRH, which a RoCE device (rxe as mrc) refuses at RTR with EINVAL,
-#  and its rdma_cm mode (-cm1) needs rdma_cm on mrc, not there yet.
+#  QPs) are not run here: without rdma_cm qperf addresses the peer by
+#  LID with no GRH, which a RoCE device (rxe as mrc) refuses at RTR with
+#  EINVAL; its rdma_cm mode (-cm1) is not tested yet (rdma_cm itself:
+#  test_84).
 # COMPAT_OPTS (e.g. "--case=destroy") go to the client: a run of some
 # cases only.
 . "$(dirname "$0")/lib.sh"

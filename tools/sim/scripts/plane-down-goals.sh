@@ -30,33 +30,10 @@ while [ $# -gt 0 ]; do
 	*) seeds+=("$1"); shift ;;
 	esac
 done
-[ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3 4 5 6 7 8 9 10)
-sim=$build/bin/mrcsim
-[ -x "$sim" ] || { echo "no $sim: build it first (cmake --build $build --target mrcsim)" >&2; exit 1; }
-if [ -z "$out" ]; then
-	out=$(mktemp -d)
-	trap 'rm -rf "$out"' EXIT
-fi
-mkdir -p "$out"
 scn=$root/tools/sim/scenarios/plane-down.scn
-
-printf '%-5s %5s %7s %7s %7s\n' mode seed mean min p1
+# shellcheck source=goals-lib.sh
+. "$here/goals-lib.sh"
+goals_prepare
 for mode in $modes; do
-	for s in "${seeds[@]}"; do
-		d=$out/$mode-$s
-		nice -n 19 "$sim" "$scn" --out "$d" --set transport=mrc \
-			--set ev_mode="$mode" --set seed="$s" "${extra[@]}" -q
-		python3 - "$d/summary.json" "$mode" "$s" <<'PY'
-import json, sys
-t = json.load(open(sys.argv[1]))["throughput"]
-print("%-5s %5s %7.3f %7.3f %7.3f" % (sys.argv[2], sys.argv[3], t["mean"], t["min"], t["p1"]))
-PY
-	done
-	python3 - "$mode" "$out" "${seeds[@]}" <<'PY'
-import json, sys
-mode, out, seeds = sys.argv[1], sys.argv[2], sys.argv[3:]
-t = [json.load(open("%s/%s-%s/summary.json" % (out, mode, s)))["throughput"] for s in seeds]
-print("%-5s %5s %7.3f %7.3f %7.3f" % (mode, "all", sum(x["mean"] for x in t) / len(t),
-      min(x["min"] for x in t), min(x["p1"] for x in t)))
-PY
+	goals_mode "$mode"
 done

@@ -372,7 +372,10 @@ int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		return -ENOMEM;
 	while ((qp = mrc_nl_next_qp(mn, &index))) {
 		mrc_nl_qp_dev_id(qp, &dev);
-		if (!all && dev.index != only.index) {
+		/* Connections only: a UD QP (QP1 of the MAD layer among
+		 * them) has no engine connection and no peer.
+		 */
+		if ((!all && dev.index != only.index) || mrc_qp_is_ud(qp)) {
 			mrc_qp_put(qp);
 			index++;
 			continue;
@@ -424,6 +427,12 @@ int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 			mrc_qp_put(qp);
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_CONN_QPN],
 				    "no such QP");
+		return -ENOENT;
+	}
+	if (mrc_qp_is_ud(qp)) {
+		mrc_qp_put(qp);
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_CONN_QPN],
+				    "a UD QP has no connection");
 		return -ENOENT;
 	}
 	s = kvmalloc(sizeof(*s), GFP_KERNEL);

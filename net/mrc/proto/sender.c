@@ -40,33 +40,34 @@ void mrc_tx_init(struct mrc_conn *c)
 	tx->rnr_deadline = MRC_TIME_NEVER;
 }
 
-/* The k-th consecutive expiry is followed by a wait of the base timeout
- * while k <= retry_cnt, then of base x 2^(k - retry_cnt).
+/* The k-th consecutive expiry is followed by a wait of the ACK timeout
+ * while k <= retry_cnt, then of the ACK timeout x 2^(k - retry_cnt).
  *
- * The base is the ACK timeout, but never less than the connection's own
- * RTT bound (smoothed RTT plus four deviations) once it has samples: a
- * round trip longer than the ACK timeout (a loaded host, a slow guest, a
- * deep queue) otherwise expires the timer before any ACK can come back,
- * every time.  Each such expiry resent the oldest packet and blamed its
- * EV, so the EVs flapped between bad and good, the resends added to the
- * load, and the retry budget ran out on a connection that was working
- * (RETRY_EXC_ERR at the first message with a 0.5-1.4 s RTT and a 16.8 ms
- * ACK timeout).  A peer that is really gone is still noticed: the bound
- * only follows RTTs that ACKs measured.
+ * No wait is shorter than the connection's own RTT bound (smoothed RTT
+ * plus four deviations) once ACKs have measured it: a round trip longer
+ * than the ACK timeout (a loaded host, a slow guest, a deep queue)
+ * otherwise expires the timer before any ACK can come back, every time.
+ * Each such expiry resent the oldest packet and blamed its EV, so the EVs
+ * flapped between bad and good, the resends added to the load, and the
+ * retry budget ran out on a connection that was working (RETRY_EXC_ERR at
+ * the first message with a 0.5-1.4 s RTT and a 16.8 ms ACK timeout).
+ * The bound is a floor under each wait, not a new base for the back-off:
+ * a peer that is really gone is found after the same expiries, at most
+ * one RTT bound later each.
  */
 u64 mrc_tx_rto(const struct mrc_conn *c)
 {
-	u64 base = mrc_ack_timeout_ns(c->cfg.ack_timeout_exp);
+	u64 rto = mrc_ack_timeout_ns(c->cfg.ack_timeout_exp);
 	u64 rtt_bound = (u64)c->tx.srtt + 4 * (u64)c->tx.rttvar;
 	u32 k = c->tx.rto_k;
 
-	if (c->tx.srtt && rtt_bound > base)
-		base = rtt_bound;
-
-	if (k <= c->cfg.retry_cnt)
-		return base;
-	k -= c->cfg.retry_cnt;
-	return base << (k > MRC_BACKOFF_INFINITE ? MRC_BACKOFF_INFINITE : k);
+	if (k > c->cfg.retry_cnt) {
+		k -= c->cfg.retry_cnt;
+		rto <<= k > MRC_BACKOFF_INFINITE ? MRC_BACKOFF_INFINITE : k;
+	}
+	if (c->tx.srtt && rtt_bound > rto)
+		rto = rtt_bound;
+	return rto;
 }
 
 int mrc_conn_send(struct mrc_conn *c, const struct mrc_msg *m, u32 *msn,

@@ -104,6 +104,41 @@ TEST(EngineRetryBudget, NewWorkDoesNotPostponeFailure)
 	}
 }
 
+// A connection whose round trips are longer than the ACK timeout (a slow
+// guest): each wait is at least its RTT bound (mrc_tx_rto()), but the
+// bound is a floor under each of them, not a new base for the back-off,
+// so a vanished peer is still found soon: within the budget plus one RTT
+// bound per expiry (at most 23 s here), not the budget scaled by the bound
+// over the ACK timeout (97 s).
+TEST(EngineRetryBudget, SlowRoundTripsLengthenEachWaitByOneRttAtMost)
+{
+	const auto cfg = kernel_config();
+	Solo s(cfg, 4);
+	const uint64_t rtt = 200000000; // 200 ms, three ACK timeouts
+
+	s.send(4096);
+	auto v = s.drain();
+	ASSERT_EQ(v.size(), 4u);
+	s.run_timers_until(s.now + rtt);
+	s.drain();
+	for (const auto &d : v)
+		s.rx(s.ack(v.back().psn + 1, {}, &d));
+	ASSERT_TRUE(mrc_conn_idle(s.c));
+	// No expiry yet: the timeout is the RTT bound, above the ACK timeout.
+	const uint64_t bound = s.stats().rto;
+	ASSERT_GT(bound, mrc_ack_timeout_ns(cfg.ack_timeout_exp));
+
+	const uint64_t t0 = s.now;
+	const uint32_t waits = cfg.retry_cnt + 1u + cfg.backoff_cnt;
+
+	post_every_second(s, t0, [](size_t) {});
+	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RETRY_EXCEEDED);
+	EXPECT_GT(s.now, t0 + budget(cfg));
+	EXPECT_LE(s.now, t0 + budget(cfg) + waits * bound)
+		<< "failed " << (s.now - t0) / 1000000 << " ms after the loss, bound "
+		<< bound / 1000000 << " ms";
+}
+
 // Every EV retired (ev_min_active 0) and only probes going out, none of
 // them answered: the budget still runs from the first unacknowledged
 // packet, and the failure says no path was left.

@@ -135,8 +135,8 @@ TEST(EngineRetryBudget, SlowRoundTripsLengthenEachWaitByOneRttAtMost)
 	EXPECT_EQ(mrc_conn_status(s.c), MRC_ST_RETRY_EXCEEDED);
 	EXPECT_GT(s.now, t0 + budget(cfg));
 	EXPECT_LE(s.now, t0 + budget(cfg) + waits * bound)
-		<< "failed " << (s.now - t0) / 1000000 << " ms after the loss, bound "
-		<< bound / 1000000 << " ms";
+		<< "failed " << (s.now - t0) / 1000000
+		<< " ms after the loss, bound " << bound / 1000000 << " ms";
 }
 
 // Every EV retired (ev_min_active 0) and only probes going out, none of

@@ -207,7 +207,7 @@ if [ -n "$deadline" ]; then
 		echo "not ok - ${name:-the first test}: still running when the VM's time (--timeout $MRC_VM_TIMEOUT) ran out"
 		blocked_tasks
 		echo "selftests: ${p:-0} passed, $((${f:-0} + 1)) failed, ${s:-0} skipped"
-	) &
+	) 2>/dev/null &
 	watchdog_pid=$!
 	disown "$watchdog_pid"
 fi

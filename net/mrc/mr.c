@@ -109,6 +109,27 @@ static int mrc_mr_publish(struct mrc_dev *mdev, struct mrc_mr *mr)
 	return err;
 }
 
+/* What every MR starts with, then published: from here a lookup may find
+ * it.  The core sets ibmr.pd and .device after we return, but
+ * mrc_mr_check() must see the PD as soon as the MR is published.
+ */
+static int mrc_mr_init_publish(struct mrc_mr *mr, struct mrc_dev *mdev,
+			       struct ib_pd *ibpd, u64 iova, u64 length,
+			       int access)
+{
+	mr->mdev = mdev;
+	mr->iova = iova;
+	mr->length = length;
+	mr->access = access;
+	refcount_set(&mr->ref, 1);
+	init_completion(&mr->released);
+	spin_lock_init(&mr->atomic_lock);
+	spin_lock_init(&mr->mw_lock);
+	mr->ibmr.pd = ibpd;
+	mr->ibmr.device = ibpd->device;
+	return mrc_mr_publish(mdev, mr);
+}
+
 struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 iova, int access, struct ib_udata *udata)
 {
@@ -148,22 +169,9 @@ struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	if (err)
 		goto err_umem;
 
-	mr->mdev = mdev;
 	mr->page_off = ib_umem_offset(mr->umem);
-	mr->iova = iova;
-	mr->length = length;
-	mr->access = access & MRC_MR_ACCESS;
-	refcount_set(&mr->ref, 1);
-	init_completion(&mr->released);
-	spin_lock_init(&mr->atomic_lock);
-	spin_lock_init(&mr->mw_lock);
-	/* The core sets these after we return, but a lookup may run as soon
-	 * as the MR is published: mrc_mr_check() must see the PD already.
-	 */
-	mr->ibmr.pd = ibpd;
-	mr->ibmr.device = ibpd->device;
-
-	err = mrc_mr_publish(mdev, mr);
+	err = mrc_mr_init_publish(mr, mdev, ibpd, iova, length,
+				  access & MRC_MR_ACCESS);
 	if (err)
 		goto err_pages;
 	return &mr->ibmr;
@@ -200,18 +208,8 @@ static struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
-	mr->mdev = mdev;
 	mr->kva = true;
-	mr->iova = 0;
-	mr->length = U64_MAX;
-	mr->access = access;
-	refcount_set(&mr->ref, 1);
-	init_completion(&mr->released);
-	spin_lock_init(&mr->atomic_lock);
-	spin_lock_init(&mr->mw_lock);
-	mr->ibmr.pd = ibpd;
-	mr->ibmr.device = ibpd->device;
-	err = mrc_mr_publish(mdev, mr);
+	err = mrc_mr_init_publish(mr, mdev, ibpd, 0, U64_MAX, access);
 	if (err) {
 		kfree(mr);
 		return ERR_PTR(err);

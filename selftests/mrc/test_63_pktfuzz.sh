@@ -118,12 +118,14 @@ while [ $SECONDS -lt $qp_deadline ]; do
 	kill -0 "$client" 2>/dev/null || break
 	sleep 0.2
 done
+# QP 1 too: the MAD layer's GSI QP, a UD QP every instance has, which
+# takes datagrams from anyone (rdma_cm's MADs).
 if [ -n "$qpns" ]; then
-	diag "the connection's QPNs: $qpns"
-	qpn_arg=(--qpn "$qpns")
+	diag "the connection's QPNs: $qpns, and QP 1 (GSI)"
+	qpn_arg=(--qpn "1,$qpns")
 else
-	diag "no RC QP of $H1_DEV in h1 seen (rdma resource show qp): spoofing random QPNs only"
-	qpn_arg=()
+	diag "no RC QP of $H1_DEV in h1 seen (rdma resource show qp): QP 1 (GSI) and random QPNs"
+	qpn_arg=(--qpn 1)
 fi
 
 read -r in0 err0 noports0 < <(udp_counters h1)

@@ -165,30 +165,30 @@ ev_profile_up() {
 check "EV profile $EVP (AUTO, udp, planes 1-4) online on both hosts, no route" \
 	eval 'ev_profile_up h1 "$H1_DEV" && ev_profile_up h2 "$H2_DEV"'
 fab_plane_stats h2 "$H2_DEV" >"$tmp/a"
-app_pair "4 planes, no route (EV profile $EVP): mrc_bw 64 KiB x $(n 200), verified" \
-	"^mrc_bw: $(n 200) messages of 65536 bytes .* MB/s" \
-	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18606 "$BIN/mrc_bw" "${SLOW[@]}" -p 18606 -s 64K \
-	-n "$(n 200)" -E $EVP
+app_pair "4 planes, no route (EV profile $EVP): mrc_bw 64 KiB x 200, verified" \
+	"^mrc_bw: 200 messages of 65536 bytes .* MB/s" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18606 "$BIN/mrc_bw" -p 18606 -s 64K \
+	-n 200 -E $EVP
 fab_plane_stats h2 "$H2_DEV" >"$tmp/b"
-# 200 x 64 KiB = 13 MB: an even share is 3.3 MB (a tenth with DIV 10).
-plane_shares "4 planes, no route" "$(n 500000)"
+# 200 x 64 KiB = 13 MB: an even share is 3.3 MB.
+plane_shares "4 planes, no route" "500000"
 
 # --- four planes ----------------------------------------------------------
 check "routes over planes 1-4 on both hosts" fabric_routes
 fab_plane_stats h2 "$H2_DEV" >"$tmp/a"
 bw400_t0=$SECONDS
-app_pair "4 planes: mrc_bw 64 KiB x $(n 400), verified" \
-	"^mrc_bw: $(n 400) messages of 65536 bytes .* MB/s" \
-	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18604 "$BIN/mrc_bw" "${SLOW[@]}" -p 18604 -s 64K -n "$(n 400)"
+app_pair "4 planes: mrc_bw 64 KiB x 400, verified" \
+	"^mrc_bw: 400 messages of 65536 bytes .* MB/s" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18604 "$BIN/mrc_bw" -p 18604 -s 64K -n 400
 # Its time (programs' start included) sizes the EV events transfer below.
 bw400_secs=$((SECONDS - bw400_t0))
 fab_plane_stats h2 "$H2_DEV" >"$tmp/b"
 # 400 x 64 KiB = 26 MB: an even share is 6.5 MB; any real share of the
-# spraying is well above 1 MB (a tenth of that with DIV 10).
-plane_shares "4 planes" "$(n 1000000)"
-app_pair "4 planes: mrc_pingpong 4 KiB x $(n 200)" "$PINGPONG_RE" \
-	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18605 "$BIN/mrc_pingpong" "${SLOW[@]}" -p 18605 -s 4096 \
-	-n "$(n 200)"
+# spraying is well above 1 MB.
+plane_shares "4 planes" "1000000"
+app_pair "4 planes: mrc_pingpong 4 KiB x 200" "$PINGPONG_RE" \
+	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18605 "$BIN/mrc_pingpong" -p 18605 -s 4096 \
+	-n 200
 
 # --- the controller API's endpoint operations: h1 toward h2 --------------------
 # mrc_ctl_ep_batch_send_wait(): the argument refusals, then 16 UDP EVs
@@ -198,11 +198,11 @@ app_pair "4 planes: mrc_pingpong 4 KiB x $(n 200)" "$PINGPONG_RE" \
 P2=$(fab_addr4 2 1)
 check "mrc_ctl EV probes: refusals, 16 EVs of planes 1-4 in one batch" \
 	ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --ep-peer "$P2" --ep-probe 4 \
-	--ep-timeout $((1000 * SCALE))
+	--ep-timeout 1000
 fab_plane_link 2 3 down
 check "mrc_ctl EV probes: plane 3's link down: ETIMEDOUT, the 12 others answered" \
 	ns_exec h1 "$BIN/mrc_api_check" -d "$H1_DEV" --ep-peer "$P2" --ep-probe 4 \
-	--ep-down 3 --ep-timeout $((300 * SCALE))
+	--ep-down 3 --ep-timeout 300
 fab_plane_link 2 3 up
 check "mrc_ctl endpoint operations without CAP_NET_ADMIN: EPERM" \
 	ns_exec h1 setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
@@ -211,13 +211,13 @@ check "mrc_ctl endpoint operations without CAP_NET_ADMIN: EPERM" \
 # from h1 makes h2 stop sending on its plane 4; "all up" brings it back.
 port_status_section() {
 	local NP spid cpid d1 d4 u1 u4 crc src ps_running
-	NP=$(n 6000)
-	ns_bg h1 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H1_DEV" "${SLOW[@]}" -p 18608 -s 64K \
-		-n "$NP" --timeout=$((280 * SCALE)) </dev/null >"$tmp/ps_s.log" 2>&1
+	NP=6000
+	ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18608 -s 64K \
+		-n "$NP" --timeout=280 </dev/null >"$tmp/ps_s.log" 2>&1
 	spid=$BG_PID
 	wait_listen h1 18608 60 >/dev/null
-	ns_bg h2 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H2_DEV" "${SLOW[@]}" -p 18608 -s 64K \
-		-n "$NP" --timeout=$((280 * SCALE)) "$S" </dev/null >"$tmp/ps_c.log" 2>&1
+	ns_bg h2 timeout -k 5 300 "$BIN/mrc_bw" -d "$H2_DEV" -p 18608 -s 64K \
+		-n "$NP" --timeout=280 "$S" </dev/null >"$tmp/ps_c.log" 2>&1
 	cpid=$BG_PID
 	# pdelta PLANE A B: h2's tx bytes on PLANE between stats files A and B.
 	pdelta() {
@@ -350,14 +350,14 @@ done
 # after the failure while the others carry on.
 plane_down_section() {
 	local NL spid cpid still_running crc src d1 d3
-	NL=$(n 6000)
-	ns_bg h1 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H1_DEV" "${SLOW[@]}" -p 18606 -s 64K \
-		-n "$NL" --timeout=$((280 * SCALE)) \
+	NL=6000
+	ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18606 -s 64K \
+		-n "$NL" --timeout=280 \
 		</dev/null >"$tmp/s.log" 2>&1
 	spid=$BG_PID
 	wait_listen h1 18606 60 >/dev/null
-	ns_bg h2 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H2_DEV" "${SLOW[@]}" -p 18606 -s 64K \
-		-n "$NL" --timeout=$((280 * SCALE)) "$S" \
+	ns_bg h2 timeout -k 5 300 "$BIN/mrc_bw" -d "$H2_DEV" -p 18606 -s 64K \
+		-n "$NL" --timeout=280 "$S" \
 		</dev/null >"$tmp/c.log" 2>&1
 	cpid=$BG_PID
 	sleep 2
@@ -426,12 +426,12 @@ ev_events_section() {
 	[ "$ne" -lt 1000 ] && ne=1000
 	[ "$ne" -gt 10000 ] && ne=10000
 	diag "EV events: $ne messages (400 took $bw400_secs s)"
-	ns_bg h1 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H1_DEV" "${SLOW[@]}" -p 18607 \
-		-s 64K -n "$ne" --timeout=$((280 * SCALE)) </dev/null >"$tmp/evs.log" 2>&1
+	ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18607 \
+		-s 64K -n "$ne" --timeout=280 </dev/null >"$tmp/evs.log" 2>&1
 	spid=$BG_PID
 	wait_listen h1 18607 60 >/dev/null
-	ns_bg h2 timeout -k 5 $((300 * SCALE)) "$BIN/mrc_bw" -d "$H2_DEV" "${SLOW[@]}" -p 18607 \
-		-s 64K -n "$ne" --timeout=$((280 * SCALE)) "$S" </dev/null >"$tmp/evc.log" 2>&1
+	ns_bg h2 timeout -k 5 300 "$BIN/mrc_bw" -d "$H2_DEV" -p 18607 \
+		-s 64K -n "$ne" --timeout=280 "$S" </dev/null >"$tmp/evc.log" 2>&1
 	cpid=$BG_PID
 	sleep 2
 	check "EV events: h2's plane 3 drops every packet during mrc_bw" fab_loss 2 3 100

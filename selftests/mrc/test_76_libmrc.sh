@@ -180,8 +180,19 @@ bw400_t0=$SECONDS
 app_pair "4 planes: mrc_bw 64 KiB x 400, verified" \
 	"^mrc_bw: 400 messages of 65536 bytes .* MB/s" \
 	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18604 "$BIN/mrc_bw" -p 18604 -s 64K -n 400
-# Its time (programs' start included) sizes the EV events transfer below.
+# Its time (programs' start included) sizes the long transfers below.
 bw400_secs=$((SECONDS - bw400_t0))
+# sized MAX: messages of 64 KiB for about 30 s at that rate (an
+# underestimate: it includes the programs' start), between 1000 and MAX.
+# Each long transfer must outlive what happens during it on an idle host,
+# and not take minutes on a loaded one (6000 timed out at message 3158
+# after 280 s with another guest running beside this one).
+sized() {
+	local v=$((400 * 30 / (bw400_secs > 0 ? bw400_secs : 1)))
+	[ "$v" -lt 1000 ] && v=1000
+	[ "$v" -gt "$1" ] && v=$1
+	echo "$v"
+}
 fab_plane_stats h2 "$H2_DEV" >"$tmp/b"
 # 400 x 64 KiB = 26 MB: an even share is 6.5 MB; any real share of the
 # spraying is well above 1 MB.
@@ -211,7 +222,7 @@ check "mrc_ctl endpoint operations without CAP_NET_ADMIN: EPERM" \
 # from h1 makes h2 stop sending on its plane 4; "all up" brings it back.
 port_status_section() {
 	local NP spid cpid d1 d4 u1 u4 crc src ps_running
-	NP=6000
+	NP=$(sized 6000)
 	ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18608 -s 64K \
 		-n "$NP" --timeout=280 </dev/null >"$tmp/ps_s.log" 2>&1
 	spid=$BG_PID
@@ -350,7 +361,7 @@ done
 # after the failure while the others carry on.
 plane_down_section() {
 	local NL spid cpid still_running crc src d1 d3
-	NL=6000
+	NL=$(sized 6000)
 	ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18606 -s 64K \
 		-n "$NL" --timeout=280 \
 		</dev/null >"$tmp/s.log" 2>&1
@@ -417,14 +428,9 @@ ev_events_section() {
 	# The transfer must outlive the 3 s of loss, so that plane 3's EVs
 	# are probed GOOD again while its QPs still exist (with 3000 x 64 KiB
 	# it was over before the loss ended in a rehearsal on an idle host,
-	# and no GOOD event came), but not take minutes on a loaded one
-	# (10000 timed out at message 9684 after 280 s with a load of 7.5 on
-	# two cores).  So it is sized from the 400-message run above: about
-	# 30 s at that rate (an underestimate: it includes the programs'
-	# start), between 1000 and 10000 messages.
-	ne=$((400 * 30 / (bw400_secs > 0 ? bw400_secs : 1)))
-	[ "$ne" -lt 1000 ] && ne=1000
-	[ "$ne" -gt 10000 ] && ne=10000
+	# and no GOOD event came); 10000 timed out at message 9684 after
+	# 280 s with a load of 7.5 on two cores.
+	ne=$(sized 10000)
 	diag "EV events: $ne messages (400 took $bw400_secs s)"
 	ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18607 \
 		-s 64K -n "$ne" --timeout=280 </dev/null >"$tmp/evs.log" 2>&1

@@ -79,9 +79,12 @@ done
 # CI shows the end of this output, where a failure deep in a suite's log
 # would otherwise not be seen.
 digest=()
-digest_add() {	# NAME: its "not ok" lines, or its log's end if it has none
+# NAME: its "not ok" lines; else, for a guest that did not finish, where
+# it was (tools/vm/log-digest); else its log's end.
+digest_add() {
 	local lines
 	lines=$(grep -E '^not ok' "$logdir/$1.log" | head -n 6)
+	[ -n "$lines" ] || lines=$(tools/vm/log-digest "$logdir/$1.log" | head -n 12)
 	[ -n "$lines" ] || lines=$(grep -v '^$' "$logdir/$1.log" | tail -n 6)
 	digest+=("--- $1 ($logdir/$1.log):")
 	while IFS= read -r l; do

@@ -161,6 +161,15 @@ kmemleak_check() {
 	printf '%s\n' "$leaks" | head -n 30 | sed 's/^/#   /'
 }
 
+# The memory left after a test (before the next one's clean state): a
+# leak, or files piling up in the guest's tmpfs, shows as a trend.
+mem_state() {
+	awk '/^MemAvailable:/ { a = $2 } /^Shmem:/ { sh = $2 }
+		/^SUnreclaim:/ { su = $2 }
+		END { printf "memory: %d MiB available, %d MiB shmem, %d MiB unreclaimable slab",
+			a / 1024, sh / 1024, su / 1024 }' /proc/meminfo
+}
+
 timeout_of() {
 	local t
 	t=$(sed -n '1,20s/^# *selftest-timeout: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
@@ -294,7 +303,7 @@ for t in "${tests[@]}"; do
 		printf '%s\n' "$oops" | head -n 20 | sed 's/^/#   /'
 	fi
 	[ "$kmemleak_scan" = each ] && kmemleak_check "$name"
-	echo "# $name: $p passed, $f failed, $s skipped, exit $rc, $secs s"
+	echo "# $name: $p passed, $f failed, $s skipped, exit $rc, $secs s, $(mem_state)"
 	echo "$pass $fail $skipped" >"$state/progress"
 done
 [ "$stuck" = 1 ] || clean_state

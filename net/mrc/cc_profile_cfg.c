@@ -8,7 +8,9 @@
  * Rules kept here, under mrc_cfg_lock: at most MRC_MAX_CC_PROFILES per
  * instance; a profile a route names cannot be deleted; every change is
  * announced (MRC_EVENT_CC_PROFILE, _DEL).  A change applies to the
- * connections set up after it.
+ * connections set up after it and to the live ones that run the profile
+ * (mrc_qp_cc_changed(): the window keeps its size within the new
+ * bounds).
  */
 
 #include <linux/slab.h>
@@ -77,6 +79,7 @@ int mrc_cc_prof_update(struct mrc_dev *mdev, struct mrc_cc_prof *prof,
 	lockdep_assert_held(&mrc_cfg_lock);
 
 	prof->params = *params;
+	mrc_qp_cc_changed(mdev, prof->id, &prof->params);
 	mrc_genl_event_cc_profile(mdev, prof, MRC_EVENT_CC_PROFILE);
 	return 0;
 }

@@ -272,6 +272,42 @@ void mrc_qp_unlock_xmit(struct mrc_qp *qp)
 	local_bh_enable();
 }
 
+/* With IRQs off no softirq runs on this CPU: the plain lock is enough
+ * against the receive path and the timer.  spin_unlock_bh() there would
+ * run pending softirqs inside the caller's IRQ-off section (enabling
+ * IRQs while its lock is held), and sending means just that (the
+ * transmit path ends with local_bh_enable()): rxe's kernel posts only
+ * schedule its tasks, for the same reason.
+ */
+bool mrc_qp_lock_any(struct mrc_qp *qp)
+	__acquires(&qp->lock)
+{
+	if (irqs_disabled()) {
+		spin_lock(&qp->lock);
+		return true;
+	}
+	spin_lock_bh(&qp->lock);
+	return false;
+}
+
+void mrc_qp_unlock_any(struct mrc_qp *qp, bool irqs_off)
+	__releases(&qp->lock)
+{
+	if (!irqs_off) {
+		mrc_qp_unlock_xmit(qp);
+		return;
+	}
+	/* The timer (a soft hrtimer) sends what was built and raises what
+	 * is due, through mrc_qp_unlock_xmit(), as soon as softirqs run.
+	 */
+	if (!qp->dying &&
+	    (!skb_queue_empty(&qp->txq) || qp->err_event_due ||
+	     qp->last_wqe_due || qp->srq_limit_due))
+		hrtimer_start(&qp->timer, ns_to_ktime(mrc_now()),
+			      HRTIMER_MODE_ABS_SOFT);
+	spin_unlock(&qp->lock);
+}
+
 static bool mrc_qp_can_receive(const struct mrc_qp *qp)
 {
 	return qp->conn_ready && qp->state != IB_QPS_ERR &&

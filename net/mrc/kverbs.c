@@ -185,10 +185,11 @@ int mrc_kpost_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
 	const struct ib_send_wr *first = wr;
+	bool irqs_off;
 	u32 prod;
 	int err = 0;
 
-	spin_lock_bh(&qp->lock);
+	irqs_off = mrc_qp_lock_any(qp);
 	prod = mrc_kq_producer(&qp->sq);
 	for (; wr; wr = wr->next) {
 		if (mrc_kq_full(&qp->sq, prod)) {
@@ -208,7 +209,7 @@ int mrc_kpost_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = first;
 		err = -EINVAL;
 	}
-	mrc_qp_unlock_xmit(qp);
+	mrc_qp_unlock_any(qp, irqs_off);
 	return err;
 }
 
@@ -218,6 +219,7 @@ int mrc_kpost_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct mrc_qp *qp = to_mqp(ibqp);
 	struct rxe_recv_wqe *u;
 	u32 prod, max_sge;
+	bool irqs_off;
 	int err = 0;
 
 	/* A kernel QP has no SRQ (mrc_qp_check_init()). */
@@ -226,7 +228,7 @@ int mrc_kpost_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		return -EINVAL;
 	}
 	max_sge = mrc_kq_rq_max_sge(&qp->rq);
-	spin_lock_bh(&qp->lock);
+	irqs_off = mrc_qp_lock_any(qp);
 	/* IBA 10.8.3.1: no receives before INIT. */
 	if (qp->state == IB_QPS_RESET) {
 		err = -EINVAL;
@@ -255,7 +257,7 @@ int mrc_kpost_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 out:
 	if (err)
 		*bad_wr = wr;
-	mrc_qp_unlock_xmit(qp);
+	mrc_qp_unlock_any(qp, irqs_off);
 	return err;
 }
 

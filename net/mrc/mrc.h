@@ -378,6 +378,8 @@ void mrc_qp_plane_changed(struct mrc_dev *mdev, u32 id, int ifindex,
 			  bool up);
 u32 mrc_qp_ev_changed(struct mrc_dev *mdev, u32 profile, u32 qpn, u16 idx,
 		      const struct mrc_ev *ev, int deny);
+u32 mrc_qp_cc_changed(struct mrc_dev *mdev, u32 profile,
+		      const struct mrc_nscc_params *params);
 
 /* qp_path.c: moving the live QPs (RTR and later) of one peer when its
  * route changes; caller holds mrc_cfg_lock throughout.  _prepare gathers

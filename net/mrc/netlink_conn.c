@@ -6,7 +6,8 @@
  *
  *   CONN_GET reply (set "conn" at the top level): CONN_DEV_INDEX,
  *                   CONN_DEV_NAME, CONN_QPN, CONN_DEST_QPN, CONN_PEER,
- *                   CONN_STATE, CONN_STATUS, CONN_EV_PROFILE, PSNs,
+ *                   CONN_STATE, CONN_STATUS, CONN_EV_PROFILE,
+ *                   CONN_CC_PROFILE, PSNs,
  *                   window, RTT, counters, EV counts
  *                   [, CONN_PLANES { CONN_PLANE { CONN_PLANE_ID,
  *                   CONN_PLANE_EVS_USABLE, counters } ... }, CONN_EVS {
@@ -45,6 +46,7 @@ struct mrc_conn_snap {
 	bool show_psn;			/* the caller may see the PSNs */
 	u8 peer[16];
 	u32 ev_profile;
+	u32 cc_profile;
 	u16 planes_up;			/* bit p - 1: plane p usable here */
 	struct mrc_conn_stats st;
 	u32 n_evs;
@@ -105,6 +107,7 @@ static void mrc_conn_snap_take(struct mrc_qp *qp, struct mrc_conn_snap *s,
 	s->n_evs = 0;
 	paths = mrc_qp_paths(qp);
 	s->ev_profile = paths->ev_profile;
+	s->cc_profile = paths->cc_profile;
 	s->planes_up = 0;
 	if (s->ready) {
 		mrc_conn_get_stats(qp->conn, &s->st);
@@ -164,7 +167,8 @@ static int mrc_nl_put_conn_head(struct sk_buff *skb,
 	if (nla_put_u32(skb, MRC_A_CONN_QPN, s->qpn) ||
 	    nla_put_u32(skb, MRC_A_CONN_DEST_QPN, s->dest_qpn) ||
 	    nla_put_u32(skb, MRC_A_CONN_STATE, s->state) ||
-	    nla_put_u32(skb, MRC_A_CONN_EV_PROFILE, s->ev_profile))
+	    nla_put_u32(skb, MRC_A_CONN_EV_PROFILE, s->ev_profile) ||
+	    nla_put_u32(skb, MRC_A_CONN_CC_PROFILE, s->cc_profile))
 		return -EMSGSIZE;
 	if (!s->ready)
 		return 0;

@@ -235,6 +235,7 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	struct mrc_qp *qp = to_mqp(ibqp);
 	struct rxe_create_qp_resp resp = {};
 	struct mrc_ucontext *uctx;
+	unsigned long flags;
 	u32 qpn;
 	int err;
 
@@ -293,9 +294,9 @@ static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		goto err_xa;
 	xa_store(&qp->mnet->qps, qpn, qp, GFP_KERNEL);
-	spin_lock(&qp->rcq->rq_qps_lock);
+	spin_lock_irqsave(&qp->rcq->rq_qps_lock, flags);
 	list_add_tail(&qp->rcq_node, &qp->rcq->rq_qps);
-	spin_unlock(&qp->rcq->rq_qps_lock);
+	spin_unlock_irqrestore(&qp->rcq->rq_qps_lock, flags);
 	return 0;
 
 err_xa:
@@ -746,10 +747,11 @@ static void mrc_qp_debug_stats(struct mrc_qp *qp)
 static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
+	unsigned long flags;
 
-	spin_lock(&qp->rcq->rq_qps_lock);
+	spin_lock_irqsave(&qp->rcq->rq_qps_lock, flags);
 	list_del(&qp->rcq_node);
-	spin_unlock(&qp->rcq->rq_qps_lock);
+	spin_unlock_irqrestore(&qp->rcq->rq_qps_lock, flags);
 	/* No new lookup finds it; wait for the lookups that may have found
 	 * it (RCU, up to their refcount_inc_not_zero()) and then for the
 	 * references they took: the core frees the QP when we return.
@@ -782,20 +784,26 @@ static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
+/* From req_notify_cq, which a kernel consumer may call in any context
+ * (softirq for IB_POLL_SOFTIRQ, IRQs off): irqsave, and the QPs' locks
+ * without a BH toggle inside (mrc_qp_lock_any()).
+ */
 void mrc_cq_flush_err_qps(struct mrc_cq *cq)
 {
+	unsigned long flags;
 	struct mrc_qp *qp;
+	bool irqs_off;
 
-	spin_lock(&cq->rq_qps_lock);
+	spin_lock_irqsave(&cq->rq_qps_lock, flags);
 	list_for_each_entry(qp, &cq->rq_qps, rcq_node) {
 		if (READ_ONCE(qp->state) != IB_QPS_ERR)
 			continue;
-		spin_lock_bh(&qp->lock);
+		irqs_off = mrc_qp_lock_any(qp);
 		if (qp->state == IB_QPS_ERR)
 			mrc_resp_flush_rq(qp);
-		spin_unlock_bh(&qp->lock);
+		mrc_qp_unlock_any(qp, irqs_off);
 	}
-	spin_unlock(&cq->rq_qps_lock);
+	spin_unlock_irqrestore(&cq->rq_qps_lock, flags);
 }
 
 /* The WQEs the producer (the provider, or mrc_kpost_send()) wrote into

@@ -155,6 +155,7 @@ struct mrc_qp_paths {
 	u16 n_evs;
 	u16 route_planes;		/* bit p - 1: plane p is used (a hop) */
 	u32 ev_profile;			/* the profile the EVs came from */
+	u32 cc_profile;			/* the CC profile the engine runs */
 	u32 event_mask;			/* MRC_EV_EVT_*: EV events wanted */
 	struct mrc_qp_plane plane[MRC_MAX_PLANES + 1];	/* [0] unused */
 	struct mrc_qp_ev ev[MRC_MAX_EVS];
@@ -176,7 +177,8 @@ struct mrc_qp_path_prep {
 	int oif[MRC_MAX_PLANES + 1];	/* plane netdevs, 0 if detached */
 	bool plane_up[MRC_MAX_PLANES + 1];
 	u16 up_mask;			/* bit p - 1: plane p is up */
-	struct mrc_nscc_params cc;	/* the route's CC profile */
+	u32 cc_profile;			/* the CC profile (0: built-in) */
+	struct mrc_nscc_params cc;	/* its parameters */
 	struct mrc_ev evs[MRC_MAX_EVS];
 	struct mrc_ev_cfg cfg[MRC_MAX_EVS];
 	u32 route_gen;			/* mdev->route_gen it was built from */
@@ -353,6 +355,14 @@ void mrc_qp_kick_at(struct mrc_qp *qp, u64 now);
  * under it.
  */
 void mrc_qp_unlock_xmit(struct mrc_qp *qp) __releases(&qp->lock);
+/* qp->lock for a kernel consumer's call, which may come with IRQs off
+ * (ib_mad posts its sends under its own irqsave lock): true if they
+ * were.  Released with mrc_qp_unlock_any(), which then leaves the
+ * sending and the events to the QP's timer (softirq).
+ */
+bool mrc_qp_lock_any(struct mrc_qp *qp) __acquires(&qp->lock);
+void mrc_qp_unlock_any(struct mrc_qp *qp, bool irqs_off)
+	__releases(&qp->lock);
 enum hrtimer_restart mrc_qp_timer_fn(struct hrtimer *t);
 /* A packet from the QP's peer (receive path, softirq). */
 void mrc_qp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 flags,

@@ -210,6 +210,7 @@ static int __mrc_paths_prepare(struct mrc_dev *mdev,
 	mrc_qp_prep_planes(mdev, prep);
 	if (cc_profile == MRC_PATHS_ROUTE_PROFILE)
 		cc_profile = prep->has_route ? prep->route.cc_profile : 0;
+	prep->cc_profile = cc_profile;
 	err = __mrc_cc_profile_get(mdev, cc_profile, &prep->cc);
 	if (err)
 		return err;
@@ -413,6 +414,7 @@ int mrc_qp_paths_install(struct mrc_qp *qp, struct mrc_qp_path_prep *prep,
 	paths->format = prep->format;
 	paths->n_evs = prep->n_evs;
 	paths->ev_profile = prep->ev_profile;
+	paths->cc_profile = prep->cc_profile;
 	paths->event_mask = prep->event_mask;
 	paths->route_planes = mrc_qp_prep_planes_used(prep);
 	for (p = 1; p <= MRC_MAX_PLANES; p++) {
@@ -451,6 +453,11 @@ int mrc_qp_paths_install(struct mrc_qp *qp, struct mrc_qp_path_prep *prep,
 	call_rcu(&old->rcu, mrc_qp_paths_free_rcu);
 	if (err)
 		return err;
+	/* A route change may bring another CC profile (at RTR the engine
+	 * started with prep->cc).
+	 */
+	if (live)
+		mrc_conn_set_cc(qp->conn, &prep->cc, now);
 	/* A plane without a hop, detached or down carries nothing; a peer
 	 * that would use one of ours that is down hears it at once.
 	 */
@@ -730,6 +737,7 @@ static void mrc_qp_paths_copy(struct mrc_qp_paths *to,
 	to->n_evs = from->n_evs;
 	to->route_planes = from->route_planes;
 	to->ev_profile = from->ev_profile;
+	to->cc_profile = from->cc_profile;
 	to->event_mask = from->event_mask;
 	for (p = 1; p <= MRC_MAX_PLANES; p++) {
 		to->plane[p].daddr = from->plane[p].daddr;
@@ -824,5 +832,47 @@ u32 mrc_qp_ev_changed(struct mrc_dev *mdev, u32 profile, u32 qpn, u16 idx,
 		cond_resched();
 	}
 	mrc_qp_paths_destroy(spare);
+	return c.applied;
+}
+
+struct mrc_qp_cc_change {
+	u32 profile;
+	const struct mrc_nscc_params *params;
+	u32 applied;
+};
+
+static void mrc_qp_cc_apply(struct mrc_qp *qp, void *arg)
+{
+	struct mrc_qp_cc_change *c = arg;
+	u64 now = mrc_now();
+
+	spin_lock_bh(&qp->lock);
+	if (qp->conn_ready && qp->state != IB_QPS_ERR &&
+	    mrc_qp_paths(qp)->cc_profile == c->profile) {
+		mrc_conn_set_cc(qp->conn, c->params, now);
+		/* A larger window may let more leave at once. */
+		mrc_qp_kick_at(qp, now);
+		c->applied++;
+	}
+	mrc_qp_unlock_xmit(qp);
+}
+
+/**
+ * mrc_qp_cc_changed - CC profile @profile has new parameters: every live
+ *	QP that runs it takes them (mrc_conn_set_cc())
+ * @mdev: the instance
+ * @profile: the profile's id
+ * @params: its new parameters
+ *
+ * Caller holds mrc_cfg_lock, so no route change or RTR picks the old
+ * parameters after this.  Return: how many QPs changed.
+ */
+u32 mrc_qp_cc_changed(struct mrc_dev *mdev, u32 profile,
+		      const struct mrc_nscc_params *params)
+{
+	struct mrc_qp_cc_change c = { .profile = profile, .params = params };
+
+	lockdep_assert_held(&mrc_cfg_lock);
+	mrc_qp_for_each(mdev, mrc_qp_cc_apply, &c);
 	return c.applied;
 }

@@ -178,7 +178,7 @@ start_verify "" --until-stopped --count=200 --min-size=256K --max-size=1M
 check "a QP appears in conn show" wait_for 30 eval \
 	"\"$MRCCTL\" -n h2 conn show dev mrc2 | grep -q 'state RTS'"
 check_output "conn show: the QP line" \
-	'^dev mrc2 qpn [0-9]+ peer 10\.0\.0\.1 dest_qpn [0-9]+ state RTS ev_profile 0 status ok snd_una [0-9]+ snd_nxt [0-9]+ rcv_nxt [0-9]+ inflight [0-9]+ cwnd [0-9]+ srtt [0-9]+(ns|us|ms) rto [0-9]+(ns|us|ms) evs 48 evs_usable [0-9]+ evs_bad [0-9]+ evs_denied 0$' \
+	'^dev mrc2 qpn [0-9]+ peer 10\.0\.0\.1 dest_qpn [0-9]+ state RTS ev_profile 0 cc_profile 0 status ok snd_una [0-9]+ snd_nxt [0-9]+ rcv_nxt [0-9]+ inflight [0-9]+ cwnd [0-9]+ srtt [0-9]+(ns|us|ms) rto [0-9]+(ns|us|ms) evs 48 evs_usable [0-9]+ evs_bad [0-9]+ evs_denied 0$' \
 	M2 conn show dev mrc2
 check_output "conn show -s: 3 planes of 16 EVs" '^3 48$' eval \
 	"\"$MRCCTL\" -n h2 -s -j conn show dev mrc2 | python3 -c 'import json,sys; c=json.load(sys.stdin)[0]; print(len(c[\"planes\"]), len(c[\"evs\"]))'"

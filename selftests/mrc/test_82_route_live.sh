@@ -7,6 +7,9 @@
 # h1 planes 1-2.  A verified mrc_verify transfer (client h2, server h1)
 # runs while h2's route changes under it:
 #   planes 1-2 -> planes 3-4 (route set) -> planes 1-4 (route set)
+#   -> planes 1-4 with CC profile 3 (route set: the live QP's window goes
+#   within its 256 KiB..1 MiB), whose max-cwnd then drops to 8 KiB and
+#   back (cc-profile set: the window follows at once)
 #   -> no route (route del: plane 1 alone).
 # After each change, over a window of WIN_SECS s, h2's plane tx counters
 # (mrcctl -s plane show) and h1's plane rx counters show the traffic on
@@ -146,6 +149,38 @@ check_output_fail "route set naming an STEV profile: refused, naming the live QP
 check "... h2's route is unchanged" test "$(h2_route_now)" = "$before"
 window
 on_planes "still over planes 1-4 after the refusal" 1 2 3 4
+
+# The CC profile follows too: a route set naming CC profile 3 moves the
+# QP to it, and a change of profile 3's parameters reaches the running
+# QP at once: its window is brought within the new max-cwnd.
+conn_h2() {	# FIELD: the value after FIELD in h2's conn show
+	ns_exec h2 "$MRCCTL" conn show dev "$H2_DEV" |
+		awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) { print $(i + 1); exit } }'
+}
+check "h2: CC profile 3 (window 256 KiB..1 MiB)" \
+	ns_exec h2 "$MRCCTL" cc-profile add dev "$H2_DEV" id 3 algo uet-1.0-nscc \
+	min-cwnd 262144 max-cwnd 1048576
+check "route set: planes 1-4 and CC profile 3" \
+	ns_exec h2 "$MRCCTL" route set "$(fab_addr 1 1)" dev "$H2_DEV" \
+	plane 1 via "$(fab_addr 1 1)" plane 2 via "$(fab_addr 1 2)" \
+	plane 3 via "$(fab_addr 1 3)" plane 4 via "$(fab_addr 1 4)" cc-profile 3
+check "... the live QP runs CC profile 3" test "$(conn_h2 cc_profile)" = 3
+cwnd=$(conn_h2 cwnd)
+check "... with a window within it ($cwnd bytes)" test "${cwnd:-0}" -ge 262144
+check "cc-profile set: max-cwnd 8192" \
+	ns_exec h2 "$MRCCTL" cc-profile set dev "$H2_DEV" id 3 \
+	min-cwnd 0 init-cwnd 8192 max-cwnd 8192
+cwnd=$(conn_h2 cwnd)
+check "... the live QP's window is within it at once ($cwnd bytes)" \
+	test "${cwnd:-99999999}" -le 8192
+window
+on_planes "still over planes 1-4 in the small window" 1 2 3 4
+cwnd=$(conn_h2 cwnd)
+check "... and stays within it under traffic ($cwnd bytes)" \
+	test "${cwnd:-99999999}" -le 8192
+check "cc-profile set: max-cwnd 1 MiB again" \
+	ns_exec h2 "$MRCCTL" cc-profile set dev "$H2_DEV" id 3 \
+	init-cwnd 262144 max-cwnd 1048576
 
 change "route del: plane 1 alone" \
 	ns_exec h2 "$MRCCTL" route del "$(fab_addr 1 1)" dev "$H2_DEV"

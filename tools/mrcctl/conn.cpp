@@ -49,6 +49,7 @@ const Counter kConnFields[] = {
 	{MRC_A_CONN_DEST_QPN, "dest_qpn"},
 	{MRC_A_CONN_STATE, "state"},
 	{MRC_A_CONN_EV_PROFILE, "ev_profile"},
+	{MRC_A_CONN_CC_PROFILE, "cc_profile"},
 	{MRC_A_CONN_STATUS, "status"},
 	{MRC_A_CONN_SND_UNA, "snd_una"},
 	{MRC_A_CONN_SND_NXT, "snd_nxt"},

@@ -505,6 +505,7 @@ enum mrc_conn_attr {
 	MRC_A_CONN_EVS,			/* nest: set conn-evs */
 	MRC_A_CONN_EV,			/* nest: set conn-ev */
 	MRC_A_CONN_PAD,			/* pad */
+	MRC_A_CONN_CC_PROFILE,		/* u32 */
 
 	__MRC_A_CONN_MAX,
 	MRC_A_CONN_MAX = __MRC_A_CONN_MAX - 1

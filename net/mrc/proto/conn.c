@@ -64,6 +64,16 @@ int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
 	return 0;
 }
 
+int mrc_conn_set_cc(struct mrc_conn *c, const struct mrc_nscc_params *cc,
+		    u64 now)
+{
+	if (!c || !cc)
+		return -EINVAL;
+	c->cfg.cc = *cc;
+	mrc_nscc_set_params(&c->cc, cc, now);
+	return 0;
+}
+
 int mrc_conn_set_retry(struct mrc_conn *c, u8 ack_timeout_exp, u8 retry_cnt,
 		       u8 rnr_retry)
 {

@@ -347,6 +347,12 @@ int mrc_conn_set_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs, u32 n,
  */
 int mrc_conn_replace_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs,
 			 u32 n, u16 min_active, u64 now);
+/* A live connection takes new NSCC parameters (its CC profile changed):
+ * the window keeps its size within the new limits (min_cwnd, max_cwnd),
+ * base_rtt and the gains apply from the next ACK.  0 or -EINVAL.
+ */
+int mrc_conn_set_cc(struct mrc_conn *c, const struct mrc_nscc_params *cc,
+		    u64 now);
 /* AUTO mode: @n EV indices, all on plane 1. */
 int mrc_conn_set_evs_auto(struct mrc_conn *c, u32 n, u64 now);
 /* Controller: deny (never used nor probed) or allow (back to GOOD) an EV. */

@@ -66,6 +66,27 @@ void mrc_nscc_init(struct mrc_nscc *cc, const struct mrc_nscc_params *p,
 	cc->qa_end = now + (u64)p->base_rtt + p->target_delay;
 }
 
+/* New parameters for a running window (a CC profile changed): the window
+ * keeps its size, brought within the new floor and max_cwnd; the pending
+ * increase, computed with the old gains, is dropped and the adjustment
+ * period restarts.  init_cwnd matters only at the start.
+ */
+void mrc_nscc_set_params(struct mrc_nscc *cc, const struct mrc_nscc_params *p,
+			 u64 now)
+{
+	cc->p = *p;
+	if (cc->p.max_cwnd < cc->mtu)
+		cc->p.max_cwnd = cc->mtu;
+	if (!cc->p.fi_scale)
+		cc->p.fi_scale = 1;
+	nscc_clamp(cc);
+	cc->inc = 0;
+	cc->acked_since_adjust = 0;
+	cc->last_adjust = now;
+	if (cc->p.disable_qa)
+		cc->qa_pending = 0;
+}
+
 /* Quick adapt: at the end of each period (base_rtt + target_delay, or the
  * connection's round trip if longer: a shorter period acknowledges only
  * part of a window even when nothing is wrong), if a trigger was seen and

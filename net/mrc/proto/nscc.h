@@ -48,6 +48,8 @@ enum mrc_nscc_quadrant {
 void mrc_nscc_params_default(struct mrc_nscc_params *p);
 void mrc_nscc_init(struct mrc_nscc *cc, const struct mrc_nscc_params *p,
 		   u32 mtu, u64 now);
+void mrc_nscc_set_params(struct mrc_nscc *cc, const struct mrc_nscc_params *p,
+			 u64 now);
 /* An ACK newly acknowledged @acked bytes; @ecn: it echoed CE; @qdelay: the
  * queueing delay in ns.  Returns the quadrant applied.
  */

@@ -171,3 +171,35 @@ TEST(EvReplace, MinActiveFollowsTheNewProfile)
 	ASSERT_EQ(mrc_conn_replace_evs(s.c, new_evs.data(), 4, 3, s.now), 0);
 	EXPECT_EQ(s.c->cfg.ev_min_active, 3u);
 }
+
+// A live connection's CC profile changed (mrc_conn_set_cc()): the window
+// is brought within the new bounds at once, and what the connection
+// sends follows it; nothing is resent or blamed.
+TEST(CcReplace, WindowFollowsTheNewProfile)
+{
+	Solo s(wide_config());
+	auto evs = evs_on({1, 2}, 8);
+
+	ASSERT_EQ(mrc_conn_set_evs(s.c, evs.data(), 8, s.now), 0);
+	auto before = stats(s);
+	ASSERT_GT(before.cwnd, 4000u);
+
+	struct mrc_nscc_params cc = s.c->cfg.cc;
+	cc.max_cwnd = 4000;
+	ASSERT_EQ(mrc_conn_set_cc(s.c, &cc, s.now), 0);
+	EXPECT_EQ(s.c->cfg.cc.max_cwnd, 4000u);
+	auto after = stats(s);
+	EXPECT_EQ(after.cwnd, 4000u);
+	EXPECT_EQ(after.lost_pkts, before.lost_pkts);
+
+	// 16 packets' worth queued: only the new window's worth leaves.
+	s.send(16 * 1000);
+	auto v = s.drain();
+	EXPECT_EQ(v.size(), 4u);
+	for (const auto &d : v)
+		EXPECT_FALSE(d.flags & MRC_F_RETX);
+	for (uint32_t i = 0; i < 8; i++)
+		EXPECT_EQ(mrc_conn_ev_state(s.c, i), MRC_EV_GOOD);
+
+	EXPECT_EQ(mrc_conn_set_cc(s.c, nullptr, s.now), -EINVAL);
+}

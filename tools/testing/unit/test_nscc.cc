@@ -267,3 +267,70 @@ TEST(Nscc, AdjustBatchesIncreases)
 		mrc_nscc_on_ack(&cc, 10000, false, 0, kT0 + 2 + i);
 	EXPECT_GT(cc.cwnd, p.init_cwnd); // 50000 B reached
 }
+
+// A CC profile changed under a running window (mrc_nscc_set_params()):
+// the window keeps its size within the new bounds, the new gains apply
+// from the next ACK, and an increase computed with the old ones is gone.
+TEST(Nscc, NewParametersKeepTheWindowWithinTheNewBounds)
+{
+	auto p = params();
+	auto cc = make(p);
+	uint64_t t = kT0;
+
+	for (int i = 0; i < 100; i++)
+		mrc_nscc_on_ack(&cc, 10000, false, 0, t += 10);
+	uint32_t grown = cc.cwnd;
+	ASSERT_GT(grown, p.init_cwnd);
+
+	// A larger max_cwnd and another init_cwnd: nothing to clamp, and
+	// the start value does not reset a running window.
+	auto wider = p;
+	wider.max_cwnd = 4 << 20;
+	wider.init_cwnd = 10000;
+	mrc_nscc_set_params(&cc, &wider, t);
+	EXPECT_EQ(cc.cwnd, grown);
+
+	// A max_cwnd below the window: cut to it at once.
+	auto small = p;
+	small.max_cwnd = 20000;
+	mrc_nscc_set_params(&cc, &small, t);
+	EXPECT_EQ(cc.cwnd, 20000u);
+	for (int i = 0; i < 100; i++)
+		mrc_nscc_on_ack(&cc, 10000, false, 0, t += 10);
+	EXPECT_EQ(cc.cwnd, 20000u) << "the new max holds";
+
+	// A min_cwnd above it: raised at once.
+	auto floor = p;
+	floor.min_cwnd = 300000;
+	mrc_nscc_set_params(&cc, &floor, t);
+	EXPECT_EQ(cc.cwnd, 300000u);
+
+	// A max below one MTU is one MTU, as at the start.
+	auto tiny = p;
+	tiny.max_cwnd = 10;
+	mrc_nscc_set_params(&cc, &tiny, t);
+	EXPECT_EQ(cc.cwnd, kMtu);
+}
+
+TEST(Nscc, NewGainsApplyFromTheNextAck)
+{
+	auto p = params();
+	auto a = make(p), b = make(p);
+
+	auto fast = p;
+	fast.eta = 4 * p.eta;
+	mrc_nscc_set_params(&b, &fast, kT0);
+	mrc_nscc_on_ack(&a, 10000, false, 0, kT0 + 1);
+	mrc_nscc_on_ack(&b, 10000, false, 0, kT0 + 1);
+	EXPECT_EQ(b.cwnd - p.init_cwnd, 4 * (a.cwnd - p.init_cwnd));
+
+	// An increase pending under the old gains is dropped with them.
+	auto batched = p;
+	batched.adjust_bytes = 50000;
+	auto c = make(batched);
+	mrc_nscc_on_ack(&c, 40000, false, 0, kT0 + 1);
+	ASSERT_EQ(c.cwnd, p.init_cwnd); // pending
+	mrc_nscc_set_params(&c, &batched, kT0 + 2);
+	mrc_nscc_on_ack(&c, 10000, false, 0, kT0 + 3);
+	EXPECT_EQ(c.cwnd, p.init_cwnd) << "40000 B of the old count are gone";
+}

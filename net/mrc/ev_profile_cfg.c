@@ -235,6 +235,10 @@ int mrc_ev_prof_set(struct mrc_dev *mdev, u32 id,
 		if (err)
 			goto undo;
 	}
+	/* The live QPs whose EVs came from the profile follow. */
+	if (chg->has_min_active || chg->has_event_mask)
+		mrc_qp_ev_params_changed(mdev, id, prof->p.ev_min_active,
+					 prof->p.event_mask);
 	mrc_genl_event_ev_profile(mdev, prof, MRC_EVENT_EV_PROFILE);
 	return 0;
 

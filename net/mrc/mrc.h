@@ -380,6 +380,8 @@ u32 mrc_qp_ev_changed(struct mrc_dev *mdev, u32 profile, u32 qpn, u16 idx,
 		      const struct mrc_ev *ev, int deny);
 u32 mrc_qp_cc_changed(struct mrc_dev *mdev, u32 profile,
 		      const struct mrc_nscc_params *params);
+u32 mrc_qp_ev_params_changed(struct mrc_dev *mdev, u32 profile,
+			     u16 min_active, u32 event_mask);
 
 /* qp_path.c: moving the live QPs (RTR and later) of one peer when its
  * route changes; caller holds mrc_cfg_lock throughout.  _prepare gathers

@@ -876,3 +876,55 @@ u32 mrc_qp_cc_changed(struct mrc_dev *mdev, u32 profile,
 	mrc_qp_for_each(mdev, mrc_qp_cc_apply, &c);
 	return c.applied;
 }
+
+struct mrc_qp_ev_params {
+	u32 profile;
+	u16 min_active;
+	u32 event_mask;
+	u32 applied;
+};
+
+static void mrc_qp_ev_params_apply(struct mrc_qp *qp, void *arg)
+{
+	struct mrc_qp_ev_params *c = arg;
+	struct mrc_qp_paths *paths;
+	u64 now = mrc_now();
+
+	spin_lock_bh(&qp->lock);
+	paths = mrc_qp_paths(qp);
+	if (qp->conn_ready && qp->state != IB_QPS_ERR &&
+	    paths->ev_profile == c->profile) {
+		/* Read under qp->lock only (mrc_cb_event()): no new table. */
+		paths->event_mask = c->event_mask;
+		mrc_conn_set_ev_min_active(qp->conn,
+					   clamp_t(u16, c->min_active, 1,
+						   max_t(u16, paths->n_evs, 1)),
+					   now);
+		mrc_qp_kick_at(qp, now);
+		c->applied++;
+	}
+	mrc_qp_unlock_xmit(qp);
+}
+
+/**
+ * mrc_qp_ev_params_changed - EV profile @profile has a new ev_min_active
+ *	or event mask: every live QP whose EVs came from it takes both
+ * @mdev: the instance
+ * @profile: the profile's id
+ * @min_active: its ev_min_active (a larger one restores EVs at once)
+ * @event_mask: its MRC_EV_EVT_* mask (the EV events the QPs raise)
+ *
+ * Caller holds mrc_cfg_lock.  Return: how many QPs changed.
+ */
+u32 mrc_qp_ev_params_changed(struct mrc_dev *mdev, u32 profile,
+			     u16 min_active, u32 event_mask)
+{
+	struct mrc_qp_ev_params c = {
+		.profile = profile, .min_active = min_active,
+		.event_mask = event_mask,
+	};
+
+	lockdep_assert_held(&mrc_cfg_lock);
+	mrc_qp_for_each(mdev, mrc_qp_ev_params_apply, &c);
+	return c.applied;
+}

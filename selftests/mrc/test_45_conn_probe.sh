@@ -16,7 +16,8 @@
 #   - an EXP EV profile: the QP's EVs carry its UDP ports, denying one EV
 #     for one live QP (qpn) or for all (profile) shows it denied; a per-QP
 #     replacement with an invalid or duplicate value is refused with the
-#     profile's errno and message, the QP's EV unchanged;
+#     profile's errno and message, the QP's EV unchanged; the profile's
+#     min-active and event mask changed reach the live QP at once;
 #   - mrcctl probe: every EV of the route, one explicit EV, a profile's
 #     EVs, the blackholed plane timing out (exit 1 when nothing answers);
 #   - mrcctl probe with explicit EVs (an endpoint batch, the controller
@@ -311,6 +312,30 @@ check "per-QP replace on the EV's plane" \
 	M2 ev-profile ev replace dev mrc2 profile 7 index 1 plane 2 value 50100 qpn "$qpn"
 check_output "... the QP's EV 1 uses port 50100" '^    ev 1 plane 2 sport 50100 ' \
 	M2 -s conn show dev mrc2
+
+# The profile's min-active and event mask reach the live QP at once.
+# Plane 2 blackholed, its two EVs (1, 4) turn bad: 3 usable (EV 2 is
+# denied).  min-active 4 brings one back (reason min_active), reported;
+# with the event mask "none", min-active 5 brings the other back and
+# nothing is reported.
+p7_events() { grep -c '^ev state dev mrc2 .* ev_profile 7 ' "$mon"; }
+blackhole h2 e1 on
+check "profile 7, plane 2 blackholed: its EVs turn bad" \
+	wait_for 30 eval '[ "$(plane_good 2)" = 0 ]'
+check "ev-profile set min-active 4" M2 ev-profile set dev mrc2 id 7 min-active 4
+check "... one of plane 2's EVs is good again at once" test "$(plane_good 2)" = 1
+check "... reported (reason min_active)" wait_line "$mon" \
+	'^ev state dev mrc2 .* ev_profile 7 ev [14] plane 2 assumed_bad -> good reason min_active$'
+check "ev-profile set events none" M2 ev-profile set dev mrc2 id 7 events none
+n1=$(p7_events)
+check "ev-profile set min-active 5" M2 ev-profile set dev mrc2 id 7 min-active 5
+check "... both of plane 2's EVs are good" test "$(plane_good 2)" = 2
+sleep 2
+n2=$(p7_events)
+check "... not reported: the mask is none ($n1 -> $n2 lines)" test "$n1" = "$n2"
+blackhole h2 e1 off
+check "ev-profile set events all, min-active 0" \
+	M2 ev-profile set dev mrc2 id 7 events all min-active 0
 stop_verify
 wait "$cli"
 check "the transfer with profile 7 completes" test $? -eq 0

@@ -159,6 +159,15 @@ int mrc_conn_replace_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs,
 	return mrc_path_replace(c, evs, n, now);
 }
 
+int mrc_conn_set_ev_min_active(struct mrc_conn *c, u16 min_active, u64 now)
+{
+	if (!c || !min_active)
+		return -EINVAL;
+	c->cfg.ev_min_active = min_active;
+	mrc_path_min_active_changed(c, now);
+	return 0;
+}
+
 int mrc_conn_set_evs_auto(struct mrc_conn *c, u32 n, u64 now)
 {
 	return mrc_path_set(c, NULL, n, now);

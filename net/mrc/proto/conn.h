@@ -227,6 +227,7 @@ int mrc_path_rx_probe(struct mrc_conn *c, const struct mrc_pkt *pkt, u64 now);
 int mrc_path_rx_port_status(struct mrc_conn *c, const struct mrc_pkt *pkt,
 			    u64 now);
 int mrc_path_deny(struct mrc_conn *c, u32 ev, bool deny, u64 now);
+void mrc_path_min_active_changed(struct mrc_conn *c, u64 now);
 int mrc_path_plane(struct mrc_conn *c, u8 plane, bool up, u64 now);
 void mrc_path_timer(struct mrc_conn *c, u64 now);
 

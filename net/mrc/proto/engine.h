@@ -353,6 +353,11 @@ int mrc_conn_replace_evs(struct mrc_conn *c, const struct mrc_ev_cfg *evs,
  */
 int mrc_conn_set_cc(struct mrc_conn *c, const struct mrc_nscc_params *cc,
 		    u64 now);
+/* A live connection's ev_min_active changes (its EV profile's did): if
+ * fewer EVs are usable, the least bad are restored at once
+ * (MRC_EVR_MIN_ACTIVE).  0 or -EINVAL (0 is not a minimum).
+ */
+int mrc_conn_set_ev_min_active(struct mrc_conn *c, u16 min_active, u64 now);
 /* AUTO mode: @n EV indices, all on plane 1. */
 int mrc_conn_set_evs_auto(struct mrc_conn *c, u32 n, u64 now);
 /* Controller: deny (never used nor probed) or allow (back to GOOD) an EV. */

@@ -108,6 +108,15 @@ static void path_ensure_min_active(struct mrc_conn *c, u64 now)
 	}
 }
 
+/* ev_min_active changed (a live EV profile's): a larger one restores the
+ * least bad EVs at once; a smaller one retires nothing by itself (the
+ * next loss on a kept EV does).
+ */
+void mrc_path_min_active_changed(struct mrc_conn *c, u64 now)
+{
+	path_ensure_min_active(c, now);
+}
+
 void mrc_path_init(struct mrc_conn *c, u64 now)
 {
 	struct mrc_paths *p = &c->paths;

@@ -203,3 +203,33 @@ TEST(CcReplace, WindowFollowsTheNewProfile)
 
 	EXPECT_EQ(mrc_conn_set_cc(s.c, nullptr, s.now), -EINVAL);
 }
+
+// A live EV profile's ev_min_active raised (mrc_conn_set_ev_min_active()):
+// EVs retired by losses come back at once, least bad first, until that
+// many are usable; lowered, nothing changes until the next loss.
+TEST(EvReplace, MinActiveRaisedRestoresTheLeastBad)
+{
+	Solo s(wide_config());
+	auto evs = evs_on({1, 2}, 8);
+
+	ASSERT_EQ(mrc_conn_set_evs(s.c, evs.data(), 8, s.now), 0);
+	// EVs 0..5 retired, EV 5 with one loss, the others with two.
+	for (uint32_t i = 0; i < 6; i++)
+		for (int k = 0; k < (i == 5 ? 1 : 2); k++)
+			mrc_path_on_loss(s.c, i, MRC_EVR_LOSS, s.now);
+	ASSERT_EQ(stats(s).evs_usable, 2u);
+
+	s.events.clear();
+	ASSERT_EQ(mrc_conn_set_ev_min_active(s.c, 3, s.now), 0);
+	EXPECT_EQ(s.c->cfg.ev_min_active, 3u);
+	EXPECT_EQ(stats(s).evs_usable, 3u);
+	EXPECT_EQ(mrc_conn_ev_state(s.c, 5), MRC_EV_GOOD) << "the least bad";
+	ASSERT_EQ(s.events.size(), 1u);
+	EXPECT_EQ(s.events[0].ev, 5u);
+	EXPECT_EQ(s.events[0].reason, MRC_EVR_MIN_ACTIVE);
+
+	ASSERT_EQ(mrc_conn_set_ev_min_active(s.c, 1, s.now), 0);
+	EXPECT_EQ(stats(s).evs_usable, 3u) << "lowering retires nothing";
+	EXPECT_EQ(mrc_conn_set_ev_min_active(s.c, 0, s.now), -EINVAL);
+	EXPECT_EQ(s.c->cfg.ev_min_active, 1u);
+}

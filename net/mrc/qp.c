@@ -516,6 +516,11 @@ static int mrc_qp_to_rtr(struct mrc_qp *qp, struct mrc_qp_path_prep *prep)
 	/* Scheduling noise of a software path is not reordering evidence. */
 	cfg.reo_min = 500000;
 	cfg.ev_min_active = prep->min_active;
+	/* OCP SVC_TIME_DEST_UNSUPPORTED: the peer's ACKs carry no service
+	 * time (ours always do).
+	 */
+	cfg.peer_no_svc_time = !!(qp->mrc.cap &
+				  MRC_IB_QP_CAP_SVC_TIME_DEST_UNSUPPORTED);
 	now = mrc_now();
 	if (mrc_conn_init(qp->conn, &cfg, &mrc_qp_conn_ops, qp, now))
 		return -EINVAL;
@@ -535,7 +540,10 @@ static int mrc_qp_to_rts(struct mrc_qp *qp)
 	/* -EBUSY: answered in RTR already, from mrc_early_psn(). */
 	mrc_conn_set_init_psn(qp->conn, qp->attr.sq_psn);
 	mrc_conn_set_peer_alt_psn(qp->conn, mrc_early_psn(qp->attr.sq_psn));
-	/* MPR may have changed in RTR. */
+	/* MPR and the capabilities may have changed in RTR. */
+	mrc_conn_set_peer_svc_time(qp->conn,
+				   !(qp->mrc.cap &
+				     MRC_IB_QP_CAP_SVC_TIME_DEST_UNSUPPORTED));
 	err = mrc_conn_set_peer_mpr(qp->conn, qp->mrc.mpr);
 	if (!err)
 		err = mrc_conn_set_backoff(qp->conn, p.backoff);

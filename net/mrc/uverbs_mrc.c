@@ -73,10 +73,14 @@ static int UVERBS_HANDLER(MRC_IB_METHOD_QUERY_DEVICE)
 	mdev = to_mdev(uctx->device);
 	resp.protocol_versions = MRC_IB_PROTOCOL_V1;
 	/* TRIM_NACK while trimmed packets are recognised (trim_dscp set,
-	 * net.c); not DYNAMIC_MPR (the window is fixed per connection) or
-	 * SVC_TIME.
+	 * net.c); SVC_TIME: ACKs and probe answers carry the responder's
+	 * service time, which RTT samples subtract (per QP unless
+	 * SVC_TIME_DEST_UNSUPPORTED); not DYNAMIC_MPR (the window is fixed
+	 * per connection).
 	 */
-	resp.caps = READ_ONCE(mrc_trim_dscp) >= 0 ? MRC_IB_DEV_CAP_TRIM_NACK : 0;
+	resp.caps = MRC_IB_DEV_CAP_SVC_TIME;
+	if (READ_ONCE(mrc_trim_dscp) >= 0)
+		resp.caps |= MRC_IB_DEV_CAP_TRIM_NACK;
 	resp.max_wimm = MRC_KABI_MAX_WIMM;
 	resp.max_wimm_dest = MRC_KABI_MAX_WIMM_DEST;
 	resp.max_mpr = MRC_MAX_MPR;

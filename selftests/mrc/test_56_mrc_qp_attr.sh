@@ -5,7 +5,7 @@
 # The mrc device's own uverbs methods (include/uapi/rdma/mrc-abi.h) and
 # MRC QP semantics, between h1 (server) and h2 (client), by mrc_qp_attr
 # (one TAP line per check, unprivileged methods on its own QPs):
-#  - the device query's values (protocol V1, TRIM_NACK only, WIMM, MPR,
+#  - the device query's values (protocol V1, TRIM_NACK and SVC_TIME, WIMM, MPR,
 #    timeout and retry limits, plane 1 up);
 #  - every MODIFY refusal with its errno (unknown mask bits, reserved and
 #    QUERY-only fields, flags, each range, profile ids above U32_MAX or

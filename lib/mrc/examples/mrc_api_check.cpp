@@ -184,6 +184,9 @@ void qps(Endpoint &e)
 	      "the device speaks protocol 1");
 	// mrc.ko's default trim_dscp (7): trimmed packets are NACKed.
 	check(d.cap & MRC_DEVICE_CAP_TRIM_NACK, "the device reports TRIM_NACK");
+	check(d.cap & MRC_DEVICE_CAP_SVC_TIME, "the device reports SVC_TIME");
+	check(!(d.cap & MRC_DEVICE_CAP_DYNAMIC_MPR),
+	      "the device does not report DYNAMIC_MPR");
 	check(d.wimm_attr.max_wimm > 0 && d.wimm_attr.max_wimm_dest > 0 &&
 		      d.mpr_attr.max_mpr > 0,
 	      "max_wimm " + std::to_string(d.wimm_attr.max_wimm) +

@@ -45,7 +45,8 @@ static bool conn_config_valid(const struct mrc_conn_config *cfg)
 	       cfg->backoff_cnt <= MRC_BACKOFF_INFINITE &&
 	       cfg->rnr_retry <= MRC_RNR_INFINITE &&
 	       cfg->probe_backoff_max <= 24 && cfg->ack_every >= 1 &&
-	       cfg->spray <= MRC_SPRAY_RECYCLE && cfg->tail_resend <= 1;
+	       cfg->spray <= MRC_SPRAY_RECYCLE && cfg->tail_resend <= 1 &&
+	       cfg->peer_no_svc_time <= 1;
 }
 
 int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
@@ -72,6 +73,11 @@ int mrc_conn_set_cc(struct mrc_conn *c, const struct mrc_nscc_params *cc,
 	c->cfg.cc = *cc;
 	mrc_nscc_set_params(&c->cc, cc, now);
 	return 0;
+}
+
+void mrc_conn_set_peer_svc_time(struct mrc_conn *c, bool reported)
+{
+	c->cfg.peer_no_svc_time = !reported;
 }
 
 int mrc_conn_set_retry(struct mrc_conn *c, u8 ack_timeout_exp, u8 retry_cnt,

@@ -113,6 +113,10 @@ struct mrc_conn_config {
 				 * connection's RTT, not each path's
 				 * (fabrics whose paths have one delay)
 				 */
+	u8 peer_no_svc_time;	/* 1: the peer does not report its service
+				 * time (OCP SVC_TIME_DEST_UNSUPPORTED):
+				 * RTT samples ignore the ACKs' svc_time
+				 */
 	u32 rnr_timeout;	/* ns to wait after an RNR NACK (default) */
 	u32 ack_every;		/* ACK at least every N data packets */
 	u32 ack_delay;		/* ns: ... or this long after the first unACKed */
@@ -309,6 +313,10 @@ int mrc_conn_init(struct mrc_conn *c, const struct mrc_conn_config *cfg,
  * responses, in RTR).  Applies from the next timer on.  0 or -EINVAL for
  * out-of-range values.
  */
+/* The peer reports its service time in ACKs (1, the default) or not (0:
+ * RTT samples keep the whole round trip).  Before traffic (RTR).
+ */
+void mrc_conn_set_peer_svc_time(struct mrc_conn *c, bool reported);
 int mrc_conn_set_retry(struct mrc_conn *c, u8 ack_timeout_exp, u8 retry_cnt,
 		       u8 rnr_retry);
 /* The doubling retries after the linear ones (MRC_BACKOFF_INFINITE: for

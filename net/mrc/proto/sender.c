@@ -493,6 +493,9 @@ static bool tx_rtt_sample(struct mrc_conn *c, u16 ev, u32 ts_echo, u32 svc,
 	u32 rtt = (u32)now - ts_echo;
 	u32 err;
 
+	/* A peer that does not report it may leave anything there. */
+	if (c->cfg.peer_no_svc_time)
+		svc = 0;
 	if ((s32)rtt < 0 || svc > rtt)
 		return false;
 	rtt -= svc;

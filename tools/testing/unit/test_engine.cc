@@ -772,3 +772,29 @@ TEST(EngineTimer, PathBackInTimeRecovers)
 	EXPECT_EQ(s.stats().timeouts, 1u);
 	EXPECT_GT(s.count_ctrl(MRC_OP_PROBE_REQ), 0u);
 }
+
+// The responder's service time in an ACK is not path delay: the RTT
+// sample leaves it out, unless the peer does not report one (OCP
+// SVC_TIME_DEST_UNSUPPORTED: mrc_conn_set_peer_svc_time(false)), whose
+// field is then ignored whatever it holds.
+TEST(EngineTimer, RttSampleLeavesOutTheServiceTime)
+{
+	for (bool reported : {true, false}) {
+		Solo s(solo_config());
+		struct mrc_ev_cfg ev = {};
+
+		ev.plane = 1;
+		ASSERT_EQ(mrc_conn_set_evs(s.c, &ev, 1, s.now), 0);
+		mrc_conn_set_peer_svc_time(s.c, reported);
+		s.send(1000);
+		auto v = s.drain();
+		ASSERT_EQ(v.size(), 1u);
+		// 50 us round trip, of which the responder held 30 us.
+		s.now += 50000;
+		s.rx(s.ack(v[0].psn + 1, {}, &v[0], false, 30000));
+		struct mrc_conn_stats st;
+		mrc_conn_get_stats(s.c, &st);
+		EXPECT_EQ(st.srtt, reported ? 20000u : 50000u)
+			<< (reported ? "reported" : "not reported");
+	}
+}

@@ -233,8 +233,8 @@ void test_device(Dev &d)
 	tap(da.protocol_versions == MRC_IB_PROTOCOL_V1, "device: protocol V1");
 	// TRIM_NACK with the default trim_dscp (7): trimmed packets are
 	// recognised and NACKed.
-	tap(da.caps == MRC_IB_DEV_CAP_TRIM_NACK,
-	    "device: TRIM_NACK, not DYNAMIC_MPR or SVC_TIME");
+	tap(da.caps == (MRC_IB_DEV_CAP_TRIM_NACK | MRC_IB_DEV_CAP_SVC_TIME),
+	    "device: TRIM_NACK and SVC_TIME, not DYNAMIC_MPR");
 	tap(da.max_wimm == 224 && da.max_wimm_dest == 4096,
 	    "device: max_wimm 224, max_wimm_dest 4096 (" +
 		    std::to_string(da.max_wimm) + ", " +

@@ -446,6 +446,25 @@ static int mrc_nl_put_conn_ev_value(struct sk_buff *msg,
 			0;
 }
 
+/* The most a connection event takes: an skb of NLMSG_GOODSIZE costs a
+ * listener's receive buffer about ten times more, and a burst of EV
+ * state events (a link cut, a plane down) must not overrun it.
+ */
+static size_t mrc_nl_conn_event_size(void)
+{
+	return nla_total_size(sizeof(u32)) +		/* EVENT_TYPE */
+	       nla_total_size(sizeof(u32)) +		/* DEV_INDEX */
+	       nla_total_size(IB_DEVICE_NAME_MAX) +	/* DEV_NAME */
+	       nla_total_size(0) +			/* EVENT_CONN */
+	       3 * nla_total_size(sizeof(u32)) +	/* QPN, DEST_QPN, EV_PROFILE */
+	       nla_total_size(16) +			/* PEER */
+	       nla_total_size(sizeof(u32)) +		/* STATUS */
+	       nla_total_size(0) +			/* CONN_EV */
+	       6 * nla_total_size(sizeof(u32)) +	/* INDEX..RTT */
+	       nla_total_size(MRC_EV_MAX_LEN) +		/* EV_VALUE */
+	       nla_total_size_64bit(sizeof(u64));	/* EV_SEQ */
+}
+
 /* A QP's connection event: an EV changed state, or the QP failed.  Data
  * path (softirq, qp->lock held): atomic, and only built if someone
  * listens.
@@ -468,7 +487,8 @@ void mrc_genl_event_conn(struct mrc_qp *qp, const struct mrc_conn_event *ev)
 	 */
 	if (type == MRC_EVENT_EV_STATE)
 		seq = atomic64_inc_return(&mdev->ev_event_seq);
-	msg = mrc_nl_event_new(mdev, type, NLMSG_GOODSIZE, &hdr, GFP_ATOMIC);
+	msg = mrc_nl_event_new(mdev, type, mrc_nl_conn_event_size(), &hdr,
+			       GFP_ATOMIC);
 	if (!msg)
 		return;
 	conn = nla_nest_start(msg, MRC_A_EVENT_CONN);

@@ -192,9 +192,14 @@ void GenlSocket::subscribe(const char *family, const char *group)
 void GenlSocket::prepare_events()
 {
 	nl_socket_set_nonblocking(sk_.get());
-	// Bursts (every plane of an instance going away at once) must not
-	// overflow the default receive buffer.
-	nl_socket_set_buffer_size(sk_.get(), 1 << 20, 0);
+	// Bursts (every plane of an instance going away at once, every EV
+	// of a cut link) must not overflow the default receive buffer.
+	// SO_RCVBUF is capped by net.core.rmem_max (a few hundred KiB by
+	// default); with CAP_NET_ADMIN, SO_RCVBUFFORCE is not.
+	int size = 8 << 20;
+	if (setsockopt(nl_socket_get_fd(sk_.get()), SOL_SOCKET, SO_RCVBUFFORCE,
+		       &size, sizeof(size)) < 0)
+		nl_socket_set_buffer_size(sk_.get(), 1 << 20, 0);
 }
 
 bool GenlSocket::read_events(const std::function<void(nl_msg *)> &on_event)

@@ -9,8 +9,9 @@
 // (mrc_context::cc_offline), configured but unknown to the kernel; INIT
 // is neither.  Going ONLINE adds the profile, going OFFLINE deletes it
 // from the kernel (EBUSY while a route names it) and keeps its values.
-// A CONFIG while ONLINE is a cc-profile-set (it applies to connections
-// set up afterwards: MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE).
+// A CONFIG while ONLINE is a cc-profile-set (it applies at once to the
+// live connections that run the profile and to those set up afterwards:
+// MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE).
 #include <mrc_ctl.h>
 
 #include <algorithm>

@@ -182,13 +182,14 @@ app_pair "4 planes: mrc_bw 64 KiB x 400, verified" \
 	h1 "$H1_DEV" h2 "$H2_DEV" "$S" 18604 "$BIN/mrc_bw" -p 18604 -s 64K -n 400
 # Its time (programs' start included) sizes the long transfers below.
 bw400_secs=$((SECONDS - bw400_t0))
-# sized MAX: messages of 64 KiB for about 30 s at that rate (an
-# underestimate: it includes the programs' start), between 1000 and MAX.
+# sized MAX [SECS]: messages of 64 KiB for about SECS (30) s at that rate
+# (an underestimate: it includes the programs' start), between 1000 and
+# MAX.
 # Each long transfer must outlive what happens during it on an idle host,
 # and not take minutes on a loaded one (6000 timed out at message 3158
 # after 280 s with another guest running beside this one).
 sized() {
-	local v=$((400 * 30 / (bw400_secs > 0 ? bw400_secs : 1)))
+	local v=$((400 * ${2:-30} / (bw400_secs > 0 ? bw400_secs : 1)))
 	[ "$v" -lt 1000 ] && v=1000
 	[ "$v" -gt "$1" ] && v=$1
 	echo "$v"
@@ -222,7 +223,9 @@ check "mrc_ctl endpoint operations without CAP_NET_ADMIN: EPERM" \
 # from h1 makes h2 stop sending on its plane 4; "all up" brings it back.
 port_status_section() {
 	local NP spid cpid d1 d4 u1 u4 crc src ps_running
-	NP=$(sized 6000)
+	# 60 s: two mrc_api_check runs and four stats reads happen during
+	# it; 30 s ended before the second update beside two other guests.
+	NP=$(sized 6000 60)
 	ns_bg h1 timeout -k 5 300 "$BIN/mrc_bw" -d "$H1_DEV" -p 18608 -s 64K \
 		-n "$NP" --timeout=280 </dev/null >"$tmp/ps_s.log" 2>&1
 	spid=$BG_PID

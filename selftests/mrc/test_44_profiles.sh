@@ -414,7 +414,7 @@ check_output "EV_DENY 2: refused by the policy" '^error E[A-Z]+ .*: .+' \
 	exits 1 genl $EV_SET "[$DEV,('id',5),('ev-index',0),('ev-deny',2)]"
 check_output "cc without algo: EINVAL" '^error EINVAL .*: missing CC algorithm \(MRC_A_CC_ALGO\)$' \
 	exits 1 genl $CC_ADD "[$DEV,('profile-id',9)]"
-check_output "cc set with nothing: EINVAL" '^error EINVAL .*: nothing to change: give at least one CC value$' \
+check_output "cc set with nothing: EINVAL" '^error EINVAL .*: nothing to change: give an algorithm or at least one CC value$' \
 	exits 1 genl $CC_SET "[$DEV,('profile-id',5)]"
 check_output "cc disable-qa 2: EINVAL" '^error EINVAL .*: disable qa must be 0 or 1$' \
 	exits 1 genl $CC_SET "[$DEV,('profile-id',5),('disable-qa',2)]"

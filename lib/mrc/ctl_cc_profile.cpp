@@ -9,6 +9,7 @@
 // (mrc_context::cc_offline), configured but unknown to the kernel; INIT
 // is neither.  Going ONLINE adds the profile, going OFFLINE deletes it
 // from the kernel (EBUSY while a route names it) and keeps its values.
+// The API's NULL algorithm (no CC) is the kernel's "none".
 // A CONFIG while ONLINE is a cc-profile-set (it applies at once to the
 // live connections that run the profile and to those set up afterwards:
 // MRC_CTL_OPT_CAP_CC_PROFILE_MODIFY_ONLINE).
@@ -29,6 +30,7 @@ using namespace mrc::lib;
 namespace {
 
 constexpr char nscc[] = "uet-1.0-nscc"; // MRC_CC_ALGO_NSCC
+constexpr char none[] = "none";		// MRC_CC_ALGO_NONE: the API's NULL
 constexpr uint32_t max_profile_id = 65535;
 constexpr int modify_mask = MRC_CTL_CC_PROFILE_STATE |
 			    MRC_CTL_CC_PROFILE_ALGORITHM |
@@ -127,8 +129,10 @@ mrcctl::MsgPtr cc_request(const mrcctl::GenlSocket &sk, uint8_t cmd,
 	return req;
 }
 
-// The kernel's profile @id: false if it has none.
-bool kernel_get(const mrc_context *ctx, uint32_t id, Values *out)
+// The kernel's profile @id (*@no_cc: its algorithm is "none"): false if
+// it has none.
+bool kernel_get(const mrc_context *ctx, uint32_t id, Values *out,
+		bool *no_cc = nullptr)
 {
 	mrcctl::GenlSocket sk;
 	mrcctl::MsgPtr req = cc_request(sk, MRC_CMD_CC_PROFILE_GET, ctx, id);
@@ -136,6 +140,8 @@ bool kernel_get(const mrc_context *ctx, uint32_t id, Values *out)
 	try {
 		sk.transact(req.get(), [&](nl_msg *m) {
 			mrcctl::CcProfile p = mrcctl::decode_cc_profile(m);
+			if (no_cc)
+				*no_cc = p.algo && *p.algo == none;
 			for (const auto &[attr, v] : p.values)
 				if (attr >= MRC_A_CC_BASE_RTT &&
 				    attr <= MRC_A_CC_DISABLE_QA) {
@@ -153,8 +159,9 @@ bool kernel_get(const mrc_context *ctx, uint32_t id, Values *out)
 	return true;
 }
 
-// cc-profile-add (@add) or -set of every value.
-void kernel_put(const mrc_context *ctx, uint32_t id, bool add, const Values &v)
+// cc-profile-add (@add) or -set of the algorithm and every value.
+void kernel_put(const mrc_context *ctx, uint32_t id, bool add, bool no_cc,
+		const Values &v)
 {
 	mrcctl::GenlSocket sk;
 	mrcctl::MsgPtr req = cc_request(sk,
@@ -162,7 +169,7 @@ void kernel_put(const mrc_context *ctx, uint32_t id, bool add, const Values &v)
 					      MRC_CMD_CC_PROFILE_SET,
 					ctx, id);
 	nl_msg *m = req.get();
-	bool ok = nla_put_string(m, MRC_A_CC_ALGO, nscc) >= 0;
+	bool ok = nla_put_string(m, MRC_A_CC_ALGO, no_cc ? none : nscc) >= 0;
 	for (size_t i = 0; ok && i < v.size(); i++) {
 		int attr = MRC_A_CC_BASE_RTT + static_cast<int>(i);
 		ok = attr == MRC_A_CC_QA_GATE || attr == MRC_A_CC_DISABLE_QA ?
@@ -181,13 +188,15 @@ void kernel_del(const mrc_context *ctx, uint32_t id)
 	sk.transact(req.get(), [](nl_msg *) {});
 }
 
-// The state of profile @id and, when it has them, its values.
+// The state of profile @id, its algorithm (*@no_cc) and, when it has
+// them, its values.
 int current(mrc_context *ctx, uint32_t id, mrc_ctl_profile_state *state,
-	    std::optional<Values> *values)
+	    bool *no_cc, std::optional<Values> *values)
 {
 	Values v{};
 	bool online = false;
-	if (cc_call([&] { online = kernel_get(ctx, id, &v); }))
+	*no_cc = false;
+	if (cc_call([&] { online = kernel_get(ctx, id, &v, no_cc); }))
 		return -1;
 	if (online) {
 		*state = MRC_CTL_PROFILE_ONLINE;
@@ -195,9 +204,14 @@ int current(mrc_context *ctx, uint32_t id, mrc_ctl_profile_state *state,
 		return 0;
 	}
 	auto it = ctx->cc_offline.find(id);
-	*state = it == ctx->cc_offline.end() ? MRC_CTL_PROFILE_INIT :
-					       MRC_CTL_PROFILE_OFFLINE;
-	*values = it == ctx->cc_offline.end() ? std::nullopt : it->second;
+	if (it == ctx->cc_offline.end()) {
+		*state = MRC_CTL_PROFILE_INIT;
+		*values = std::nullopt;
+		return 0;
+	}
+	*state = MRC_CTL_PROFILE_OFFLINE;
+	*no_cc = it->second.no_cc;
+	*values = it->second.values;
 	return 0;
 }
 
@@ -227,7 +241,8 @@ int modify(mrc_context *ctx, uint32_t id, const mrc_ctl_cc_profile_attr *attr,
 {
 	mrc_ctl_profile_state cur;
 	std::optional<Values> have;
-	if (current(ctx, id, &cur, &have))
+	bool no_cc;
+	if (current(ctx, id, &cur, &no_cc, &have))
 		return -1;
 	auto to = mask & MRC_CTL_CC_PROFILE_STATE ? attr->profile_state : cur;
 	bool config = mask & MRC_CTL_CC_PROFILE_CONFIG;
@@ -242,9 +257,12 @@ int modify(mrc_context *ctx, uint32_t id, const mrc_ctl_cc_profile_attr *attr,
 		ctx->cc_offline.erase(id);
 		return 0;
 	}
-	// Going OFFLINE needs the algorithm (there is no profile without CC).
+	// Going OFFLINE needs the algorithm (NULL: no CC).  An ONLINE
+	// profile keeps its own (only its CONFIG changes there).
 	if (cur == MRC_CTL_PROFILE_INIT && !algo)
 		return fail(EINVAL);
+	if (algo && cur != MRC_CTL_PROFILE_ONLINE)
+		no_cc = !attr->algorithm;
 	if (config) {
 		if (!have && builtin(ctx, &base))
 			return -1;
@@ -256,16 +274,23 @@ int modify(mrc_context *ctx, uint32_t id, const mrc_ctl_cc_profile_attr *attr,
 		if (cur == MRC_CTL_PROFILE_ONLINE &&
 		    cc_call([&] { kernel_del(ctx, id); }))
 			return -1;
-		ctx->cc_offline[id] = have;
+		ctx->cc_offline[id] = {no_cc, have};
 		return 0;
 	}
-	// ONLINE: from OFFLINE with the values given now or before.
+	// ONLINE: from OFFLINE with the values given now or before (no CC
+	// needs none: the built-in profile's max_cwnd is its window).
 	if (cur == MRC_CTL_PROFILE_ONLINE && !config)
 		return 0;
+	if (!have && no_cc) {
+		if (builtin(ctx, &base))
+			return -1;
+		have = base;
+	}
 	if (!have)
 		return fail(EINVAL);
 	if (cc_call([&] {
-		    kernel_put(ctx, id, cur != MRC_CTL_PROFILE_ONLINE, *have);
+		    kernel_put(ctx, id, cur != MRC_CTL_PROFILE_ONLINE, no_cc,
+			       *have);
 	    }))
 		return -1;
 	ctx->cc_offline.erase(id);
@@ -288,8 +313,9 @@ MRC_API int mrc_ctl_modify_cc_profile(mrc_context *mrc_ctx,
 	    attr->profile_state != MRC_CTL_PROFILE_OFFLINE &&
 	    attr->profile_state != MRC_CTL_PROFILE_ONLINE)
 		return fail(EINVAL);
-	if ((attr_mask & MRC_CTL_CC_PROFILE_ALGORITHM) &&
-	    (!attr->algorithm || std::strcmp(attr->algorithm, nscc)))
+	// NULL: no congestion control.
+	if ((attr_mask & MRC_CTL_CC_PROFILE_ALGORITHM) && attr->algorithm &&
+	    std::strcmp(attr->algorithm, nscc))
 		return fail(EINVAL);
 	std::lock_guard<std::mutex> g(mrc_ctx->lock);
 	return modify(mrc_ctx, static_cast<uint32_t>(cc_profile_id), attr,
@@ -308,18 +334,21 @@ MRC_API int mrc_ctl_query_cc_profile(mrc_context *mrc_ctx, uint64_t cc_profile_i
 		return fail(EINVAL);
 	mrc_ctl_profile_state cur;
 	std::optional<Values> have;
+	bool no_cc;
 	{
 		std::lock_guard<std::mutex> g(mrc_ctx->lock);
 		if (current(mrc_ctx, static_cast<uint32_t>(cc_profile_id), &cur,
-			    &have))
+			    &no_cc, &have))
 			return -1;
 	}
 	if (attr_mask & MRC_CTL_CC_PROFILE_STATE)
 		attr->profile_state = cur;
 	if (attr_mask & MRC_CTL_CC_PROFILE_CUR_STATE)
 		attr->cur_profile_state = cur;
-	if (attr_mask & MRC_CTL_CC_PROFILE_ALGORITHM)
-		attr->algorithm = cur == MRC_CTL_PROFILE_INIT ? nullptr : nscc;
+	if (attr_mask & MRC_CTL_CC_PROFILE_ALGORITHM) {
+		bool named = cur != MRC_CTL_PROFILE_INIT && !no_cc;
+		attr->algorithm = named ? nscc : nullptr;
+	}
 	if (attr_mask & MRC_CTL_CC_PROFILE_CONFIG) {
 		auto *cfg = static_cast<mrc_ctl_cc_nscc_cfg *>(
 			const_cast<void *>(attr->cc_config));

@@ -167,9 +167,14 @@ struct mrc_context {
 	mrc::lib::Registry<mrc_qp> qps;
 	// The controller API's OFFLINE CC profiles (ctl_cc_profile.cpp): the
 	// kernel's profiles are all usable, so one that is configured but not
-	// online lives here, with its values (the kernel's units, attributes
-	// MRC_A_CC_BASE_RTT on) once it has some.
-	std::map<uint32_t, std::optional<std::array<uint32_t, 15>>> cc_offline;
+	// online lives here: its algorithm (no_cc: the API's NULL one) and
+	// its values (the kernel's units, attributes MRC_A_CC_BASE_RTT on)
+	// once it has some.
+	struct CcOffline {
+		bool no_cc = false;
+		std::optional<std::array<uint32_t, 15>> values;
+	};
+	std::map<uint32_t, CcOffline> cc_offline;
 	// The controller API's EV format profiles and EV profile records
 	// (ctl_ev.hpp), made on first use; under lock.
 	std::shared_ptr<mrc::lib::EvCtl> ev_ctl;

@@ -96,10 +96,13 @@ static int mrc_nl_check_cc(struct nlattr **attrs,
 
 static const struct mrc_nl_prof_kind mrc_nl_cc_kind;
 
-static int mrc_nl_check_algo(struct genl_info *info, bool required)
+/* The request's algorithm into @p (no_cc); *@given: it named one. */
+static int mrc_nl_get_algo(struct genl_info *info, bool required,
+			   struct mrc_nscc_params *p, bool *given)
 {
 	struct nlattr *nla = info->attrs[MRC_A_CC_ALGO];
 
+	*given = nla;
 	if (!nla) {
 		if (!required)
 			return 0;
@@ -107,9 +110,13 @@ static int mrc_nl_check_algo(struct genl_info *info, bool required)
 			       "missing CC algorithm (MRC_A_CC_ALGO)");
 		return -EINVAL;
 	}
-	if (nla_strcmp(nla, MRC_CC_ALGO_NSCC)) {
+	if (!nla_strcmp(nla, MRC_CC_ALGO_NSCC)) {
+		p->no_cc = 0;
+	} else if (!nla_strcmp(nla, MRC_CC_ALGO_NONE)) {
+		p->no_cc = 1;
+	} else {
 		NL_SET_ERR_MSG_ATTR(info->extack, nla,
-				    "unknown CC algorithm (only uet-1.0-nscc)");
+				    "unknown CC algorithm (uet-1.0-nscc or none)");
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -119,11 +126,11 @@ int mrc_nl_cc_profile_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_cc_prof *prof;
 	struct mrc_dev *mdev;
+	bool algo;
 	int err;
 	u32 id;
 
 	err = mrc_nl_profile_id(info, &mrc_nl_cc_kind, false, &id);
-	err = err ?: mrc_nl_check_algo(info, true);
 	if (err)
 		return err;
 	prof = kzalloc(sizeof(*prof), GFP_KERNEL);
@@ -132,6 +139,9 @@ int mrc_nl_cc_profile_add_doit(struct sk_buff *skb, struct genl_info *info)
 	prof->id = id;
 	/* What is not given is the built-in default's. */
 	mrc_cc_profile_default(&prof->params);
+	err = mrc_nl_get_algo(info, true, &prof->params, &algo);
+	if (err)
+		goto out;
 	mrc_nl_get_cc(info->attrs, &prof->params);
 	err = mrc_nl_check_cc(info->attrs, &prof->params, info->extack);
 	if (err)
@@ -155,11 +165,11 @@ int mrc_nl_cc_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct mrc_nscc_params params;
 	struct mrc_cc_prof *prof;
 	struct mrc_dev *mdev;
+	bool algo;
 	int err;
 	u32 id;
 
 	err = mrc_nl_profile_id(info, &mrc_nl_cc_kind, false, &id);
-	err = err ?: mrc_nl_check_algo(info, false);
 	if (err)
 		return err;
 
@@ -172,9 +182,12 @@ int mrc_nl_cc_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	params = prof->params;
-	if (!mrc_nl_get_cc(info->attrs, &params)) {
+	err = mrc_nl_get_algo(info, false, &params, &algo);
+	if (err)
+		goto out;
+	if (!mrc_nl_get_cc(info->attrs, &params) && !algo) {
 		NL_SET_ERR_MSG(info->extack,
-			       "nothing to change: give at least one CC value");
+			       "nothing to change: give an algorithm or at least one CC value");
 		err = -EINVAL;
 		goto out;
 	}

@@ -285,7 +285,8 @@ int mrc_nl_put_cc_profile(struct sk_buff *skb, int type, u32 id,
 	if (mrc_nl_nest_start(skb, type, &nest))
 		return -EMSGSIZE;
 	err = nla_put_u32(skb, MRC_A_CC_PROFILE_ID, id) ||
-	      nla_put_string(skb, MRC_A_CC_ALGO, MRC_CC_ALGO_NSCC);
+	      nla_put_string(skb, MRC_A_CC_ALGO,
+			     p->no_cc ? MRC_CC_ALGO_NONE : MRC_CC_ALGO_NSCC);
 	for (i = 0; !err && i < mrc_nl_cc_nr_fields; i++) {
 		src = (const u8 *)p + mrc_nl_cc_fields[i].off;
 		if (mrc_nl_cc_fields[i].size == 4)

@@ -315,7 +315,7 @@ check_output "GEN without fields: EINVAL" \
 	exits 1 M ev-profile add dev mrc0 id 5 mode gen format udp planes 1
 check_output "nothing refused was added" '^$' sh -c "$(printf '%q ' "$MRCCTL" -n "$A") ev-profile show | grep '^dev mrc0 id 5 '; true"
 check_output "cc algo other than uet-1.0-nscc: EOPNOTSUPP" \
-	'^mrcctl: unknown CC algorithm \(only uet-1.0-nscc\) \(Operation not supported\)$' \
+	'^mrcctl: unknown CC algorithm \(uet-1.0-nscc or none\) \(Operation not supported\)$' \
 	exits 1 M cc-profile add dev mrc0 id 5 algo dctcp
 check_output "cc gamma 1025: EINVAL" '^mrcctl: gamma out of range \(1..1024\) \(Invalid argument\)$' \
 	exits 1 M cc-profile add dev mrc0 id 5 algo uet-1.0-nscc gamma 1025
@@ -337,6 +337,15 @@ check_output "duplicate CC profile id: EEXIST" '^mrcctl: a CC profile with this 
 check_output "a refused cc set changes nothing" '^mrcctl: gamma out of range' \
 	exits 1 M cc-profile set dev mrc0 id 5 eta 9 gamma 0
 check_output "... eta still 4" ' eta 4 ' M cc-profile show dev mrc0 id 5
+check "cc-profile 6: no congestion control (algo none)" \
+	M cc-profile add dev mrc0 id 6 algo none max-cwnd 65536 init-cwnd 65536
+check_output "... shown as algo none" '^dev mrc0 id 6 algo none .* max-cwnd 65536 ' \
+	M cc-profile show dev mrc0 id 6
+check "cc-profile set 6 algo uet-1.0-nscc (the algorithm alone)" \
+	M cc-profile set dev mrc0 id 6 algo uet-1.0-nscc
+check_output "... shown as uet-1.0-nscc" '^dev mrc0 id 6 algo uet-1.0-nscc ' \
+	M cc-profile show dev mrc0 id 6
+check "cc-profile 6 deleted" M cc-profile del dev mrc0 id 6
 check_output "cc set of an unknown profile: ENOENT" '^mrcctl: no CC profile with this id \(No such file or directory\)$' \
 	exits 1 M cc-profile set dev mrc0 id 99 eta 2
 check_output "cc del of an unknown profile: ENOENT" '^mrcctl: no CC profile with this id ' \
@@ -405,7 +414,7 @@ check_output "EV_DENY 2: refused by the policy" '^error E[A-Z]+ .*: .+' \
 	exits 1 genl $EV_SET "[$DEV,('id',5),('ev-index',0),('ev-deny',2)]"
 check_output "cc without algo: EINVAL" '^error EINVAL .*: missing CC algorithm \(MRC_A_CC_ALGO\)$' \
 	exits 1 genl $CC_ADD "[$DEV,('profile-id',9)]"
-check_output "cc set with nothing: EINVAL" '^error EINVAL .*: nothing to change: give at least one CC value$' \
+check_output "cc set with nothing: EINVAL" '^error EINVAL .*: nothing to change: give an algorithm or at least one CC value$' \
 	exits 1 genl $CC_SET "[$DEV,('profile-id',5)]"
 check_output "cc disable-qa 2: EINVAL" '^error EINVAL .*: disable qa must be 0 or 1$' \
 	exits 1 genl $CC_SET "[$DEV,('profile-id',5),('disable-qa',2)]"

@@ -8,8 +8,9 @@
 # runs while h2's route changes under it:
 #   planes 1-2 -> planes 3-4 (route set) -> planes 1-4 (route set)
 #   -> planes 1-4 with CC profile 3 (route set: the live QP's window goes
-#   within its 256 KiB..1 MiB), whose max-cwnd then drops to 8 KiB and
-#   back (cc-profile set: the window follows at once)
+#   within its 256 KiB..1 MiB), whose max-cwnd then drops to 8 KiB, then
+#   no congestion control (algo none: the window is max-cwnd) and back
+#   (cc-profile set: the window follows at once)
 #   -> no route (route del: plane 1 alone).
 # After each change, over a window of WIN_SECS s, h2's plane tx counters
 # (mrcctl -s plane show) and h1's plane rx counters show the traffic on
@@ -178,8 +179,19 @@ on_planes "still over planes 1-4 in the small window" 1 2 3 4
 cwnd=$(conn_h2 cwnd)
 check "... and stays within it under traffic ($cwnd bytes)" \
 	test "${cwnd:-99999999}" -le 8192
-check "cc-profile set: max-cwnd 1 MiB again" \
-	ns_exec h2 "$MRCCTL" cc-profile set dev "$H2_DEV" id 3 \
+# No congestion control (algo none): the live QP's window is max-cwnd,
+# whatever the ACKs say.
+check "cc-profile set: algo none, max-cwnd 64 KiB" \
+	ns_exec h2 "$MRCCTL" cc-profile set dev "$H2_DEV" id 3 algo none \
+	init-cwnd 65536 max-cwnd 65536
+cwnd=$(conn_h2 cwnd)
+check "... the live QP's window is max-cwnd at once ($cwnd bytes)" \
+	test "${cwnd:-0}" -eq 65536
+sleep 2
+cwnd=$(conn_h2 cwnd)
+check "... and stays there under traffic ($cwnd bytes)" test "${cwnd:-0}" -eq 65536
+check "cc-profile set: uet-1.0-nscc, max-cwnd 1 MiB again" \
+	ns_exec h2 "$MRCCTL" cc-profile set dev "$H2_DEV" id 3 algo uet-1.0-nscc \
 	init-cwnd 262144 max-cwnd 1048576
 
 change "route del: plane 1 alone" \

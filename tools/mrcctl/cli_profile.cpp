@@ -452,9 +452,10 @@ Request parse_cc_profile(Cursor &a)
 			a.require(r.prof.id.has_value(), "'id ID'");
 			if (add)
 				a.require(r.prof.algo.has_value(),
-					  "'algo uet-1.0-nscc'");
+					  "'algo uet-1.0-nscc' or 'algo none'");
 			else
-				a.require(!r.prof.cc.empty(),
+				a.require(!r.prof.cc.empty() ||
+						  r.prof.algo.has_value(),
 					  "a value to change");
 		}
 		return r;

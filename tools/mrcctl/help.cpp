@@ -162,7 +162,8 @@ constexpr std::string_view kEv =
 	"The EVs of an EV profile: index, plane, value and state.\n";
 
 constexpr std::string_view kCcProfile =
-	"Usage: mrcctl cc-profile { add | set } dev NAME id ID [ algo uet-1.0-nscc ]\n"
+	"Usage: mrcctl cc-profile { add | set } dev NAME id ID\n"
+	"              [ algo { uet-1.0-nscc | none } ]\n"
 	"              [ base-rtt T ] [ target-delay T ] [ qa-threshold T ]\n"
 	"              [ adjust-bytes N ] [ adjust-period T ] [ eta N ] [ fi N ]\n"
 	"              [ fi-scale N ] [ gamma N ] [ max-md-jump N ] [ max-cwnd N ]\n"

@@ -171,8 +171,14 @@ enum mrc_ev_profile_ev_state {
 	MRC_EV_STATE_DENIED = 3,
 };
 
-/* The only CC algorithm (cc-algo). */
+/* The CC algorithm (cc-algo) UET 1.0 NSCC. */
 #define MRC_CC_ALGO_NSCC	"uet-1.0-nscc"
+
+/*
+ * No congestion control (cc-algo): the window is max-cwnd and no signal
+ * moves it (the OCP API's NULL algorithm).
+ */
+#define MRC_CC_ALGO_NONE	"none"
 
 /* Why a connection failed (conn-status); ok while it has not. */
 enum mrc_conn_status {

@@ -492,6 +492,19 @@ void ctl_cc_profiles(Endpoint &e)
 	check(cc_modify(e, 77, INIT, nullptr, nullptr) == 0 &&
 		      cc_state(e, 77) == INIT,
 	      "OFFLINE -> INIT");
+	// The NULL algorithm: no congestion control (the kernel's "none").
+	check(cc_modify(e, 78, OFFLINE, nullptr, nullptr,
+			MRC_CTL_CC_PROFILE_ALGORITHM) == 0 &&
+		      cc_state(e, 78, &algo) == OFFLINE && algo == "(null)",
+	      "INIT -> OFFLINE with the NULL algorithm (no CC)");
+	check(cc_modify(e, 78, ONLINE, nullptr, nullptr) == 0 &&
+		      cc_state(e, 78, &algo, &got) == ONLINE &&
+		      algo == "(null)" && got.max_cwnd == 524288,
+	      "... ONLINE without a config: no CC, the built-in max_cwnd");
+	check(cc_modify(e, 78, OFFLINE, nullptr, nullptr) == 0 &&
+		      cc_modify(e, 78, INIT, nullptr, nullptr) == 0 &&
+		      cc_state(e, 78) == INIT,
+	      "... OFFLINE -> INIT");
 	check(cc_modify(e, 77, OFFLINE, nscc, &cfg) == 0 &&
 		      cc_modify(e, 77, ONLINE, nullptr, nullptr) == 0 &&
 		      cc_state(e, 77, nullptr, &got) == ONLINE &&

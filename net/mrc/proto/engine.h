@@ -95,6 +95,10 @@ struct mrc_nscc_params {
 	u32 init_cwnd;		/* bytes */
 	u8 qa_gate;		/* quick adapt only if acked < cwnd >> qa_gate */
 	u8 disable_qa;
+	u8 no_cc;		/* 1: no congestion control (the "none"
+				 * algorithm, the OCP API's NULL one): the
+				 * window is max_cwnd and nothing moves it
+				 */
 };
 
 struct mrc_conn_config {

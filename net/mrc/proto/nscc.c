@@ -43,6 +43,10 @@ static u32 nscc_floor(const struct mrc_nscc *cc)
 
 static void nscc_clamp(struct mrc_nscc *cc)
 {
+	if (cc->p.no_cc) {
+		cc->cwnd = cc->p.max_cwnd;
+		return;
+	}
 	if (cc->cwnd < nscc_floor(cc))
 		cc->cwnd = nscc_floor(cc);
 	if (cc->cwnd > cc->p.max_cwnd)
@@ -123,6 +127,8 @@ static bool nscc_quick_adapt(struct mrc_nscc *cc, u64 now)
 
 bool mrc_nscc_on_loss(struct mrc_nscc *cc, u64 now)
 {
+	if (cc->p.no_cc)
+		return false;
 	cc->qa_pending = 1;
 	return nscc_quick_adapt(cc, now);
 }
@@ -180,6 +186,9 @@ enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u32 acked,
 {
 	enum mrc_nscc_quadrant q;
 	u32 target = cc->p.target_delay;
+
+	if (cc->p.no_cc)
+		return MRC_NSCC_HOLD;
 
 	if (acked > cc->p.max_cwnd)
 		acked = cc->p.max_cwnd;

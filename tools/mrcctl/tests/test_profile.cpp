@@ -208,7 +208,7 @@ TEST(ProfileCli, Refusals)
 	EXPECT_EQ(usage_error({"ev", "show", "dev", "m"}),
 		  "missing 'profile ID'");
 	EXPECT_EQ(usage_error({"cc-profile", "add", "dev", "m", "id", "1"}),
-		  "missing 'algo uet-1.0-nscc'");
+		  "missing 'algo uet-1.0-nscc' or 'algo none'");
 	EXPECT_EQ(usage_error({"cc-profile", "set", "dev", "m", "id", "1",
 			       "eta", "1", "eta", "2"}),
 		  "eta given twice");

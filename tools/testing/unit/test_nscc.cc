@@ -334,3 +334,35 @@ TEST(Nscc, NewGainsApplyFromTheNextAck)
 	mrc_nscc_on_ack(&c, 10000, false, 0, kT0 + 3);
 	EXPECT_EQ(c.cwnd, p.init_cwnd) << "40000 B of the old count are gone";
 }
+
+// No congestion control (the "none" algorithm, the OCP API's NULL one):
+// the window is max_cwnd from the start and no signal moves it.
+TEST(Nscc, NoCcHoldsTheWindowAtMax)
+{
+	auto p = params();
+	p.no_cc = 1;
+	auto cc = make(p);
+	uint64_t t = kT0;
+
+	EXPECT_EQ(cc.cwnd, p.max_cwnd);
+	EXPECT_EQ(mrc_nscc_on_ack(&cc, 10000, true, 1000000, t += 100000),
+		  MRC_NSCC_HOLD);
+	EXPECT_FALSE(mrc_nscc_on_loss(&cc, t += 100000));
+	for (int i = 0; i < 100; i++) {
+		mrc_nscc_on_ack(&cc, 1000, true, 1000000, t += 100000);
+		mrc_nscc_on_loss(&cc, t);
+	}
+	EXPECT_EQ(cc.cwnd, p.max_cwnd);
+
+	// A running NSCC window switched to none goes to max_cwnd, and back.
+	auto q = params();
+	auto d = make(q);
+	mrc_nscc_on_ack(&d, 1000, true, 1000000, kT0 + 100000);
+	ASSERT_LT(d.cwnd, q.max_cwnd);
+	q.no_cc = 1;
+	mrc_nscc_set_params(&d, &q, kT0 + 200000);
+	EXPECT_EQ(d.cwnd, q.max_cwnd);
+	q.no_cc = 0;
+	mrc_nscc_set_params(&d, &q, kT0 + 300000);
+	EXPECT_EQ(d.cwnd, q.max_cwnd) << "NSCC starts from the window it finds";
+}

@@ -52,11 +52,13 @@ impaired "reorder" delay 1ms reorder 25% 50% -- --count=40 --max-size=256K --see
 impaired "duplicate 5%" duplicate 5% -- --count=40 --max-size=256K --seed=114
 impaired "delay 2ms jitter 1ms" delay 2ms 1ms -- --count=40 --max-size=256K --seed=115
 
-# Corruption: netem flips a bit in the head of 2% of h2's packets (the
+# Corruption: netem flips a bit in the head of 5% of h2's packets (the
 # requests; their payload of 256 bytes and more is in page frags, so the
 # flip lands in the link, IP, UDP or MRC headers).  The IP checksum, UDP
 # and the ICRC (over head and frags) drop them, h1 counts the ICRC ones,
-# and the transfer recovers them as losses.
+# and the transfer recovers them as losses.  Only about one flip in five
+# lands where the ICRC is what catches it: at 2% a run counted 5-8, and
+# once none.
 bad_icrc() {
 	"$MRCCTL" -n h1 -j -s dev show dev "$H1_DEV" 2>/dev/null | python3 -S -c '
 import json, sys
@@ -66,8 +68,8 @@ except Exception:
     print(-1)'
 }
 icrc0=$(bad_icrc)
-if check "h2 e0: netem corrupt 2%" netem_on h2 e0 corrupt 2%; then
-	verify_pair "corrupt 2% on h2" --count=40 --max-size=256K --seed=118
+if check "h2 e0: netem corrupt 5%" netem_on h2 e0 corrupt 5%; then
+	verify_pair "corrupt 5% on h2" --count=40 --max-size=256K --seed=118
 	icrc1=$(bad_icrc)
 	check "h1 rx_bad_icrc grew ($icrc0 -> $icrc1)" \
 		test "$icrc0" -ge 0 -a "$icrc1" -gt "$icrc0"

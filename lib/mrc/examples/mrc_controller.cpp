@@ -581,8 +581,7 @@ struct Controller {
 	}
 
 	// @evs probed in one batch toward the server.
-	Probe probe_evs(std::vector<mrc_ctl_ev_op_entry> evs,
-			uint32_t timeout_ns)
+	Probe probe_evs(std::vector<mrc_ctl_ev_op_entry> evs, uint32_t timeout_ns)
 	{
 		Probe r;
 		r.evs = std::move(evs);
@@ -611,6 +610,18 @@ struct Controller {
 		r.err = errno;
 		r.rsp.resize(static_cast<size_t>(std::max(n, 0)));
 		return r;
+	}
+
+	// The entries of @r's batch whose EV is one of @evs.
+	static std::vector<mrc_ctl_ev_op_entry>
+	entries_of(const Probe &r, const std::vector<mrc_ctl_ev> &evs)
+	{
+		std::vector<mrc_ctl_ev_op_entry> out;
+		for (const auto &e : r.evs)
+			for (const auto &m : evs)
+				if (!std::memcmp(&e.ev, &m, sizeof(m)))
+					out.push_back(e);
+		return out;
 	}
 
 	// Prints the answers of @r and returns the EVs without one.
@@ -730,15 +741,11 @@ struct Controller {
 			// controller would, at most twice, and said.
 			for (int again = 1; again <= 2 && !missing.empty();
 			     again++) {
-				std::vector<mrc_ctl_ev_op_entry> evs;
-				for (const auto &e : r.evs)
-					for (const auto &m : missing)
-						if (!std::memcmp(&e.ev, &m, sizeof(m)))
-							evs.push_back(e);
-				Probe a = probe_evs(std::move(evs),
+				const std::string when = "again-" +
+							 std::to_string(again);
+				Probe a = probe_evs(entries_of(r, missing),
 						    2000000000u);
-				missing = report_probe(
-					a, id, "again-" + std::to_string(again));
+				missing = report_probe(a, id, when);
 			}
 			check(missing.empty(),
 			      "probe all: profile " + std::to_string(id) +

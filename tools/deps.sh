@@ -9,7 +9,7 @@ pkgs=(
 	linux-image-amd64 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils
-	libibverbs-dev librdmacm-dev
+	libibverbs-dev librdmacm-dev libgloo-dev
 	libnl-3-dev libnl-genl-3-dev iproute2 iputils-ping
 	nlohmann-json3-dev
 	libgtest-dev libgmock-dev googletest libbenchmark-dev

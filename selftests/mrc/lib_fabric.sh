@@ -439,9 +439,16 @@ fab_spine_link() {
 	ip -n "p$1l$3" link set "s$2" "$4"
 }
 
-# fab_plane_link H P up|down: host H's netdev of plane P.
+# fab_plane_link H P up|down: host H's netdev of plane P.  Taking a
+# netdev down deletes the routes through it and bringing it up does not
+# put them back: in an IPv4 leaf-spine fabric "up" adds the host's route
+# of the plane again (as fabric_leafspine made it), or the host could no
+# longer send on the plane it got back.  (An IPv6 fabric would lose the
+# link's addresses too; no test takes a host's link down in one.)
 fab_plane_link() {
-	ip -n "h$1" link set "e$2" "$3"
+	ip -n "h$1" link set "e$2" "$3" || return 1
+	[ "$3" = up ] && [ "$FAB_KIND" = leafspine ] && [ "$FAB_FAMILY" = v4 ] || return 0
+	ip -n "h$1" route replace "10.$2.0.0/16" via "10.$2.$1.254" dev "e$2"
 }
 
 # fab_blackhole NS DEV SPORT: drop every UDP packet with source port SPORT

@@ -17,20 +17,18 @@
 #    handle: Invalid argument").
 #  - libfabric's fi_pingpong over the verbs provider with data checks
 #    (-c): -e msg (RC, connected through rdma_cm) and -e dgram (UD).
-# Not run: UCX (ucx_perftest of ucx-utils 1.13.1).  Its UCP tests need a
-# UD transport: UCX_TLS=rc_verbs alone (or rc_verbs,tcp) fails in
-# ucp_ep_create ("no auxiliary transport to <no debug data>: Unsupported
-# operation", then "Destination is unreachable"), as UCP's wireup runs
-# over ud_verbs only.  With ud_verbs (alone or beside rc_verbs) both
-# ends create their UD endpoints (AH to ::ffff:10.0.0.x, GID index 1)
-# from the addresses exchanged over TCP, then a UD packet of UCX's (psn
-# 1) is resent, never acked, until UCX's 30 s peer timeout: "UD endpoint
-# ...: unhandled timeout error" and abort, on both ends, with no drop
-# counted by mrc (rx_ud_drop, rx_no_qp, rx_malformed 0).  Not yet
-# explained: an open gap of mrc's UD path against UCX (rdma_cm's UD,
-# udaddy, and libfabric's dgram work).  The UCT-level tests (-x rc_verbs
-# -d DEV) cannot run between two devices: the server takes the client's
-# parameters, its device name too.
+#  - UCX's ucx_perftest (ucx-utils 1.13.1), UCP tests tag_bw,
+#    ucp_put_bw and tag_lat with UCX_TLS=rc_verbs,ud_verbs (UCP's wireup
+#    needs a UD transport: rc_verbs alone fails in ucp_ep_create, "no
+#    auxiliary transport ...: Unsupported operation"), the client's
+#    lanes on $H2_DEV, and tag_lat over ud_verbs alone.  With
+#    UCX_UD_VERBS_ETH_DGID_CHECK=n: UCX's check of the destination GID in
+#    a datagram's GRH (on by default for RoCE) discards every datagram
+#    mrc delivers (no drop counted by mrc, rx_ud_drop 0): the UD
+#    endpoints never get an ACK, UCX gives up after its 30 s peer
+#    timeout ("UD endpoint ...: unhandled timeout error", abort).  An
+#    open gap, not explained yet; rxe in the same guest does not pass
+#    either (ud_verbs tag_lat aborts on a flushed receive completion).
 # Not run: OpenMPI.  openmpi-bin has the launchers but no MPI program
 # (one needs libopenmpi-dev and a compiler in the test), and mpirun's
 # ranks would have to be started in h1 and h2 by an rsh agent running
@@ -41,8 +39,8 @@ have() {
 	command -v "$1" >/dev/null 2>&1
 }
 
-if ! have qperf && ! have fi_pingpong; then
-	mrc_skip "neither qperf nor fi_pingpong installed"
+if ! have qperf && ! have ucx_perftest && ! have fi_pingpong; then
+	mrc_skip "none of qperf, ucx_perftest, fi_pingpong installed"
 fi
 # librdmacm's device file (/dev/infiniband/rdma_cm).
 check "modprobe rdma_ucm" modprobe rdma_ucm || done_testing
@@ -118,6 +116,30 @@ if have qperf; then
 	rm -f "$qlog"
 else
 	skip "qperf" "qperf not installed"
+fi
+
+# UCX: ucx_perftest's server in h1 (TCP port 13337), its client in h2,
+# each on its own device (UCX_NET_DEVICES; the UCP tests take no device
+# option).  UCX_LOG_LEVEL=info prints the client's lanes (ep_cfg).
+ucx_test() {
+	local tls=$1 test=$2 lane=$3
+	mw_pair "ucx_perftest $test over $tls" 13337 \
+		"^Final:[[:space:]]+0*[1-9][0-9]*[[:space:]]" "" \
+		env UCX_UD_VERBS_ETH_DGID_CHECK=n UCX_TLS="$tls" \
+		UCX_NET_DEVICES="$H1_DEV:1" ucx_perftest -- \
+		env UCX_UD_VERBS_ETH_DGID_CHECK=n UCX_TLS="$tls" \
+		UCX_NET_DEVICES="$H2_DEV:1" UCX_LOG_LEVEL=info \
+		ucx_perftest 10.0.0.1 -t "$test" -n 200 -w 10 -s 4096
+	diag "ucx_perftest $test ($tls): $(grep -E '^Final:' <<<"$MW_CLIENT_OUT" | tr -s ' ')"
+	check_output "ucx_perftest $test: $lane lane on $H2_DEV" \
+		"ep_cfg\[[0-9]+\]: .*$lane\([^)]*/$H2_DEV:1" printf '%s\n' "$MW_CLIENT_OUT"
+}
+if have ucx_perftest; then
+	ucx_test rc_verbs,ud_verbs tag_bw tag
+	ucx_test rc_verbs,ud_verbs ucp_put_bw rma
+	ucx_test ud_verbs tag_lat tag
+else
+	skip "ucx_perftest" "ucx-utils not installed"
 fi
 
 # libfabric: fi_pingpong's server in h1 (control port 47592), 100 round

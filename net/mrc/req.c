@@ -602,6 +602,7 @@ void mrc_req_complete(struct mrc_qp *qp)
 {
 	struct ib_uverbs_wc wc;
 	struct mrc_swqe *w;
+	bool post;
 	u32 idx;
 
 	lockdep_assert_held(&qp->lock);
@@ -611,22 +612,26 @@ void mrc_req_complete(struct mrc_qp *qp)
 		w = mrc_swqe(qp, idx);
 		if (w->state != MRC_SWQE_DONE)
 			break;
-		if (qp->sq_sig_all || (w->send_flags & IB_SEND_SIGNALED) ||
-		    w->status != IB_WC_SUCCESS) {
+		post = qp->sq_sig_all || (w->send_flags & IB_SEND_SIGNALED) ||
+		       w->status != IB_WC_SUCCESS;
+		if (post) {
 			memset(&wc, 0, sizeof(wc));
 			wc.wr_id = w->wr_id;
 			wc.status = w->status;
 			wc.opcode = mrc_wr_to_wc(w->opcode);
 			wc.byte_len = w->length;
 			wc.qp_num = mrc_qpn(qp);
-			if (mrc_cq_post(qp->scq, &wc, false))
-				qp->pending_error = true;
 		}
 		if (w->status != IB_WC_SUCCESS)
 			qp->pending_error = true;
 		if (qp->sq_post == idx)
 			qp->sq_post = mrc_sq_next(qp, idx);
+		/* The slot is free before its completion is seen (as in
+		 * rxe): a program may post the next WR on seeing it.
+		 */
 		mrc_queue_set_consumer(&qp->sq, mrc_sq_next(qp, idx));
+		if (post && mrc_cq_post(qp->scq, &wc, false))
+			qp->pending_error = true;
 	}
 }
 

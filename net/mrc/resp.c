@@ -545,14 +545,18 @@ static void mrc_resp_post_wc(struct mrc_qp *qp, struct mrc_rwqe *rw,
 			wc.wc_flags = IB_WC_WITH_IMM;
 		}
 	}
-	if (mrc_cq_post(qp->rcq, &wc, im && im->solicited))
-		qp->pending_error = true;
 	rw->bound = false;
 	qp->rq_ssn++;
 	mrc_uc_bind_follow(qp);
-	/* An SRQ's WQE left its ring when it was taken. */
+	/* The slot is free before the completion is seen, as in rxe: a
+	 * program that posts one receive per completion on a queue of
+	 * depth 1 (qperf's rc_lat) would otherwise find its ring full.
+	 * An SRQ's WQE left its ring when it was taken.
+	 */
 	if (!qp->srq)
 		mrc_queue_set_consumer(&qp->rq, qp->rq.index + 1);
+	if (mrc_cq_post(qp->rcq, &wc, im && im->solicited))
+		qp->pending_error = true;
 }
 
 /* Run a READ or ATOMIC, in order, and queue its response. */

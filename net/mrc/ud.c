@@ -262,6 +262,7 @@ void mrc_ud_doorbell(struct mrc_qp *qp)
 	struct ib_uverbs_wc wc;
 	struct mrc_ud_dest d;
 	struct mrc_swqe *w;
+	bool post;
 	u32 dqpn = 0, qkey = 0;
 	u8 st;
 
@@ -276,18 +277,20 @@ void mrc_ud_doorbell(struct mrc_qp *qp)
 			st = mrc_ud_build(qp, w, &d, dqpn, qkey);
 		if (st != IB_WC_SUCCESS && st != IB_WC_WR_FLUSH_ERR)
 			qp->state = IB_QPS_SQE;
-		if (qp->sq_sig_all || (w->send_flags & IB_SEND_SIGNALED) ||
-		    st != IB_WC_SUCCESS) {
+		post = qp->sq_sig_all || (w->send_flags & IB_SEND_SIGNALED) ||
+		       st != IB_WC_SUCCESS;
+		if (post) {
 			memset(&wc, 0, sizeof(wc));
 			wc.wr_id = w->wr_id;
 			wc.status = st;
 			wc.opcode = IB_UVERBS_WC_SEND;
 			wc.byte_len = st == IB_WC_SUCCESS ? w->length : 0;
 			wc.qp_num = mrc_qpn(qp);
-			if (mrc_cq_post(qp->scq, &wc, false))
-				qp->pending_error = true;	/* overrun */
 		}
+		/* The slot is free before its completion is seen. */
 		mrc_queue_set_consumer(&qp->sq, qp->sq.index + 1);
+		if (post && mrc_cq_post(qp->scq, &wc, false))
+			qp->pending_error = true;	/* overrun */
 	}
 	/* Nothing is outstanding: the RC bookkeeping stays empty. */
 	qp->sq_fetch = qp->sq.index;

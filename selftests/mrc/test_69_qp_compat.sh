@@ -17,7 +17,7 @@
 #  qperf's rc_bw and rc_rdma_write_bw (whose ends create exactly such
 #  QPs) are not run here: without rdma_cm qperf addresses the peer by
 #  LID with no GRH, which a RoCE device (rxe as mrc) refuses at RTR with
-#  EINVAL; its rdma_cm mode (-cm1) is not tested yet (rdma_cm itself:
+#  EINVAL; its rdma_cm mode (-cm1) runs in test_86 (rdma_cm itself:
 #  test_84).
 # COMPAT_OPTS (e.g. "--case=destroy") go to the client: a run of some
 # cases only.

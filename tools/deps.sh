@@ -16,7 +16,7 @@ pkgs=(
 	clang libclang-rt-14-dev sparse clang-format libbpf-dev bpftool
 	gnuplot-nox python3 python3-docutils python3-yaml iperf3 linux-perf
 	linux-source-6.1 flex bison libelf-dev libssl-dev bc rsync
-	qperf ucx-utils libfabric-bin openmpi-bin
+	qperf ucx-utils libfabric-bin
 )
 
 missing=()

@@ -79,7 +79,7 @@ for c in $colls; do
 		[ "$mode" = udp ] && spray=recycle
 		ratios=()
 		for s in "${seeds[@]}"; do
-			common=(--set transport=mrc --set ev_mode="$mode" --set mrc.spray=$spray
+			common=(--set transport=mrc --set ev_mode="$mode" --set mrc.spray="$spray"
 				--set mrc.reuse=1 "${args[@]}" --set seed="$s" "${extra[@]}" -q)
 			d=$out/$c-$mode-$s
 			nice -n 19 "$sim" "$scn" --out "$d-base" "${common[@]}"

@@ -112,12 +112,26 @@ Failure Failures::parse(const std::string &spec, std::uint64_t seed)
 				f.ports.push_back(p);
 	} else if (head == "random_links") {
 		f.kind = FailKind::RandomLinks;
-		f.fraction = std::stod(need("fraction"));
-		// A seeded sample of switch-to-switch links over all planes.
+		// A seeded sample of switch-to-switch links over all planes:
+		// that share of them, or count= that many.
 		std::vector<std::uint32_t> all = fabric_.topo().fabric_links();
 		Rng rng(seed ^ 0x6661696cULL);
-		auto n = static_cast<std::size_t>(
-			f.fraction * static_cast<double>(all.size()) + 0.5);
+		std::size_t n;
+		if (kv.count("count")) {
+			if (kv.count("fraction"))
+				throw ConfigError(
+					"random_links: fraction= or count=, not both");
+			n = std::stoul(kv["count"]);
+			if (n < 1 || n > all.size())
+				throw ConfigError(
+					"random_links: count must be 1.." +
+					std::to_string(all.size()));
+		} else {
+			f.fraction = std::stod(need("fraction"));
+			n = static_cast<std::size_t>(
+				f.fraction * static_cast<double>(all.size()) +
+				0.5);
+		}
 		for (std::size_t i = 0; i < n && i < all.size(); ++i) {
 			std::swap(all[i], all[i + rng.below(all.size() - i)]);
 			f.ports.push_back(all[i]);

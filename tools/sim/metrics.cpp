@@ -222,6 +222,7 @@ std::string summary_json(const RunInfo &info, const FlowTable &flows,
 	std::vector<double> thr, fct;
 	std::uint64_t retx = 0;
 	std::uint32_t done = 0, failed = 0, unfinished = 0;
+	Time last = 0; // the last flow's finish: a collective's completion
 	for (std::uint32_t i = 0; i < flows.size(); ++i) {
 		const Flow &f = flows[i];
 		// Failed and unfinished flows count as throughput 0: they are the tail.
@@ -229,6 +230,7 @@ std::string summary_json(const RunInfo &info, const FlowTable &flows,
 		retx += f.retx;
 		if (f.done) {
 			++done;
+			last = std::max(last, f.finish);
 			fct.push_back(static_cast<double>(f.finish - f.start) /
 				      kUs);
 		} else if (f.failed) {
@@ -272,6 +274,11 @@ std::string summary_json(const RunInfo &info, const FlowTable &flows,
 		  {"p50", fixed(c.p50, 3)},
 		  {"p99", fixed(c.p99, 3)},
 		  {"max", fixed(c.max, 3)}}},
+		// When every flow has finished, the last finish (the
+		// completion of a collective: ring, all-to-all), else -1.
+		{"completion_us",
+		 done == flows.size() ? fixed(static_cast<double>(last) / kUs, 3)
+				      : fixed(-1, 3)},
 		// Failure start times, for the timeline plots.
 		{"failures_us", failures},
 		{"retransmissions", retx},

@@ -17,6 +17,7 @@ struct MrcTransport::Conn {
 	std::uint32_t gen = 0;
 	bool sender = false;
 	bool finished = false;
+	bool idle = false; // mrc.reuse: message done, kept for the pair's next
 };
 
 // The engine's C callbacks; priv is the Conn.
@@ -169,6 +170,13 @@ MrcTransport::MrcTransport(SimContext &ctx)
 	nic_limit_ = static_cast<std::uint64_t>(
 			     c.integer("mrc.nic_packets", 2 * planes)) *
 		     ctx.packet_bytes();
+	// mrc.reuse = 1: a flow from a host to a peer it has already sent to
+	// is the next WRITE on that connection, once its previous message is
+	// acknowledged, as a collective library keeps one QP per neighbour
+	// for the whole collective: the steps of a ring all-reduce share one
+	// connection and what the engine learnt of the paths (EVs found bad,
+	// RTT, window).  Off: every flow is a new connection.
+	reuse_ = c.integer("mrc.reuse", 0) != 0;
 }
 
 MrcTransport::~MrcTransport() = default;
@@ -251,10 +259,31 @@ void MrcTransport::start_flow(std::uint32_t f)
 	fl.started = true;
 	if (fl.bytes > 0xffffffffULL)
 		throw ConfigError("mrc: flows are one message, at most 4 GiB");
-	Conn &s = new_conn(f, fl.src, fl.dst, true);
-	Conn &r = new_conn(f, fl.dst, fl.src, false);
-	s.peer = r.id;
-	r.peer = s.id;
+	const std::uint64_t pair =
+		static_cast<std::uint64_t>(fl.src) << 32 | fl.dst;
+	Conn *sp = nullptr;
+	if (reuse_) {
+		auto it = idle_.find(pair);
+		if (it != idle_.end()) {
+			Conn &old = *conns_[it->second];
+			idle_.erase(it);
+			if (old.c && old.idle) {
+				sp = &old;
+				old.idle = false;
+				old.flow = f;
+				conns_[old.peer]->flow = f;
+			}
+		}
+	}
+	if (!sp) {
+		Conn &s = new_conn(f, fl.src, fl.dst, true);
+		Conn &r = new_conn(f, fl.dst, fl.src, false);
+		s.peer = r.id;
+		r.peer = s.id;
+		sp = &s;
+	}
+	Conn &s = *sp;
+	Conn &r = *conns_[s.peer];
 	mrc_msg m{};
 	m.cookie = f;
 	m.len = static_cast<u32>(fl.bytes);
@@ -350,6 +379,16 @@ void MrcTransport::emit_ctrl(Conn &c, const mrc_pkt &pkt)
 
 void MrcTransport::send_complete(Conn &c, int status)
 {
+	if (status == MRC_ST_OK && reuse_) {
+		// Kept open for the pair's next flow; the flow's counters are
+		// the connection's so far.
+		mrc_conn_get_stats(c.c, &stats_[c.flow]);
+		c.idle = true;
+		idle_[static_cast<std::uint64_t>(c.host) << 32 | c.peer_host] =
+			c.id;
+		ctx_.flows.complete(c.flow, ctx_.now(), ctx_.core.q);
+		return;
+	}
 	if (status == MRC_ST_OK)
 		ctx_.flows.complete(c.flow, ctx_.now(), ctx_.core.q);
 	else
@@ -413,6 +452,10 @@ void MrcTransport::settle(Conn &c)
 		release(c);
 		return;
 	}
+	if (c.sender && c.idle) {
+		auto &s = host_senders_[c.host];
+		s.erase(std::remove(s.begin(), s.end(), c.id), s.end());
+	}
 	if (c.sender)
 		pull(c.host);
 	arm(c);
@@ -438,7 +481,7 @@ void MrcTransport::write_outputs(const std::string &dir)
 {
 	// Connections still open at the end (failed or unfinished flows).
 	for (const auto &c : conns_)
-		if (c->sender && c->c)
+		if (c->sender && c->c && !c->idle)
 			mrc_conn_get_stats(c->c, &stats_[c->flow]);
 	std::ofstream out(dir + "/engine.csv");
 	out << "flow,tx_pkts,retx_pkts,lost_pkts,timeouts,acks_rx,nacks_rx,ecn_acks,probes_tx,probes_ok,"

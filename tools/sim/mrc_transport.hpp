@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 extern "C" {
@@ -68,6 +69,9 @@ private:
 	mrc_conn_config cfg_{};
 	std::uint32_t evs_;
 	bool srv6_;
+	bool reuse_ = false;
+	// mrc.reuse: (src << 32 | dst) -> its idle sending connection
+	std::unordered_map<std::uint64_t, std::uint32_t> idle_;
 	std::uint64_t nic_limit_; // bytes queued on a host's NIC ports before we stop pulling
 	std::vector<std::unique_ptr<Conn>> conns_;
 	std::vector<std::vector<std::uint32_t>> host_conns_; // every conn at a host

@@ -104,13 +104,31 @@ void build_traffic(const Config &cfg, const Topology &topo, FlowTable &flows)
 		for (std::uint32_t i = 0; i < n; ++i)
 			flows.add(i, p[i], size(), start);
 	} else if (kind == "all_to_all") {
-		if (static_cast<std::uint64_t>(n) * n > 4'000'000)
+		// Every ordered pair, or with all_to_all_peers = K a slice:
+		// host i sends to i + j x stride (mod n), j = 1..K, stride =
+		// n / (K + 1), so each host sends K flows and receives K, spread
+		// over the fabric (1024 hosts, K = 31: one peer on every other
+		// leaf of 32 hosts).
+		auto peers = static_cast<std::uint32_t>(
+			cfg.integer("all_to_all_peers", n - 1));
+		if (peers < 1 || peers > n - 1)
 			throw ConfigError(
-				"all_to_all: too many hosts (n^2 flows)");
-		for (std::uint32_t i = 0; i < n; ++i)
-			for (std::uint32_t j = 0; j < n; ++j)
-				if (i != j)
-					flows.add(i, j, size(), start);
+				"all_to_all_peers: 1 <= peers <= hosts - 1");
+		if (static_cast<std::uint64_t>(n) * peers > 4'000'000)
+			throw ConfigError(
+				"all_to_all: too many flows (hosts x peers)");
+		const std::uint32_t stride = n / (peers + 1);
+		for (std::uint32_t i = 0; i < n; ++i) {
+			if (peers == n - 1) { // every pair, in host order
+				for (std::uint32_t j = 0; j < n; ++j)
+					if (i != j)
+						flows.add(i, j, size(), start);
+				continue;
+			}
+			for (std::uint32_t j = 1; j <= peers; ++j)
+				flows.add(i, (i + j * stride) % n, size(),
+					  start);
+		}
 	} else if (kind == "incast") {
 		auto dst = static_cast<std::uint32_t>(
 			cfg.integer("incast_dst", 0));
@@ -141,11 +159,27 @@ void build_traffic(const Config &cfg, const Topology &topo, FlowTable &flows)
 		if (ring_hosts < 2 || ring_hosts > n || steps < 1)
 			throw ConfigError(
 				"ring: 2 <= ring_hosts <= hosts, ring_steps >= 1");
+		// ring_order = linear: host i's neighbour is i + 1 (a job
+		// placed leaf by leaf: one ring edge per leaf crosses the
+		// spines); random: a seeded order of the ring's hosts (a job
+		// scattered over the fabric: nearly every edge crosses them).
+		const std::string order = cfg.str("ring_order", "linear");
+		std::vector<std::uint32_t> host(ring_hosts);
+		std::iota(host.begin(), host.end(), 0u);
+		if (order == "random") {
+			for (std::uint32_t i = ring_hosts - 1; i > 0; --i)
+				std::swap(host[i], host[rng.below(i + 1)]);
+		} else if (order != "linear") {
+			throw ConfigError(
+				"ring_order: expected linear or random, got '" +
+				order + "'");
+		}
 		std::vector<std::uint32_t> prev(ring_hosts);
 		for (std::uint32_t s = 0; s < steps; ++s) {
 			std::vector<std::uint32_t> cur(ring_hosts);
 			for (std::uint32_t i = 0; i < ring_hosts; ++i)
-				cur[i] = flows.add(i, (i + 1) % ring_hosts,
+				cur[i] = flows.add(host[i],
+						   host[(i + 1) % ring_hosts],
 						   bytes, start);
 			if (s > 0)
 				for (std::uint32_t i = 0; i < ring_hosts; ++i) {

@@ -465,6 +465,22 @@ static void tx_rack_detect(struct mrc_conn *c, u64 now)
 			 */
 			if (p->tx_count == 1)
 				break;
+			/* A resend at the tail that nothing sent after it
+			 * can reveal lost (its ACK's path may be the dead
+			 * one: ACKs take the data's EV index, which names
+			 * another path at the peer): resent again once the
+			 * tail bound has passed, not after the ACK timeout.
+			 */
+			if (tail != MRC_TIME_NEVER &&
+			    !(p->flags & (MRC_TXP_SACKED | MRC_TXP_LOST |
+					  MRC_TXP_RNR))) {
+				if (now >= p->sent + tail) {
+					tx_tail_resend(c, psn, p, now);
+					continue;
+				}
+				tx->rack_deadline = mrc_min64(tx->rack_deadline,
+							      p->sent + tail);
+			}
 			continue;
 		}
 		if (p->flags & (MRC_TXP_SACKED | MRC_TXP_LOST | MRC_TXP_RNR))

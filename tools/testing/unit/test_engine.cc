@@ -319,6 +319,50 @@ TEST(EngineTx, TailLossIsResentByTheConnectionsRtt)
 	EXPECT_EQ(s.stats().cwnd, cwnd);
 }
 
+// The resend at the tail is lost, or its ACK is (the ACK takes the
+// data's EV index, which at the peer may name the dead path): nothing
+// sent after it is left to reveal it, so it is resent again once the
+// connection's bound has passed, not after the ACK timeout.
+TEST(EngineTx, LostTailResendIsResentByTheConnectionsRtt)
+{
+	auto cfg = solo_config();
+
+	cfg.tail_resend = 1;
+	Solo s(cfg, 4);
+
+	s.send(4000);
+	auto v = s.drain();
+
+	ASSERT_EQ(v.size(), 4u);
+	tail_setup(s, v);
+	s.timer_to(mrc_conn_next_deadline(s.c));
+	auto r = s.drain();
+
+	ASSERT_EQ(r.size(), 1u);
+	ASSERT_EQ(r[0].psn, v[0].psn);
+	// Everything but the resend is delivered (sent before it).
+	s.now += 1000;
+	for (int i = 2; i < 4; i++) {
+		struct mrc_tx_desc d = v[i];
+
+		d.ts = (uint32_t)(s.now - 10000);
+		s.rx(s.ack(v[0].psn, {v[1].psn, v[2].psn, v[3].psn}, &d));
+	}
+	EXPECT_TRUE(s.drain().empty());
+	uint64_t d = mrc_conn_next_deadline(s.c);
+
+	ASSERT_LT(d, r[0].ts + 20000ull);
+	ASSERT_LT(d, s.now + mrc_ack_timeout_ns(cfg.ack_timeout_exp));
+	s.timer_to(d);
+	auto r2 = s.drain();
+
+	ASSERT_EQ(r2.size(), 1u);
+	EXPECT_EQ(r2[0].psn, v[0].psn);
+	EXPECT_TRUE(r2[0].flags & MRC_F_RETX);
+	EXPECT_NE(r2[0].ev, r[0].ev);
+	EXPECT_EQ(s.stats().timeouts, 0u);
+}
+
 TEST(EngineTx, LossBeforeTheTailWaitsForItsPath)
 {
 	auto cfg = solo_config();

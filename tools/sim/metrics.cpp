@@ -277,8 +277,8 @@ std::string summary_json(const RunInfo &info, const FlowTable &flows,
 		// When every flow has finished, the last finish (the
 		// completion of a collective: ring, all-to-all), else -1.
 		{"completion_us",
-		 done == flows.size() ? fixed(static_cast<double>(last) / kUs, 3)
-				      : fixed(-1, 3)},
+		 done == flows.size() ? fixed(static_cast<double>(last) / kUs, 3) :
+					fixed(-1, 3)},
 		// Failure start times, for the timeline plots.
 		{"failures_us", failures},
 		{"retransmissions", retx},

@@ -259,8 +259,8 @@ void MrcTransport::start_flow(std::uint32_t f)
 	fl.started = true;
 	if (fl.bytes > 0xffffffffULL)
 		throw ConfigError("mrc: flows are one message, at most 4 GiB");
-	const std::uint64_t pair =
-		static_cast<std::uint64_t>(fl.src) << 32 | fl.dst;
+	const std::uint64_t pair = static_cast<std::uint64_t>(fl.src) << 32 |
+				   fl.dst;
 	Conn *sp = nullptr;
 	if (reuse_) {
 		auto it = idle_.find(pair);
@@ -384,8 +384,7 @@ void MrcTransport::send_complete(Conn &c, int status)
 		// the connection's so far.
 		mrc_conn_get_stats(c.c, &stats_[c.flow]);
 		c.idle = true;
-		idle_[static_cast<std::uint64_t>(c.host) << 32 | c.peer_host] =
-			c.id;
+		idle_[static_cast<std::uint64_t>(c.host) << 32 | c.peer_host] = c.id;
 		ctx_.flows.complete(c.flow, ctx_.now(), ctx_.core.q);
 		return;
 	}

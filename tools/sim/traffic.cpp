@@ -126,8 +126,7 @@ void build_traffic(const Config &cfg, const Topology &topo, FlowTable &flows)
 				continue;
 			}
 			for (std::uint32_t j = 1; j <= peers; ++j)
-				flows.add(i, (i + j * stride) % n, size(),
-					  start);
+				flows.add(i, (i + j * stride) % n, size(), start);
 		}
 	} else if (kind == "incast") {
 		auto dst = static_cast<std::uint32_t>(

@@ -353,11 +353,12 @@ TEST(Collective, RingSurvivesASpineLinkDownMidway)
 	const Time base = ring_completion("");
 	ASSERT_GT(base, 0);
 	const Time at = base * 4 / 10;
-	const Time fail = ring_completion("random_links at=" +
-					  std::to_string(at / kNs) +
-					  "ns count=1");
-	const double ratio = static_cast<double>(fail) / static_cast<double>(base);
+	const Time fail = ring_completion(
+		"random_links at=" + std::to_string(at / kNs) + "ns count=1");
+	const double ratio = static_cast<double>(fail) /
+			     static_cast<double>(base);
 	std::printf("ring completion %.3f us, with the failure %.3f us: ratio %.4f\n",
-		    static_cast<double>(base) / kUs, static_cast<double>(fail) / kUs, ratio);
+		    static_cast<double>(base) / kUs,
+		    static_cast<double>(fail) / kUs, ratio);
 	EXPECT_LE(ratio, 1.09) << base << " ps -> " << fail << " ps";
 }

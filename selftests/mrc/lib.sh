@@ -847,11 +847,60 @@ netem_off() {
 wait_listen() {
 	local ns=$1 port=$2 end=$((SECONDS + ${3:-30}))
 	while [ $SECONDS -lt $end ]; do
-		ns_exec "$ns" ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && return 0
+		tcp_listening "$ns" "$port" && return 0
 		sleep 0.2
 	done
 	diag "wait_listen: nothing listens on TCP port $port in $ns after ${3:-30} s"
 	return 1
+}
+
+# cm_listening NS PORT: an rdma_cm ID listens on PORT in NS.
+cm_listening() {
+	ns_exec "$1" rdma resource show cm_id 2>/dev/null |
+		grep -Eq "state LISTEN .*src-addr [^ ]+:$2 "
+}
+
+# tcp_listening NS PORT: a TCP socket listens on PORT in NS.
+tcp_listening() {
+	ns_exec "$1" ss -Hltn "sport = :$2" 2>/dev/null | grep -q .
+}
+
+# cmd_pair KIND DESC PORT CLIENT_RE SERVER_RE SERVER_CMD... -- CLIENT_CMD...:
+# SERVER_CMD in h1, then, once it listens on PORT there (KIND tcp: a TCP
+# socket; rdma_cm: an rdma_cm ID), CLIENT_CMD in h2; both under "timeout"
+# $PAIR_TIMEOUT s (default 60).  Checks: the server listens, the client
+# exits 0 and prints a line matching CLIENT_RE, the server exits 0 and
+# prints a line matching SERVER_RE (empty: any).  The client's output
+# stays in $PAIR_CLIENT_OUT.
+cmd_pair() {
+	local kind=$1 desc=$2 port=$3 cre=$4 sre=$5 t=${PAIR_TIMEOUT:-60}
+	local srv=() slog spid rc
+	shift 5
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		srv+=("$1")
+		shift
+	done
+	shift
+	slog=$(mktemp) || return 1
+	ns_bg h1 timeout -k 5 "$t" "${srv[@]}" </dev/null >"$slog" 2>&1
+	spid=$BG_PID
+	if ! wait_for 30 "${kind/rdma_cm/cm}_listening" h1 "$port"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		_mrc_out=$(cat "$slog")
+		rm -f "$slog"
+		not_ok "$desc: server listens on $kind port $port"
+		_mrc_explain "nothing listens within 30 s; its output:" \
+			ns_exec h1 "${srv[@]}"
+		return 1
+	fi
+	check_output "$desc: client" "$cre" ns_exec h2 timeout -k 5 "$t" "$@"
+	PAIR_CLIENT_OUT=$_mrc_out
+	wait_for 30 _peer_gone "$spid" || kill "$spid" 2>/dev/null
+	wait "$spid"
+	rc=$?
+	check_finished "$desc: server" "$rc" "$slog" "$sre" ns_exec h1 "${srv[@]}"
+	rm -f "$slog"
 }
 
 # A non-zero decimal number (bandwidth, rate) in an output regex.

@@ -45,46 +45,10 @@ else
 	skip "kernel verbs on $H1_DEV" "$KVERBS_KO not built (make module)"
 fi
 
-# cm_listening NS PORT: an rdma_cm ID listens on PORT in NS.
-cm_listening() {
-	ns_exec "$1" rdma resource show cm_id 2>/dev/null |
-		grep -Eq "state LISTEN .*src-addr [^ ]+:$2 "
-}
-
 # cm_pair DESC PORT CLIENT_RE SERVER_RE SERVER_CMD... -- CLIENT_CMD...:
-# SERVER_CMD in h1, then, once an rdma_cm ID listens on PORT there,
-# CLIENT_CMD in h2 (both under "timeout" $CM_TIMEOUT s, default 60).
-# Checks: the server listens, the client exits 0 and prints a line
-# matching CLIENT_RE, the server exits 0 and prints a line matching
-# SERVER_RE (empty: any).
+# lib.sh's cmd_pair with a server that listens on an rdma_cm ID.
 cm_pair() {
-	local desc=$1 port=$2 cre=$3 sre=$4 t=${CM_TIMEOUT:-60}
-	local srv=() slog spid rc
-	shift 4
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		srv+=("$1")
-		shift
-	done
-	shift
-	slog=$(mktemp) || return 1
-	ns_bg h1 timeout -k 5 "$t" "${srv[@]}" </dev/null >"$slog" 2>&1
-	spid=$BG_PID
-	if ! wait_for 30 cm_listening h1 "$port"; then
-		kill "$spid" 2>/dev/null
-		wait "$spid"
-		_mrc_out=$(cat "$slog")
-		rm -f "$slog"
-		not_ok "$desc: server listens on rdma_cm port $port"
-		_mrc_explain "no LISTEN cm_id within 30 s; its output:" \
-			ns_exec h1 "${srv[@]}"
-		return 1
-	fi
-	check_output "$desc: client" "$cre" ns_exec h2 timeout -k 5 "$t" "$@"
-	wait_for 30 _peer_gone "$spid" || kill "$spid" 2>/dev/null
-	wait "$spid"
-	rc=$?
-	check_finished "$desc: server" "$rc" "$slog" "$sre" ns_exec h1 "${srv[@]}"
-	rm -f "$slog"
+	cmd_pair rdma_cm "$@"
 }
 
 # rping: 5 RDMA READ/WRITE round trips, each buffer compared (-V): a

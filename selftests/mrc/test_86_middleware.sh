@@ -47,40 +47,9 @@ check "modprobe rdma_ucm" modprobe rdma_ucm || done_testing
 mrc_verbs_setup
 
 # mw_pair DESC PORT CLIENT_RE SERVER_RE SERVER_CMD... -- CLIENT_CMD...:
-# SERVER_CMD in h1, then, once it listens on TCP PORT there, CLIENT_CMD
-# in h2 (both under "timeout" $MW_TIMEOUT s, default 60).  Checks: the
-# server listens, the client exits 0 and prints a line matching
-# CLIENT_RE, the server exits 0 and prints a line matching SERVER_RE
-# (empty: any).  The client's output stays in $MW_CLIENT_OUT.
+# lib.sh's cmd_pair with a server that listens on a TCP port.
 mw_pair() {
-	local desc=$1 port=$2 cre=$3 sre=$4 t=${MW_TIMEOUT:-60}
-	local srv=() slog spid rc
-	shift 4
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		srv+=("$1")
-		shift
-	done
-	shift
-	slog=$(mktemp) || return 1
-	ns_bg h1 timeout -k 5 "$t" "${srv[@]}" </dev/null >"$slog" 2>&1
-	spid=$BG_PID
-	if ! wait_listen h1 "$port" 30 >/dev/null; then
-		kill "$spid" 2>/dev/null
-		wait "$spid"
-		_mrc_out=$(cat "$slog")
-		rm -f "$slog"
-		not_ok "$desc: server listens on TCP port $port"
-		_mrc_explain "nothing listens within 30 s; its output:" \
-			ns_exec h1 "${srv[@]}"
-		return 1
-	fi
-	check_output "$desc: client" "$cre" ns_exec h2 timeout -k 5 "$t" "$@"
-	MW_CLIENT_OUT=$_mrc_out
-	wait_for 30 _peer_gone "$spid" || kill "$spid" 2>/dev/null
-	wait "$spid"
-	rc=$?
-	check_finished "$desc: server" "$rc" "$slog" "$sre" ns_exec h1 "${srv[@]}"
-	rm -f "$slog"
+	cmd_pair tcp "$@"
 }
 
 # no_error_in FILE: FILE has no line with "fail" or "error" (those it
@@ -130,9 +99,9 @@ ucx_test() {
 		env UCX_UD_VERBS_ETH_DGID_CHECK=n UCX_TLS="$tls" \
 		UCX_NET_DEVICES="$H2_DEV:1" UCX_LOG_LEVEL=info \
 		ucx_perftest 10.0.0.1 -t "$test" -n 200 -w 10 -s 4096
-	diag "ucx_perftest $test ($tls): $(grep -E '^Final:' <<<"$MW_CLIENT_OUT" | tr -s ' ')"
+	diag "ucx_perftest $test ($tls): $(grep -E '^Final:' <<<"$PAIR_CLIENT_OUT" | tr -s ' ')"
 	check_output "ucx_perftest $test: $lane lane on $H2_DEV" \
-		"ep_cfg\[[0-9]+\]: .*$lane\([^)]*/$H2_DEV:1" printf '%s\n' "$MW_CLIENT_OUT"
+		"ep_cfg\[[0-9]+\]: .*$lane\([^)]*/$H2_DEV:1" printf '%s\n' "$PAIR_CLIENT_OUT"
 }
 if have ucx_perftest; then
 	ucx_test rc_verbs,ud_verbs tag_bw tag
@@ -150,11 +119,11 @@ if have fi_pingpong; then
 	mw_pair "fi_pingpong verbs msg (rdma_cm)" 47592 "$FI_RE" "$FI_RE" \
 		fi_pingpong -p verbs -e msg -d "$H1_DEV" -I 100 -S 1024 -c -- \
 		fi_pingpong -p verbs -e msg -d "$H2_DEV" -I 100 -S 1024 -c 10.0.0.1
-	diag "fi_pingpong msg: $(grep -E "$FI_RE" <<<"$MW_CLIENT_OUT" | tr -s ' ')"
+	diag "fi_pingpong msg: $(grep -E "$FI_RE" <<<"$PAIR_CLIENT_OUT" | tr -s ' ')"
 	mw_pair "fi_pingpong verbs dgram (UD)" 47592 "$FI_RE" "$FI_RE" \
 		fi_pingpong -p verbs -e dgram -d "$H1_DEV-dgram" -I 100 -S 1024 -c -- \
 		fi_pingpong -p verbs -e dgram -d "$H2_DEV-dgram" -I 100 -S 1024 -c 10.0.0.1
-	diag "fi_pingpong dgram: $(grep -E "$FI_RE" <<<"$MW_CLIENT_OUT" | tr -s ' ')"
+	diag "fi_pingpong dgram: $(grep -E "$FI_RE" <<<"$PAIR_CLIENT_OUT" | tr -s ' ')"
 else
 	skip "fi_pingpong" "libfabric-bin not installed"
 fi

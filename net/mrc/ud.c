@@ -396,6 +396,19 @@ prot:
 	return IB_WC_LOC_PROT_ERR;
 }
 
+/* The RoCE packet type of a datagram in its user completion's sl, as
+ * mlx5 NICs report it (RoCE has no SL): bit 3 "has a UDP header", bits
+ * 2:0 the L3 header, 1 IPv6, 2 IPv4.  The user ABI's completion has no
+ * network header type, and UCX's UD transport reads this to know how
+ * much of the GRH is a destination address: with 0 it takes an IPv4
+ * datagram's GRH for IPv6 and drops every one.  Kernel consumers get
+ * the type from the GRH (ib_get_net_type_by_grh()) and sl 0, as before.
+ */
+static u8 mrc_ud_roce_pkt_type(const struct sk_buff *skb)
+{
+	return 0x8 | (skb->protocol == htons(ETH_P_IPV6) ? 0x1 : 0x2);
+}
+
 /**
  * mrc_ud_rx - a UD_SEND or UD_SEND_IMM packet for @qp (softirq)
  * @qp: the QP the destination QPN names, referenced
@@ -439,6 +452,8 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (st == IB_WC_SUCCESS) {
 		wc.byte_len = MRC_UD_GRH_LEN + pkt->payload_len;
 		wc.wc_flags = IB_WC_GRH;
+		if (!mrc_qp_is_kernel(qp))
+			wc.sl = mrc_ud_roce_pkt_type(skb);
 		if (pkt->hdr.opcode == MRC_OP_UD_SEND_IMM) {
 			wc.wc_flags |= IB_WC_WITH_IMM;
 			wc.ex.imm_data = cpu_to_be32(pkt->u.ud.imm);

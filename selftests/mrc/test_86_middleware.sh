@@ -21,14 +21,12 @@
 #    ucp_put_bw and tag_lat with UCX_TLS=rc_verbs,ud_verbs (UCP's wireup
 #    needs a UD transport: rc_verbs alone fails in ucp_ep_create, "no
 #    auxiliary transport ...: Unsupported operation"), the client's
-#    lanes on $H2_DEV, and tag_lat over ud_verbs alone.  With
-#    UCX_UD_VERBS_ETH_DGID_CHECK=n: UCX's check of the destination GID in
-#    a datagram's GRH (on by default for RoCE) discards every datagram
-#    mrc delivers (no drop counted by mrc, rx_ud_drop 0): the UD
-#    endpoints never get an ACK, UCX gives up after its 30 s peer
-#    timeout ("UD endpoint ...: unhandled timeout error", abort).  An
-#    open gap, not explained yet; rxe in the same guest does not pass
-#    either (ud_verbs tag_lat aborts on a flushed receive completion).
+#    lanes on $H2_DEV, and tag_lat over ud_verbs alone.  UCX's UD
+#    transport checks the destination GID in each datagram's GRH (on
+#    by default for RoCE), taking the GRH's layout (IPv4 or IPv6) from
+#    the completion's sl as mlx5 NICs report it: mrc reports it too
+#    (with sl 0 every datagram was dropped by UCX and the UD endpoints
+#    timed out).
 # Not run: OpenMPI.  openmpi-bin has the launchers but no MPI program
 # (one needs libopenmpi-dev and a compiler in the test), and mpirun's
 # ranks would have to be started in h1 and h2 by an rsh agent running
@@ -94,9 +92,9 @@ ucx_test() {
 	local tls=$1 test=$2 lane=$3
 	mw_pair "ucx_perftest $test over $tls" 13337 \
 		"^Final:[[:space:]]+0*[1-9][0-9]*[[:space:]]" "" \
-		env UCX_UD_VERBS_ETH_DGID_CHECK=n UCX_TLS="$tls" \
+		env UCX_TLS="$tls" \
 		UCX_NET_DEVICES="$H1_DEV:1" ucx_perftest -- \
-		env UCX_UD_VERBS_ETH_DGID_CHECK=n UCX_TLS="$tls" \
+		env UCX_TLS="$tls" \
 		UCX_NET_DEVICES="$H2_DEV:1" UCX_LOG_LEVEL=info \
 		ucx_perftest 10.0.0.1 -t "$test" -n 200 -w 10 -s 4096
 	diag "ucx_perftest $test ($tls): $(grep -E '^Final:' <<<"$PAIR_CLIENT_OUT" | tr -s ' ')"

@@ -10,7 +10,8 @@
 // is refused; the IB core's UD attribute masks (INIT without a Q_Key, RC
 // attributes at RTR and RTS: EINVAL); multicast attach refused
 // (EOPNOTSUPP); a SEND lands after the 40-byte GRH that holds the
-// sender's address, with src_qp, IBV_WC_GRH and byte_len 40 + payload;
+// sender's address, with src_qp, IBV_WC_GRH, byte_len 40 + payload and
+// the RoCE packet type in sl (as mlx5 reports it);
 // SEND_WITH_IMM delivers its immediate; a Q_Key that is not the
 // receiver's is dropped and counted, a Q_Key with the high bit set is
 // the sending QP's own; a datagram without a receive posted is dropped
@@ -341,12 +342,17 @@ private:
 	// The GRH holds the sender's address: an IPv6 header with our GID
 	// as its source, or 20 zero bytes and an IPv4 header with the
 	// IPv4 address of our IPv4-mapped GID.
-	bool grh_from_us(const Reply &r) const
+	bool ipv4_gid() const
 	{
 		static const uint8_t mapped[12] = {0, 0, 0, 0, 0,    0,
 						   0, 0, 0, 0, 0xff, 0xff};
+		return !std::memcmp(b_.gid.raw, mapped, sizeof(mapped));
+	}
+
+	bool grh_from_us(const Reply &r) const
+	{
 		const uint8_t *g = b_.gid.raw;
-		if (!std::memcmp(g, mapped, sizeof(mapped))) {
+		if (ipv4_gid()) {
 			static const uint8_t zero[20] = {};
 			return !std::memcmp(r.grh, zero, 20) &&
 			       (r.grh[20] >> 4) == 4 &&
@@ -376,6 +382,14 @@ private:
 				   " expected), IBV_WC_GRH set");
 		tap_.check(grh_from_us(r),
 			   "... the GRH holds the sender's address");
+		// RoCE has no SL: the completion's sl is the packet type, as
+		// mlx5 reports it and UCX's UD transport reads it (bit 3
+		// UDP, bits 2:0 1 IPv6, 2 IPv4).
+		const unsigned want = ipv4_gid() ? 0xa : 0x9;
+		tap_.check(r.sl == want, "... sl " + std::to_string(r.sl) +
+						 ", the RoCE packet type (" +
+						 std::to_string(want) +
+						 " expected)");
 		drops_ = r.drops;
 		tap_.check(drops_ != ~uint64_t{0},
 			   "the receiver's rx_ud_drop counter is readable (" +

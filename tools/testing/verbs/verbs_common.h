@@ -918,6 +918,7 @@ struct RecvReport {
 	uint32_t src_qp;   // ...
 	uint32_t tag;	   // ... the 4 bytes @tag_off into its buffer
 	uint32_t state;	   // the QP's state after them
+	uint32_t sl;	   // of the first receive
 };
 
 // @r of the receives @wcs of @qp into @slots.
@@ -933,6 +934,7 @@ inline void report_recvs(RecvReport &r, const std::vector<ibv_wc> &wcs,
 		r.flags = w.wc_flags;
 		r.imm = (w.wc_flags & IBV_WC_WITH_IMM) ? ntohl(w.imm_data) : 0;
 		r.src_qp = w.src_qp;
+		r.sl = w.sl;
 		if (w.wr_id < slots.count)
 			r.tag = tag_at(slots.at(w.wr_id) + tag_off);
 	}

@@ -259,11 +259,9 @@ void MrcTransport::start_flow(std::uint32_t f)
 	fl.started = true;
 	if (fl.bytes > 0xffffffffULL)
 		throw ConfigError("mrc: flows are one message, at most 4 GiB");
-	const std::uint64_t pair = static_cast<std::uint64_t>(fl.src) << 32 |
-				   fl.dst;
 	Conn *sp = nullptr;
 	if (reuse_) {
-		auto it = idle_.find(pair);
+		auto it = idle_.find(pair_key(fl.src, fl.dst));
 		if (it != idle_.end()) {
 			Conn &old = *conns_[it->second];
 			idle_.erase(it);
@@ -379,20 +377,21 @@ void MrcTransport::emit_ctrl(Conn &c, const mrc_pkt &pkt)
 
 void MrcTransport::send_complete(Conn &c, int status)
 {
-	if (status == MRC_ST_OK && reuse_) {
-		// Kept open for the pair's next flow; the flow's counters are
-		// the connection's so far.
-		mrc_conn_get_stats(c.c, &stats_[c.flow]);
-		c.idle = true;
-		idle_[static_cast<std::uint64_t>(c.host) << 32 | c.peer_host] = c.id;
-		ctx_.flows.complete(c.flow, ctx_.now(), ctx_.core.q);
+	if (status != MRC_ST_OK) {
+		ctx_.flows.fail(c.flow);
+		c.finished = true;
 		return;
 	}
-	if (status == MRC_ST_OK)
-		ctx_.flows.complete(c.flow, ctx_.now(), ctx_.core.q);
-	else
-		ctx_.flows.fail(c.flow);
-	c.finished = true;
+	if (reuse_) {
+		// Kept open for the pair's next flow (made findable before
+		// the completion, which may start it); the flow's counters
+		// are the connection's so far.
+		mrc_conn_get_stats(c.c, &stats_[c.flow]);
+		c.idle = true;
+		idle_[pair_key(c.host, c.peer_host)] = c.id;
+	}
+	ctx_.flows.complete(c.flow, ctx_.now(), ctx_.core.q);
+	c.finished = !reuse_;
 }
 
 void MrcTransport::conn_failed(Conn &c)

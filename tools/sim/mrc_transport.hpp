@@ -70,8 +70,12 @@ private:
 	std::uint32_t evs_;
 	bool srv6_;
 	bool reuse_ = false;
-	// mrc.reuse: (src << 32 | dst) -> its idle sending connection
+	// mrc.reuse: pair_key(src, dst) -> its idle sending connection
 	std::unordered_map<std::uint64_t, std::uint32_t> idle_;
+	static std::uint64_t pair_key(std::uint32_t src, std::uint32_t dst)
+	{
+		return static_cast<std::uint64_t>(src) << 32 | dst;
+	}
 	std::uint64_t nic_limit_; // bytes queued on a host's NIC ports before we stop pulling
 	std::vector<std::unique_ptr<Conn>> conns_;
 	std::vector<std::vector<std::uint32_t>> host_conns_; // every conn at a host
